@@ -1,0 +1,269 @@
+package model
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// ClientState is what a client is doing, as the TUI shows it.
+type ClientState string
+
+// Client states.
+const (
+	StateIdle      ClientState = "idle"
+	StateAcquiring ClientState = "acquiring"
+	StateHolding   ClientState = "holding"
+	StateWorking   ClientState = "working"
+	StateReleasing ClientState = "releasing"
+	StateThinking  ClientState = "thinking"
+	StateCrashed   ClientState = "crashed"
+	StateDone      ClientState = "done"
+)
+
+// Client is a simulated lock client: a process with a main thread running the
+// workload (acquire, work, release, think) and, with a watchdog, a renewal
+// thread. It measures time with its own clock.
+type Client struct {
+	Name string
+	Cfg  ClientConfig
+
+	w     *World
+	group *sim.Group
+	main  *sim.Proc
+	clock sim.Clock
+	rng   *rand.Rand
+
+	state       ClientState
+	hold        int    // 1-based index of the current hold
+	lease       *Lease // what the client believes it holds; nil: nothing
+	inCS        bool   // ground truth: between grant and release
+	pausedSince time.Duration
+	hungSince   time.Duration
+	hung        bool
+	renewals    int
+}
+
+// Lease is what a client believes about one grant of the lock.
+type Lease struct {
+	Token string        // the value stored in the lock key
+	Fence int64         // fencing token; 0 when fencing is off
+	Start time.Duration // the client's wall clock when it started the successful attempt
+	Until time.Duration // by its wall clock, the lease ends then; -1: no expiry (no TTL)
+	Nodes []*Node       // the nodes that granted it
+}
+
+func newClient(w *World, cfg ClientConfig) *Client {
+	return &Client{Name: cfg.Name, Cfg: cfg, w: w, group: w.K.NewGroup(cfg.Name),
+		rng: w.K.Rand("retry/" + cfg.Name), state: StateIdle}
+}
+
+func (c *Client) start() {
+	c.main = c.group.Spawn(c.Name, c.Cfg.Start, func(p *sim.Proc) {
+		c.run(&Thread{c: c, p: p})
+	})
+}
+
+// State is what the client is doing now.
+func (c *Client) State() ClientState { return c.state }
+
+// Clock is the client's own clock.
+func (c *Client) Clock() *sim.Clock { return &c.clock }
+
+// Lease is what the client believes it holds, or nil.
+func (c *Client) Lease() *Lease { return c.lease }
+
+// InCriticalSection is the ground truth: the client is between a grant and its release.
+func (c *Client) InCriticalSection() bool { return c.inCS }
+
+// Paused reports whether the client process is frozen by a GC pause.
+func (c *Client) Paused() bool { return c.group.Paused() }
+
+// Hung reports whether the client's work thread is stalled.
+func (c *Client) Hung() bool { return c.hung }
+
+// PausedSince is when the current pause began.
+func (c *Client) PausedSince() time.Duration { return c.pausedSince }
+
+// Renewals is how many times the watchdog extended the current lease.
+func (c *Client) Renewals() int { return c.renewals }
+
+// Hold is the 1-based index of the hold in progress (or last done).
+func (c *Client) Hold() int { return c.hold }
+
+func (c *Client) finished() bool { return c.state == StateDone || c.state == StateCrashed }
+
+func (c *Client) setState(s ClientState) { c.state = s }
+
+// Pause freezes the whole client process, watchdog included (a GC pause).
+func (c *Client) Pause() {
+	if c.group.Dead() || c.group.Paused() {
+		return
+	}
+	c.pausedSince = c.w.Now()
+	c.group.Pause()
+}
+
+// Unpause ends a GC pause; what arrived meanwhile is read now.
+func (c *Client) Unpause() { c.group.Resume() }
+
+// Hang stalls the work thread only; the watchdog keeps renewing.
+func (c *Client) Hang() {
+	if c.group.Dead() || c.hung {
+		return
+	}
+	c.hung = true
+	c.hungSince = c.w.Now()
+	c.main.Freeze()
+}
+
+// Unhang lets the work thread continue.
+func (c *Client) Unhang() {
+	c.hung = false
+	c.main.Thaw()
+}
+
+// Crash kills the client: no release, no renewal, nothing more.
+func (c *Client) Crash() {
+	if c.group.Dead() {
+		return
+	}
+	c.group.Kill()
+	c.setState(StateCrashed)
+	if c.inCS {
+		c.w.Chk.leaveCS(c)
+	}
+}
+
+// run is the client's workload, straight-line: for each hold, acquire,
+// work inside the critical section, release, think.
+func (c *Client) run(t *Thread) {
+	st := c.w.strategy
+	for h := 1; h <= c.Cfg.Holds; h++ {
+		c.hold = h
+		if l := c.acquire(t, fmt.Sprintf("%s-%d", c.Name, h)); l != nil {
+			c.criticalSection(t, st, l)
+		}
+		if h < c.Cfg.Holds && c.Cfg.Think > 0 {
+			c.setState(StateThinking)
+			t.Sleep(c.Cfg.Think)
+		}
+	}
+	c.setState(StateDone)
+	c.w.Emit(c.Name, "done", "finished %d holds", c.Cfg.Holds)
+}
+
+// acquire tries to take the lock, retrying as configured; nil when it gave up.
+func (c *Client) acquire(t *Thread, token string) *Lease {
+	c.setState(StateAcquiring)
+	began := c.w.Now()
+	l := c.retry(t, token, "acquire")
+	c.w.Chk.waited(c, c.w.Now()-began, l != nil)
+	if l == nil {
+		c.setState(StateIdle)
+		return nil
+	}
+	c.lease = l
+	c.w.Chk.enterCS(c)
+	c.w.Emit(c.Name, "acquired", "acquired %s%s", token, c.describeLease(l))
+	return l
+}
+
+// retry runs attempts of the strategy's Acquire with the configured delays.
+func (c *Client) retry(t *Thread, token, what string) *Lease {
+	r := c.w.Cfg.Lock.Retry
+	attempts := 1
+	if r != nil && r.Attempts > 1 {
+		attempts = r.Attempts
+	}
+	for i := 1; ; i++ {
+		l := &Lease{Token: token, Start: t.Wall()}
+		if c.w.strategy.Acquire(t, l) {
+			return l
+		}
+		if i >= attempts {
+			c.w.Emit(c.Name, "gave-up", "%s of %s failed after %d attempt(s)", what, token, i)
+			return nil
+		}
+		t.Sleep(c.retryDelay(i))
+	}
+}
+
+// retryDelay is the pause after failed attempt i (1-based): delay ×
+// backoff^(i-1), capped at max_delay, with a seeded random fraction.
+func (c *Client) retryDelay(i int) time.Duration {
+	r := c.w.Cfg.Lock.Retry
+	d := float64(r.Delay)
+	for j := 1; j < i; j++ {
+		d *= r.Backoff
+		if r.MaxDelay > 0 && d >= float64(r.MaxDelay) {
+			break
+		}
+	}
+	if r.MaxDelay > 0 && d > float64(r.MaxDelay) {
+		d = float64(r.MaxDelay)
+	}
+	if r.Jitter > 0 {
+		d = d*(1-r.Jitter) + c.rng.Float64()*d*r.Jitter
+	}
+	return time.Duration(d)
+}
+
+func (c *Client) describeLease(l *Lease) string {
+	s := ""
+	if l.Fence > 0 {
+		s += fmt.Sprintf(" with fencing token %d", l.Fence)
+	}
+	if l.Until >= 0 {
+		s += fmt.Sprintf(", believes it holds until %s by its clock", sim.FormatTime(l.Until))
+	} else {
+		s += ", no expiry"
+	}
+	return s
+}
+
+// criticalSection is one hold's inside: nested re-entries, the work, the
+// releases. Like a finally block, the lock is released even when a nested
+// acquire or the resource refuses.
+func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
+	c.setState(StateHolding)
+	wd := c.startWatchdog(l)
+	depth := 0
+	ok := true
+	for i := 0; i < c.Cfg.Nested; i++ {
+		c.setState(StateAcquiring)
+		if c.retry(t, l.Token, "nested acquire") == nil {
+			c.w.Chk.failedNested(c)
+			ok = false
+			break
+		}
+		c.w.Emit(c.Name, "reentered", "re-acquired %s (depth %d)", l.Token, i+2)
+		depth++
+	}
+	if ok {
+		c.work(t, l)
+	}
+	c.setState(StateReleasing)
+	for ; depth > 0; depth-- {
+		st.Release(t, l)
+	}
+	wd.stop()
+	c.w.Chk.leaveCS(c)
+	st.Release(t, l)
+	c.lease = nil
+	c.w.Emit(c.Name, "released", "released %s", l.Token)
+}
+
+// work is the critical section proper: read the counter, take `work` time,
+// write counter+1 (a read-modify-write that a second holder can clobber).
+func (c *Client) work(t *Thread, l *Lease) {
+	c.setState(StateWorking)
+	v, ok := c.w.Res.read(t, l)
+	if !ok {
+		return
+	}
+	t.Sleep(c.Cfg.Work)
+	c.w.Res.write(t, l, v+1)
+}

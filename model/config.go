@@ -1,0 +1,71 @@
+// Package model is lockstep's simulated world: Redis nodes (miniredis, each
+// with its own clock, role and persistence), lock clients and their
+// strategies, the fenced resource they update, and the safety checker that
+// judges the run from true time. It knows nothing of YAML or terminals.
+package model
+
+import "time"
+
+// Config is everything needed to build a World. Package scenario fills it
+// from a scenario file; tests fill it directly.
+type Config struct {
+	Seed     uint64
+	Duration time.Duration
+	Latency  time.Duration // one-way network latency
+	Jitter   time.Duration
+	Nodes    NodesConfig
+	Lock     LockConfig
+	Clients  []ClientConfig
+}
+
+// NodesConfig describes the Redis deployment.
+type NodesConfig struct {
+	Masters        int
+	Replicas       int // per master
+	ReplicationLag time.Duration
+	FailoverAfter  time.Duration
+	Persistence    string // none | everysec | always
+	RestartDelay   time.Duration
+	Monotonic      bool // expire keys by a monotonic clock instead of the wall clock
+}
+
+// LockConfig is the lock design under test.
+type LockConfig struct {
+	Key         string
+	Strategy    string
+	TTL         time.Duration
+	Timeout     time.Duration // per request
+	Watchdog    *WatchdogConfig
+	Reentrant   bool
+	Fair        bool
+	Fencing     string // none | token | cas
+	Retry       *RetryConfig
+	DriftFactor float64       // redlock
+	NodeTimeout time.Duration // redlock request_timeout
+	Parallel    bool          // redlock
+}
+
+// WatchdogConfig is lease renewal every Every, at most MaxRenewals times (0: no limit).
+type WatchdogConfig struct {
+	Every       time.Duration
+	MaxRenewals int
+}
+
+// RetryConfig is how a client retries a failed acquire.
+type RetryConfig struct {
+	Attempts int // total attempts, the first included
+	Delay    time.Duration
+	Backoff  float64
+	MaxDelay time.Duration
+	Jitter   float64
+}
+
+// ClientConfig is one client's workload.
+type ClientConfig struct {
+	Name   string
+	Start  time.Duration
+	Holds  int
+	Work   time.Duration
+	Think  time.Duration
+	Nested int
+}

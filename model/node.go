@@ -1,0 +1,480 @@
+package model
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/alicebob/miniredis/v2/server"
+
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// Epoch is the instant a node's wall reading 0 stands for: TIME, PXAT and
+// EXAT see Epoch plus the node's wall reading, so they are deterministic.
+var Epoch = time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+// Persistence modes of NodeConfig.Persistence (redis.persistence).
+const (
+	PersistNone     = "none"
+	PersistEverysec = "everysec"
+	PersistAlways   = "always"
+)
+
+// ErrDown is what Do returns when the node has crashed. The network layer
+// turns it into silence: a client of a dead node sees a timeout, not an error.
+var ErrDown = errors.New("node is down")
+
+// RedisError is an error reply from Redis, holding its message exactly as
+// Redis sends it ("NOSCRIPT ...", "LOADING ...", "READONLY ...").
+type RedisError string
+
+func (e RedisError) Error() string { return string(e) }
+
+// The error replies the node itself produces (rather than miniredis).
+const (
+	errLoading  = RedisError("LOADING Redis is loading the dataset in memory")
+	errReadOnly = RedisError("READONLY You can't write against a read only replica.")
+)
+
+// NodeConfig describes one Redis node.
+type NodeConfig struct {
+	Name         string        // "redis-1", "redis-1-r1"
+	Monotonic    bool          // redis.clock: monotonic — key expiry ignores wall jumps (drift still applies)
+	Persistence  string        // "none" (or "") | "everysec" | "always"
+	RestartDelay time.Duration // after restart, answer every command with -LOADING for this long
+}
+
+// Node is a simulated Redis server: one in-process miniredis (no listener)
+// plus the node's own clock, its role, its append-only log and its
+// up/down state. It is not safe for concurrent use; the simulator runs one
+// process at a time, which is also what makes Lua scripts atomic.
+type Node struct {
+	cfg   NodeConfig
+	clock sim.Clock
+
+	m     *miniredis.Miniredis
+	srv   *server.Server
+	conns map[string]*nodeConn
+
+	up           bool
+	loadingUntil time.Duration // true time until which commands get -LOADING
+	replica      bool
+
+	// lastE is the expiry-clock reading (wall, or mono with Monotonic) at the
+	// last advance; miniredis TTLs are relative to it, so a key's absolute
+	// expiry is lastE + TTL.
+	lastE time.Duration
+	// edge holds keys that sit exactly at their expiry instant. Redis keeps a
+	// key while now <= expiry but miniredis deletes it at TTL <= 0, so such a
+	// key is stored with 1ns of TTL and its true TTL is 0 (see trueTTL).
+	edge map[string]bool
+
+	outbox []Effect // effects not yet taken by TakeEffects
+	aof    appendLog
+}
+
+// nodeConn is one client connection: miniredis keeps MULTI and SELECT state
+// in the peer, so every connection name gets its own.
+type nodeConn struct {
+	peer   *server.Peer
+	buf    bytes.Buffer
+	rd     *bufio.Reader
+	multi  bool     // inside MULTI: writes are queued until EXEC
+	queued []string // keys the queued writes will touch
+}
+
+// NewNode starts a node that is up, empty, and a master.
+func NewNode(cfg NodeConfig) *Node {
+	switch cfg.Persistence {
+	case "":
+		cfg.Persistence = PersistNone
+	case PersistNone, PersistEverysec, PersistAlways:
+	default:
+		// The scenario loader validates this; reaching here is a bug.
+		panic(fmt.Sprintf("model: unknown persistence %q", cfg.Persistence))
+	}
+	n := &Node{cfg: cfg, aof: appendLog{mode: cfg.Persistence}}
+	n.boot(0)
+	return n
+}
+
+// boot starts a fresh, empty miniredis at true time now. A restart gets a new
+// instance on purpose: the script cache and all connection state are lost,
+// exactly as on a real restart (EVALSHA answers NOSCRIPT afterwards).
+func (n *Node) boot(now time.Duration) {
+	m := miniredis.NewMiniRedis()
+	c, err := m.Dial() // creates the server without a TCP listener
+	if err != nil {
+		panic("model: miniredis: " + err.Error())
+	}
+	c.Close()
+	m.Seed(1) // SPOP/SRANDMEMBER must not use the global RNG
+	n.m = m
+	n.srv = m.Server()
+	n.conns = map[string]*nodeConn{}
+	n.edge = nil
+	n.up = true
+	n.lastE = n.expiryClock(now)
+	m.SetTime(Epoch.Add(n.clock.Wall(now)))
+	if n.replica {
+		n.srv.SetPreHook(n.replicaHook)
+	}
+}
+
+// Name is the node's name ("redis-1").
+func (n *Node) Name() string { return n.cfg.Name }
+
+// Config is the configuration the node was created with.
+func (n *Node) Config() NodeConfig { return n.cfg }
+
+// Clock is the node's own clock. Change it through JumpClock and SetClockRate
+// so that keys expire at the moment of the fault.
+func (n *Node) Clock() *sim.Clock { return &n.clock }
+
+// Up reports whether the node is running (crashed nodes are down).
+func (n *Node) Up() bool { return n.up }
+
+// Loading reports whether a restarted node is still refusing commands with
+// -LOADING at true time now.
+func (n *Node) Loading(now time.Duration) bool { return n.up && now < n.loadingUntil }
+
+func (n *Node) conn(name string) *nodeConn {
+	c := n.conns[name]
+	if c == nil {
+		c = &nodeConn{}
+		c.peer = server.NewPeer(bufio.NewWriter(&c.buf))
+		c.rd = bufio.NewReaderSize(&c.buf, 64)
+		n.conns[name] = c
+	}
+	return c
+}
+
+// Do runs one command at true time now on connection conn (created on first
+// use). The reply has the types server.ParseReply gives: nil, string, int,
+// []any, server.Simple. A Redis error reply comes back as (nil, RedisError);
+// a crashed node gives (nil, ErrDown).
+//
+// Before the command runs the node's time is advanced to now, so keys whose
+// expiry has passed by the node's clock are gone (their deletions become
+// effects, as Redis propagates a DEL when a key expires). After a write, the
+// post-state of every key it changed is appended to the log and to the
+// effects that TakeEffects returns.
+func (n *Node) Do(now time.Duration, conn string, args ...string) (any, error) {
+	if !n.up {
+		return nil, ErrDown
+	}
+	n.advance(now)
+	if now < n.loadingUntil {
+		return nil, errLoading
+	}
+	if len(args) == 0 {
+		return nil, RedisError("ERR empty command")
+	}
+	cmd := strings.ToUpper(args[0])
+	c := n.conn(conn)
+
+	spec, isWrite := writeCommands[cmd]
+	if isWrite && n.replica && spec != keysScript {
+		// Scripts may run on a replica and only fail if they call a write
+		// command (replicaHook); plain writes are refused up front.
+		return nil, errReadOnly
+	}
+
+	var touched []string
+	switch {
+	case c.multi && cmd != "EXEC" && cmd != "DISCARD" && cmd != "MULTI" && cmd != "WATCH":
+		// Queued: the write happens at EXEC, so remember what it touches.
+		if isWrite {
+			c.queued = append(c.queued, n.touchedKeys(spec, args)...)
+		}
+	case cmd == "EXEC":
+		touched, c.queued, c.multi = c.queued, nil, false
+	case cmd == "DISCARD":
+		c.queued, c.multi = nil, false
+	case isWrite:
+		touched = n.touchedKeys(spec, args)
+	}
+
+	var pre []Effect
+	if len(touched) > 0 {
+		touched = dedupe(touched)
+		pre = make([]Effect, len(touched))
+		for i, k := range touched {
+			pre[i] = n.keyState(k)
+		}
+	}
+
+	c.buf.Reset()
+	n.srv.Dispatch(c.peer, args)
+	c.peer.Flush()
+
+	for i, k := range touched {
+		post := n.keyState(k)
+		if !post.sameState(pre[i]) {
+			n.record(now, post)
+		}
+	}
+
+	reply, err := c.parse()
+	if err == nil && cmd == "MULTI" {
+		c.multi = true
+	}
+	return reply, err
+}
+
+// parse reads the one reply in c.buf.
+func (c *nodeConn) parse() (any, error) {
+	b := c.buf.Bytes()
+	if len(b) == 0 {
+		return nil, nil
+	}
+	if b[0] == '-' {
+		line := b[1:]
+		if i := bytes.IndexByte(line, '\r'); i >= 0 {
+			line = line[:i]
+		}
+		return nil, RedisError(line)
+	}
+	c.rd.Reset(&c.buf)
+	r, err := server.ParseReply(c.rd)
+	if err != nil {
+		return nil, fmt.Errorf("model: bad reply %q: %w", b, err)
+	}
+	return r, nil
+}
+
+// record notes that key state e was written at true time now: it goes to
+// the append-only log and to the outbox for replicas.
+func (n *Node) record(now time.Duration, e Effect) {
+	e.At = now
+	if !n.replica { // a replica propagates nothing; its outbox would only grow
+		n.outbox = append(n.outbox, e)
+	}
+	n.aof.append(e)
+}
+
+// How a write command names the keys it touches.
+type keySpec uint8
+
+const (
+	keysFirst  keySpec = iota // args[1]
+	keysAll                   // every argument (DEL, UNLINK)
+	keysPairs                 // args[1], args[3], ... (MSET)
+	keysTwo                   // args[1] and args[2] (RENAME, LMOVE, ...)
+	keysScript                // EVAL/EVALSHA: numkeys then KEYS
+	keysFlush                 // every key in the database
+)
+
+// writeCommands lists the commands that can change data, with where their
+// keys are. Anything else is treated as a read (no log entry, allowed on a
+// replica).
+var writeCommands = func() map[string]keySpec {
+	m := map[string]keySpec{}
+	add := func(spec keySpec, names string) {
+		for _, c := range strings.Fields(names) {
+			m[c] = spec
+		}
+	}
+	add(keysFirst, `SET SETNX SETEX PSETEX GETSET GETDEL GETEX APPEND SETRANGE
+		INCR INCRBY INCRBYFLOAT DECR DECRBY
+		EXPIRE PEXPIRE EXPIREAT PEXPIREAT PERSIST
+		HSET HMSET HSETNX HINCRBY HINCRBYFLOAT HDEL
+		RPUSH LPUSH RPUSHX LPUSHX LPOP RPOP LREM LSET LTRIM LINSERT
+		SADD SREM SPOP
+		ZADD ZREM ZINCRBY ZPOPMIN ZPOPMAX ZREMRANGEBYSCORE ZREMRANGEBYRANK`)
+	add(keysAll, "DEL UNLINK")
+	add(keysPairs, "MSET MSETNX")
+	add(keysTwo, "RENAME RENAMENX RPOPLPUSH LMOVE SMOVE COPY")
+	add(keysScript, "EVAL EVALSHA")
+	add(keysFlush, "FLUSHALL FLUSHDB")
+	return m
+}()
+
+// touchedKeys lists the keys a write command may change. Scripts are trusted
+// to declare their keys in KEYS, as Redis requires; a script writing an
+// undeclared key would change data without a log entry.
+func (n *Node) touchedKeys(spec keySpec, args []string) []string {
+	switch spec {
+	case keysFirst:
+		if len(args) > 1 {
+			return args[1:2]
+		}
+	case keysAll:
+		return args[1:]
+	case keysPairs:
+		var ks []string
+		for i := 1; i < len(args); i += 2 {
+			ks = append(ks, args[i])
+		}
+		return ks
+	case keysTwo:
+		if len(args) > 2 {
+			return args[1:3]
+		}
+		return args[1:]
+	case keysScript:
+		if len(args) < 3 {
+			return nil
+		}
+		nk, err := strconv.Atoi(args[2])
+		if err != nil || nk < 0 || 3+nk > len(args) {
+			return nil // miniredis answers with an error and changes nothing
+		}
+		return args[3 : 3+nk]
+	case keysFlush:
+		return n.m.Keys()
+	}
+	return nil
+}
+
+// dedupe drops repeated keys (DEL k k), keeping the first occurrence. The
+// lists are short, so a quadratic scan beats a map.
+func dedupe(ks []string) []string {
+	out := ks[:0:0]
+	for i, k := range ks {
+		dup := false
+		for _, p := range ks[:i] {
+			if p == k {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// replicaHook runs before every command miniredis dispatches while the node
+// is a replica, including the commands a Lua script calls: a script that
+// tries to write fails the way it does on a real read-only replica.
+func (n *Node) replicaHook(c *server.Peer, cmd string, _ ...string) bool {
+	if spec, ok := writeCommands[cmd]; ok && spec != keysScript {
+		c.WriteError(string(errReadOnly))
+		return true
+	}
+	return false
+}
+
+// KeyInfo is one key as the node holds it, for display.
+type KeyInfo struct {
+	Key   string
+	Type  string        // "string", "hash", "list", "set", "zset"
+	Value string        // string value; "field=val ..." for hashes (sorted by field); items for lists and sets; "member=score ..." for sorted sets
+	TTL   time.Duration // remaining by this node's clock; -1 for none
+}
+
+// Keys lists the keys alive at true time now, sorted by key. It only
+// observes: it does not advance the node, so looking at a node (from the TUI,
+// at any moment) can never change what the simulation does.
+func (n *Node) Keys(now time.Duration) []KeyInfo {
+	if !n.up {
+		return nil
+	}
+	states := n.view(now)
+	e := n.expiryClock(now)
+	out := make([]KeyInfo, 0, len(states))
+	for _, s := range states {
+		ki := KeyInfo{Key: s.Key, Type: s.Type, Value: s.display(), TTL: -1}
+		if s.Expires {
+			ki.TTL = s.ExpireAt - e
+		}
+		out = append(out, ki)
+	}
+	return out
+}
+
+// view is every key's state as it stands at true time now, without
+// advancing: absolute expiries are fixed, so a key is alive iff its expiry is
+// not before the expiry clock's reading at now.
+func (n *Node) view(now time.Duration) []Effect {
+	e := n.expiryClock(now)
+	var out []Effect
+	for _, k := range n.m.Keys() {
+		s := n.keyState(k)
+		if s.Deleted || (s.Expires && s.ExpireAt < e) {
+			continue
+		}
+		s.At = now
+		out = append(out, s)
+	}
+	return out
+}
+
+// keyState reads key k's current state, with its absolute expiry by the
+// node's expiry clock.
+func (n *Node) keyState(k string) Effect {
+	e := Effect{Key: k, Type: n.m.Type(k)}
+	switch e.Type {
+	case "":
+		e.Deleted = true
+		return e
+	case "string":
+		e.Value, _ = n.m.Get(k)
+	case "hash":
+		fields, _ := n.m.HKeys(k) // sorted
+		for _, f := range fields {
+			e.Fields = append(e.Fields, f, n.m.HGet(k, f))
+		}
+	case "list":
+		e.Fields, _ = n.m.List(k)
+	case "set":
+		e.Fields, _ = n.m.Members(k) // sorted
+	case "zset":
+		scores, _ := n.m.SortedSet(k)
+		members := make([]string, 0, len(scores))
+		for mb := range scores {
+			members = append(members, mb)
+		}
+		sort.Strings(members) // map order must not reach the trace
+		for _, mb := range members {
+			e.Fields = append(e.Fields, mb, strconv.FormatFloat(scores[mb], 'g', -1, 64))
+		}
+	default:
+		// Streams and HyperLogLogs are not used by any lock recipe; they are
+		// shown but not persisted or replicated.
+		e.Value = "(" + e.Type + ")"
+	}
+	if ttl, ok := n.trueTTL(k); ok {
+		e.Expires = true
+		e.ExpireAt = n.lastE + ttl
+	}
+	return e
+}
+
+// writeState makes key e.Key hold e's value, expiring after ttl by the
+// node's expiry clock (ignored unless e.Expires; ttl must be >= 0). Used by
+// restart, replication and full resync, never by client commands.
+func (n *Node) writeState(e Effect, ttl time.Duration) {
+	k := e.Key
+	n.m.Del(k)
+	delete(n.edge, k)
+	switch e.Type {
+	case "string":
+		_ = n.m.Set(k, e.Value)
+	case "hash":
+		n.m.HSet(k, e.Fields...)
+	case "list":
+		_, _ = n.m.Push(k, e.Fields...)
+	case "set":
+		_, _ = n.m.SetAdd(k, e.Fields...)
+	case "zset":
+		for i := 0; i+1 < len(e.Fields); i += 2 {
+			score, _ := strconv.ParseFloat(e.Fields[i+1], 64)
+			_, _ = n.m.ZAdd(k, score, e.Fields[i])
+		}
+	default:
+		return
+	}
+	if e.Expires {
+		n.setTTL(k, ttl)
+	}
+}

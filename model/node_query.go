@@ -1,0 +1,28 @@
+package model
+
+import "time"
+
+// Exists reports whether key is present on the node at true time now, by the
+// node's own clock. It is the checker's look at ground truth: no command is
+// run, nothing is logged. A down node has nothing.
+func (n *Node) Exists(now time.Duration, key string) bool {
+	if !n.up {
+		return false
+	}
+	n.advance(now)
+	return n.m.Exists(key)
+}
+
+// PTTL is key's remaining time to live by the node's expiry clock at true
+// time now; -1 when it has no TTL, -2 when it does not exist (as Redis's PTTL,
+// but as a Duration).
+func (n *Node) PTTL(now time.Duration, key string) time.Duration {
+	if !n.Exists(now, key) {
+		return -2
+	}
+	ttl, ok := n.trueTTL(key)
+	if !ok {
+		return -1
+	}
+	return ttl
+}

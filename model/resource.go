@@ -1,0 +1,114 @@
+package model
+
+import (
+	"fmt"
+)
+
+// Resource is the shared thing the lock protects: a counter that holders
+// read at the start of their work and write (value+1) at its end, over the
+// network. With fencing it remembers the highest token seen on any read or
+// write and refuses a request carrying a lower one (Kleppmann's storage
+// service).
+type Resource struct {
+	w        *World
+	fencing  string
+	Value    int64
+	MaxToken int64
+	Writes   []Write // every write request that reached it, in order
+	accepted int64
+	rejected int64
+}
+
+// Write is one write request as the resource saw it.
+type Write struct {
+	At       int64 // true time in ns
+	Client   string
+	Token    int64
+	Value    int64
+	Accepted bool
+}
+
+func newResource(w *World, fencing string) *Resource { return &Resource{w: w, fencing: fencing} }
+
+// Accepted is the number of writes the resource applied.
+func (r *Resource) Accepted() int64 { return r.accepted }
+
+// Rejected is the number of requests refused for a stale fencing token.
+func (r *Resource) Rejected() int64 { return r.rejected }
+
+func (r *Resource) fenced(l *Lease) bool { return r.fencing == "token" && l.Fence > 0 }
+
+// admit applies the fencing rule to a request carrying l's token.
+func (r *Resource) admit(l *Lease) bool {
+	if !r.fenced(l) {
+		return true
+	}
+	if l.Fence < r.MaxToken {
+		return false
+	}
+	r.MaxToken = l.Fence
+	return true
+}
+
+type readReply struct {
+	value int64
+	ok    bool
+}
+
+// read fetches the counter; false when refused or unreachable.
+func (r *Resource) read(t *Thread, l *Lease) (int64, bool) {
+	c := t.c
+	reply, err := t.rpc(ResourceName, r.w.Cfg.Lock.Timeout, func() (any, error, bool) {
+		if !r.admit(l) {
+			r.rejected++
+			r.w.Emit(ResourceName, "rejected", "read by %s with token %d refused: token %d already seen", c.Name, l.Fence, r.MaxToken)
+			return readReply{}, nil, true
+		}
+		r.w.Emit(ResourceName, "read", "%s read counter = %d%s", c.Name, r.Value, tokenNote(l))
+		return readReply{r.Value, true}, nil, true
+	})
+	if err != nil {
+		r.w.Emit(c.Name, "abort", "read of the resource failed (%v); the hold is abandoned", err)
+		return 0, false
+	}
+	rr := reply.(readReply)
+	if !rr.ok {
+		r.w.Emit(c.Name, "abort", "the resource refused token %d; the hold is abandoned", l.Fence)
+	}
+	return rr.value, rr.ok
+}
+
+// write stores v as the new counter value.
+func (r *Resource) write(t *Thread, l *Lease, v int64) {
+	c := t.c
+	_, err := t.rpc(ResourceName, r.w.Cfg.Lock.Timeout, func() (any, error, bool) {
+		wr := Write{At: int64(r.w.Now()), Client: c.Name, Token: l.Fence, Value: v}
+		if !r.admit(l) {
+			r.rejected++
+			r.Writes = append(r.Writes, wr)
+			r.w.Emit(ResourceName, "rejected", "write %d by %s with token %d refused: token %d already seen", v, c.Name, l.Fence, r.MaxToken)
+			return nil, nil, true
+		}
+		wr.Accepted = true
+		r.Writes = append(r.Writes, wr)
+		old := r.Value
+		r.Value = v
+		r.accepted++
+		note := ""
+		if v <= old {
+			note = fmt.Sprintf(" (it was %d: an update is lost)", old)
+		}
+		r.w.Emit(ResourceName, "write", "%s wrote counter = %d%s%s", c.Name, v, tokenNote(l), note)
+		return nil, nil, true
+	})
+	if err != nil {
+		r.w.Emit(c.Name, "abort", "write to the resource failed (%v)", err)
+	}
+}
+
+func tokenNote(l *Lease) string {
+	if l.Fence > 0 {
+		return fmt.Sprintf(" [token %d]", l.Fence)
+	}
+	return ""
+}

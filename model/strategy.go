@@ -1,0 +1,83 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Strategy is a lock algorithm as a client runs it. Each method is
+// straight-line code on a client thread, like the recipes in the seeds.
+type Strategy interface {
+	// Name is the strategy's name in the scenario format.
+	Name() string
+	// Acquire makes one attempt to take the lock with l.Token. On success it
+	// fills in what the client now believes (l.Until, l.Fence, l.Nodes).
+	Acquire(t *Thread, l *Lease) bool
+	// Release gives the lock back (once per Acquire, nested ones included).
+	Release(t *Thread, l *Lease)
+	// Renew extends the lease (the watchdog); false means it is no longer ours.
+	Renew(t *Thread, l *Lease) bool
+	// Quorum is how many nodes must hold the key for a grant to be in force.
+	Quorum(w *World) int
+	// LockNodes are the nodes that can hold the lock key, now.
+	LockNodes(w *World) []*Node
+}
+
+// Strategy names, as spelled in the scenario format.
+const (
+	StrategySetnxDel    = "setnx-del"
+	StrategySetnxExpire = "setnx-expire"
+	StrategySetDel      = "set-del"
+	StrategyLuaRelease  = "lua-release"
+	StrategyRedlock     = "redlock"
+)
+
+// Strategies lists the strategy names in the order help texts show them.
+var Strategies = []string{StrategySetnxDel, StrategySetnxExpire, StrategySetDel, StrategyLuaRelease, StrategyRedlock}
+
+var strategyFactories = map[string]func(LockConfig) Strategy{
+	StrategySetnxDel:    func(c LockConfig) Strategy { return &single{cfg: c, kind: StrategySetnxDel} },
+	StrategySetnxExpire: func(c LockConfig) Strategy { return &single{cfg: c, kind: StrategySetnxExpire} },
+	StrategySetDel:      func(c LockConfig) Strategy { return &single{cfg: c, kind: StrategySetDel} },
+	StrategyLuaRelease:  func(c LockConfig) Strategy { return &single{cfg: c, kind: StrategyLuaRelease} },
+}
+
+// RegisterStrategy makes a strategy available by name (Redlock registers itself).
+func RegisterStrategy(name string, f func(LockConfig) Strategy) { strategyFactories[name] = f }
+
+func newStrategy(c LockConfig) (Strategy, error) {
+	f, ok := strategyFactories[c.Strategy]
+	if !ok {
+		return nil, fmt.Errorf("unknown strategy %q", c.Strategy)
+	}
+	return f(c), nil
+}
+
+func msArg(d interface{ Milliseconds() int64 }) string {
+	return strconv.FormatInt(d.Milliseconds(), 10)
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+func toString(v any) string { return fmt.Sprint(v) }
+
+// scriptName names a known script in the trace instead of printing its body.
+func scriptName(src string) string {
+	switch src {
+	case scriptRelease:
+		return "<release>"
+	case scriptRenew:
+		return "<renew>"
+	case scriptFencedAcquire:
+		return "<fenced-acquire>"
+	case scriptReentrantAcquire:
+		return "<reentrant-acquire>"
+	case scriptReentrantRelease:
+		return "<reentrant-release>"
+	case scriptReentrantRenew:
+		return "<reentrant-renew>"
+	case scriptFairAcquire:
+		return "<fair-acquire>"
+	}
+	return "<script>"
+}

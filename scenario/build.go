@@ -1,0 +1,80 @@
+package scenario
+
+import (
+	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/model"
+)
+
+// Options change how a scenario is run without changing the file: the
+// comparison's strategy, the TUI's injected faults.
+type Options struct {
+	Strategy    string         // "" = the scenario's own
+	Seed        *uint64        // nil = the scenario's own
+	ExtraFaults []faults.Fault // appended to the schedule (live injection)
+}
+
+// ModelConfig converts a scenario into the model's configuration, with the
+// options applied.
+func ModelConfig(s *Scenario, o Options) model.Config {
+	l := s.Lock
+	cfg := model.Config{
+		Seed:     s.Seed,
+		Duration: s.Duration,
+		Latency:  s.Network.Latency,
+		Jitter:   s.Network.Jitter,
+		Nodes: model.NodesConfig{
+			Masters:        s.Redis.Nodes,
+			Replicas:       s.Redis.Replicas,
+			ReplicationLag: s.Redis.ReplicationLag,
+			FailoverAfter:  s.Redis.FailoverAfter,
+			Persistence:    s.Redis.Persistence,
+			RestartDelay:   s.Redis.RestartDelay,
+			Monotonic:      s.Redis.Clock == "monotonic",
+		},
+		Lock: model.LockConfig{
+			Key:         l.Key,
+			Strategy:    l.Strategy,
+			TTL:         l.TTL,
+			Timeout:     l.Timeout,
+			Reentrant:   l.Reentrant,
+			Fair:        l.Fair,
+			Fencing:     l.Fencing,
+			DriftFactor: l.Redlock.DriftFactor,
+			NodeTimeout: l.Redlock.RequestTimeout,
+			Parallel:    l.Redlock.Parallel,
+		},
+	}
+	if o.Seed != nil {
+		cfg.Seed = *o.Seed
+	}
+	if o.Strategy != "" {
+		cfg.Lock.Strategy = o.Strategy
+	}
+	if l.Watchdog != nil {
+		cfg.Lock.Watchdog = &model.WatchdogConfig{Every: l.Watchdog.Every, MaxRenewals: l.Watchdog.MaxRenewals}
+	}
+	if l.Retry != nil {
+		r := *l.Retry
+		cfg.Lock.Retry = &model.RetryConfig{Attempts: r.Attempts, Delay: r.Delay, Backoff: r.Backoff, MaxDelay: r.MaxDelay, Jitter: r.Jitter}
+	}
+	for _, c := range s.Clients {
+		cfg.Clients = append(cfg.Clients, model.ClientConfig{
+			Name: c.Name, Start: c.Start, Holds: c.Holds, Work: c.Work, Think: c.Think, Nested: c.Nested,
+		})
+	}
+	return cfg
+}
+
+// FaultSchedule is the scenario's faults in the faults package's terms, in
+// file order, followed by the options' extra faults.
+func FaultSchedule(s *Scenario, o Options) []faults.Fault {
+	out := make([]faults.Fault, 0, len(s.Faults)+len(o.ExtraFaults))
+	for _, f := range s.Faults {
+		out = append(out, faults.Fault{
+			At: f.At, Kind: faults.Kind(f.Kind), Target: f.Target, For: f.For,
+			RestartAfter: f.RestartAfter, By: f.By, Rate: f.Rate, Groups: f.Groups,
+			Latency: f.Latency, Loss: f.Loss,
+		})
+	}
+	return append(out, o.ExtraFaults...)
+}

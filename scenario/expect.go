@@ -1,0 +1,143 @@
+package scenario
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Comparison operators an expectation may use.
+var expectOps = []string{"==", ">=", "<=", ">", "<"}
+
+// comparisonRE splits "<= 2s" into operator and operand. The operator is
+// optional so a quoted "3" still means exactly 3. ">=" and "<=" come before
+// ">" and "<" so the longer operator wins.
+var comparisonRE = regexp.MustCompile(`^\s*(>=|<=|==|>|<)?\s*(\S+)\s*$`)
+
+// isBoolMetric reports whether metric takes true/false rather than a count.
+func isBoolMetric(metric string) bool { return metric == "safe" || metric == "stuck" }
+
+// Check reports whether got, the measured value of e.Metric, satisfies the
+// expectation. Booleans are measured as 1 (true) or 0 (false); max_wait in
+// whole milliseconds.
+func (e Expectation) Check(got int64) bool {
+	switch e.Op {
+	case "==":
+		return got == e.Value
+	case ">=":
+		return got >= e.Value
+	case "<=":
+		return got <= e.Value
+	case ">":
+		return got > e.Value
+	case "<":
+		return got < e.Value
+	}
+	return false
+}
+
+// expect walks the expect mapping, keeping file order.
+func (p *parser) expect(n *yaml.Node) []Expectation {
+	if r := p.resolve(n); r.Kind == yaml.ScalarNode && r.Tag == "!!null" {
+		return nil // "expect:" with nothing after it expects nothing
+	}
+	var out []Expectation
+	for _, e := range p.fields(n, "expect", MetricNames) {
+		v := p.scalar(e.v, e.key)
+		x := Expectation{Pos: pos(e.k), Metric: e.key, Op: "==", Raw: v.Value, Bool: isBoolMetric(e.key)}
+		var msg string
+		x.Op, x.Value, msg = parseExpectValue(e.key, v)
+		if msg != "" {
+			p.fail(v, "%s", msg)
+		}
+		if x.Op == "<" && x.Value == 0 {
+			p.fail(v, "%s: %q can never hold (no metric is negative)", e.key, v.Value)
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// parseExpectValue reads one expectation value: a boolean for safe/stuck, a
+// count or count comparison for the counters, a duration or duration
+// comparison for max_wait (stored in milliseconds). It returns a message
+// instead when the value is not acceptable.
+func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg string) {
+	if isBoolMetric(metric) {
+		if v.Tag == "!!bool" {
+			if strings.EqualFold(v.Value, "true") {
+				return "==", 1, ""
+			}
+			return "==", 0, ""
+		}
+		return "", 0, fmt.Sprintf("%s must be true or false (unquoted), not %q", metric, v.Value)
+	}
+	bad := fmt.Sprintf(`bad expectation %q for %s: write a whole number (meaning exactly) or a quoted comparison such as ">= 1", "<= 3", "> 0", "< 5", "== 2"`, v.Value, metric)
+	if metric == "max_wait" {
+		bad = fmt.Sprintf(`bad expectation %q for max_wait: write a duration (meaning exactly) or a quoted comparison such as "<= 2s", "< 500ms", "== 0s"`, v.Value)
+	}
+	op, operand := "==", v
+	switch v.Tag {
+	case "!!int", "!!float":
+	case "!!str":
+		m := comparisonRE.FindStringSubmatch(v.Value)
+		if m == nil {
+			return "", 0, bad
+		}
+		if m[1] != "" {
+			op = m[1]
+		}
+		// Re-resolve the operand as YAML would so "<= 0" and "<= 2s" take
+		// the same paths as bare 0 and "2s".
+		var tmp yaml.Node
+		tmp.SetString(m[2])
+		if _, err := strconv.ParseInt(m[2], 10, 64); err == nil {
+			tmp.Tag = "!!int"
+		}
+		operand = &tmp
+	default:
+		return "", 0, bad
+	}
+	if metric == "max_wait" {
+		d, dmsg := parseDuration(operand)
+		switch {
+		case dmsg != "":
+			return "", 0, "max_wait: " + dmsg
+		case d < 0:
+			return "", 0, fmt.Sprintf("max_wait must not be negative (got %s)", operand.Value)
+		case d%time.Millisecond != 0:
+			return "", 0, fmt.Sprintf("max_wait is compared in whole milliseconds; %s is not one", operand.Value)
+		}
+		return op, d.Milliseconds(), ""
+	}
+	n, err := strconv.ParseInt(operand.Value, 10, 64)
+	if operand.Tag != "!!int" || err != nil {
+		return "", 0, bad
+	}
+	if n < 0 {
+		return "", 0, fmt.Sprintf("%s counts events and cannot be negative (got %d)", metric, n)
+	}
+	return op, n, ""
+}
+
+// validateExpect re-checks expectations built in code rather than loaded.
+func validateExpect(x Expectation) string {
+	switch {
+	case !slices.Contains(MetricNames, x.Metric):
+		return fmt.Sprintf("unknown metric %q in expect (metrics: %s)", x.Metric, strings.Join(MetricNames, ", "))
+	case !slices.Contains(expectOps, x.Op):
+		return fmt.Sprintf("expectation of %s has operator %q; use one of %s", x.Metric, x.Op, strings.Join(expectOps, " "))
+	case x.Value < 0:
+		return fmt.Sprintf("expectation of %s compares with %d; metrics are never negative", x.Metric, x.Value)
+	case x.Bool != isBoolMetric(x.Metric):
+		return fmt.Sprintf("expectation of %s: Bool must be %v", x.Metric, isBoolMetric(x.Metric))
+	case x.Bool && (x.Op != "==" || x.Value > 1):
+		return fmt.Sprintf("expectation of %s must be == 0 (false) or == 1 (true)", x.Metric)
+	}
+	return ""
+}

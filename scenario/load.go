@@ -1,0 +1,748 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Size limits of a scenario file. They keep a hostile or mistaken file (a
+// YAML "billion laughs", a generated file gone wrong) from exhausting memory
+// or time; every message that enforces one states it.
+const (
+	MaxFileSize     = 4 << 20   // bytes of YAML
+	maxNodeVisits   = 1_000_000 // YAML nodes walked, counting every alias expansion
+	maxMergeDepth   = 32        // nested "<<:" merge keys
+	MaxScenarios    = 500
+	MaxClients      = 64
+	MaxFaults       = 1000
+	MaxNodes        = 9
+	MaxReplicas     = 4
+	MaxHolds        = 10000
+	MaxNested       = 100
+	MaxTotalHolds   = 100000
+	MaxDuration     = 24 * time.Hour
+	supportedFormat = 1
+)
+
+// LoadFile reads the scenario file at path and loads it with Load.
+func LoadFile(path string) (*File, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	// Read one byte past the limit so Load can tell "too big" from "exactly
+	// the limit" without reading an arbitrarily large file into memory.
+	data, err := io.ReadAll(io.LimitReader(fh, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	return Load(path, data)
+}
+
+// Load parses a scenarios.yaml document, applies the format's defaults and
+// validates every scenario. path is used only in error messages. On failure
+// the error is a *LoadError describing the first problem in file order.
+func Load(path string, data []byte) (f *File, err error) {
+	if path == "" {
+		path = "<input>"
+	}
+	if len(data) > MaxFileSize {
+		return nil, newError(path, Pos{1, 1}, "file is %d bytes; the limit is %d (4 MiB)", len(data), MaxFileSize)
+	}
+	root, lerr := parseYAML(path, data)
+	if lerr != nil {
+		return nil, lerr
+	}
+	p := &parser{path: path, budget: maxNodeVisits, merging: map[*yaml.Node]bool{}}
+	// The walker reports a problem by panicking with a *LoadError (see fail);
+	// any other panic is a bug and is left to propagate so tests and the
+	// fuzzer see it.
+	defer func() {
+		if r := recover(); r != nil {
+			le, ok := r.(*LoadError)
+			if !ok {
+				panic(r)
+			}
+			f, err = nil, le
+		}
+	}()
+	return p.file(root), nil
+}
+
+// parseYAML decodes exactly one YAML document into a node tree. yaml.v3 can
+// panic on some malformed inputs, so that is turned into an error too.
+func parseYAML(path string, data []byte) (root *yaml.Node, err *LoadError) {
+	defer func() {
+		if r := recover(); r != nil {
+			root, err = nil, newError(path, Pos{1, 1}, "invalid YAML: %v", r)
+		}
+	}()
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	var doc yaml.Node
+	if e := dec.Decode(&doc); e != nil {
+		if errors.Is(e, io.EOF) {
+			return nil, newError(path, Pos{1, 1}, `file is empty: it must start with "version: 1" and have a "scenarios:" list`)
+		}
+		return nil, fromYAML(path, data, e)
+	}
+	var extra yaml.Node
+	if e := dec.Decode(&extra); !errors.Is(e, io.EOF) {
+		if e != nil {
+			return nil, fromYAML(path, data, e)
+		}
+		return nil, newError(path, pos(&extra), "a second YAML document (after ---): put all scenarios in one document")
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return nil, newError(path, Pos{1, 1}, `file is empty: it must start with "version: 1" and have a "scenarios:" list`)
+	}
+	return doc.Content[0], nil
+}
+
+// Find returns the scenario called name.
+func (f *File) Find(name string) (*Scenario, error) {
+	names := make([]string, 0, len(f.Scenarios))
+	for _, s := range f.Scenarios {
+		if s.Name == name {
+			return s, nil
+		}
+		names = append(names, s.Name)
+	}
+	return nil, fmt.Errorf("no scenario named %q in %s (known: %s)", name, f.Path, strings.Join(names, ", "))
+}
+
+// FaultKinds lists the fault kinds in the order the format documents them.
+var FaultKinds = []string{
+	FaultPause, FaultHang, FaultCrash, FaultFailover, FaultClockJump,
+	FaultClockDrift, FaultPartition, FaultIsolate, FaultSlow,
+}
+
+// faultFields are the keys each fault kind's mapping may hold.
+var faultFields = map[string][]string{
+	FaultPause:      {"target", "for"},
+	FaultHang:       {"target", "for"},
+	FaultCrash:      {"target", "restart_after"},
+	FaultFailover:   {"target"},
+	FaultClockJump:  {"target", "by"},
+	FaultClockDrift: {"target", "rate"},
+	FaultPartition:  {"groups", "for"},
+	FaultIsolate:    {"target", "for"},
+	FaultSlow:       {"target", "latency", "loss", "for"},
+}
+
+// Known keys of each mapping, in the order the format documents them; the
+// order is what "unknown field" messages list.
+var (
+	topKeys      = []string{"version", "scenarios"}
+	scenarioKeys = []string{"name", "title", "story", "seed", "duration", "network", "redis", "lock", "clients", "faults", "expect"}
+	networkKeys  = []string{"latency", "jitter"}
+	redisKeys    = []string{"nodes", "replicas", "replication_lag", "failover_after", "persistence", "restart_delay", "clock"}
+	lockKeys     = []string{"key", "strategy", "ttl", "timeout", "watchdog", "reentrant", "fair", "fencing", "retry", "redlock"}
+	watchdogKeys = []string{"every", "max_renewals"}
+	retryKeys    = []string{"attempts", "delay", "backoff", "max_delay", "jitter"}
+	redlockKeys  = []string{"drift_factor", "request_timeout", "parallel"}
+	clientKeys   = []string{"name", "start", "holds", "work", "think", "nested"}
+	faultKeys    = append([]string{"at"}, FaultKinds...)
+)
+
+// defaultScenario returns a scenario holding every default of the format;
+// parsing then overwrites what the file sets.
+func defaultScenario() *Scenario {
+	return &Scenario{
+		Seed:    1,
+		Network: Network{Latency: time.Millisecond},
+		Redis: Redis{
+			Nodes:          1,
+			ReplicationLag: 10 * time.Millisecond,
+			Persistence:    "none",
+			Clock:          "wall",
+		},
+		Lock: Lock{
+			Timeout: time.Second,
+			Fencing: "none",
+			Redlock: Redlock{DriftFactor: 0.01, RequestTimeout: 50 * time.Millisecond},
+		},
+	}
+}
+
+// posTable maps a field path ("lock.ttl", "clients[1].name",
+// "faults[0].groups[1][0]") to where it is written, so that checks made
+// after parsing (validate) can still point at the right spot.
+type posTable map[string]Pos
+
+// add records where path is written: a scalar at its value (most precise),
+// a block at its key (a block's value starts on the next line).
+func (pt posTable) add(path string, k, v *yaml.Node) {
+	kind := v.Kind
+	if v.Kind == yaml.AliasNode && v.Alias != nil {
+		kind = v.Alias.Kind
+	}
+	if kind == yaml.ScalarNode || k == nil {
+		pt[path] = pos(v)
+		return
+	}
+	pt[path] = pos(k)
+}
+
+func (pt posTable) has(path string) bool {
+	_, ok := pt[path]
+	return ok
+}
+
+// file walks the root mapping.
+func (p *parser) file(root *yaml.Node) *File {
+	f := &File{Path: p.path}
+	es := p.fields(root, "the top level", topKeys)
+	var version, scenarios *entry
+	for i := range es {
+		switch es[i].key {
+		case "version":
+			version = &es[i]
+		case "scenarios":
+			scenarios = &es[i]
+		}
+	}
+	// The version is checked first wherever it is written: a file of another
+	// format version would otherwise report confusing errors about its body.
+	if version == nil {
+		p.fail(root, `"version: 1" is required at the top of the file (format version 1 is the only one)`)
+	}
+	vn := p.scalar(version.v, "version")
+	if vn.Tag != "!!int" || vn.Value != strconv.Itoa(supportedFormat) {
+		p.fail(vn, "version must be 1, the only format version, not %q", vn.Value)
+	}
+	f.Version = supportedFormat
+	if scenarios == nil {
+		p.fail(root, `no "scenarios:" list: the file needs at least one scenario`)
+	}
+	items := p.list(scenarios.v, "scenarios", MaxScenarios)
+	if len(items) == 0 {
+		p.fail(scenarios.k, "the scenarios list is empty: the file needs at least one scenario")
+	}
+	first := map[string]Pos{}
+	for _, it := range items {
+		s, pt := p.scenario(it)
+		// Validate each scenario before walking the next so the error
+		// returned is the first in the file.
+		e := validate(s, pt)
+		if prev, dup := first[s.Name]; dup && s.Name != "" {
+			d := &problem{pt["name"], fmt.Sprintf("duplicate scenario name %q (first at line %d)", s.Name, prev.Line)}
+			if e == nil || d.Pos.before(e.Pos) {
+				e = d
+			}
+		}
+		if e != nil {
+			panic(newError(p.path, e.Pos, "%s", e.Msg))
+		}
+		first[s.Name] = s.Pos
+		f.Scenarios = append(f.Scenarios, s)
+	}
+	return f
+}
+
+// scenario walks one item of the scenarios list.
+func (p *parser) scenario(n *yaml.Node) (*Scenario, posTable) {
+	s := defaultScenario()
+	pt := posTable{}
+	n = p.resolve(n)
+	s.Pos = pos(n)
+	for _, e := range p.fields(n, "scenario", scenarioKeys) {
+		pt.add(e.key, e.k, e.v)
+		switch e.key {
+		case "name":
+			s.Name = p.str(e.v, "name")
+			s.Pos = pos(e.k)
+		case "title":
+			s.Title = p.str(e.v, "title")
+		case "story":
+			s.Story = p.str(e.v, "story")
+		case "seed":
+			sn := p.scalar(e.v, "seed")
+			if sn.Tag != "!!int" || sn.Decode(&s.Seed) != nil {
+				p.fail(sn, "seed must be a whole number from 0 to %d, not %q", uint64(math.MaxUint64), sn.Value)
+			}
+		case "duration":
+			s.Duration = p.duration(e.v, "duration")
+		case "network":
+			p.network(e.v, &s.Network, pt)
+		case "redis":
+			p.redis(e.v, &s.Redis, pt)
+		case "lock":
+			p.lock(e.v, &s.Lock, pt)
+		case "clients":
+			for i, c := range p.list(e.v, "clients", MaxClients) {
+				s.Clients = append(s.Clients, p.client(c, fmt.Sprintf("clients[%d]", i), pt))
+			}
+		case "faults":
+			for i, fn := range p.list(e.v, "faults", MaxFaults) {
+				s.Faults = append(s.Faults, p.fault(fn, fmt.Sprintf("faults[%d]", i), pt))
+			}
+		case "expect":
+			s.Expect = p.expect(e.v)
+		}
+	}
+	return s, pt
+}
+
+func (p *parser) network(n *yaml.Node, nw *Network, pt posTable) {
+	for _, e := range p.fields(n, "network", networkKeys) {
+		pt.add("network."+e.key, e.k, e.v)
+		switch e.key {
+		case "latency":
+			nw.Latency = p.duration(e.v, "network.latency")
+		case "jitter":
+			nw.Jitter = p.duration(e.v, "network.jitter")
+		}
+	}
+}
+
+func (p *parser) redis(n *yaml.Node, r *Redis, pt posTable) {
+	for _, e := range p.fields(n, "redis", redisKeys) {
+		pt.add("redis."+e.key, e.k, e.v)
+		name := "redis." + e.key
+		switch e.key {
+		case "nodes":
+			r.Nodes = p.smallInt(e.v, name)
+		case "replicas":
+			r.Replicas = p.smallInt(e.v, name)
+		case "replication_lag":
+			r.ReplicationLag = p.duration(e.v, name)
+		case "failover_after":
+			r.FailoverAfter = p.duration(e.v, name)
+		case "persistence":
+			r.Persistence = p.str(e.v, name)
+		case "restart_delay":
+			r.RestartDelay = p.duration(e.v, name)
+		case "clock":
+			r.Clock = p.str(e.v, name)
+		}
+	}
+}
+
+func (p *parser) lock(n *yaml.Node, l *Lock, pt posTable) {
+	for _, e := range p.fields(n, "lock", lockKeys) {
+		pt.add("lock."+e.key, e.k, e.v)
+		name := "lock." + e.key
+		switch e.key {
+		case "key":
+			l.Key = p.str(e.v, name)
+		case "strategy":
+			l.Strategy = p.str(e.v, name)
+		case "ttl":
+			l.TTL = p.duration(e.v, name)
+		case "timeout":
+			l.Timeout = p.duration(e.v, name)
+		case "watchdog":
+			l.Watchdog = &Watchdog{}
+			for _, w := range p.fields(e.v, "watchdog", watchdogKeys) {
+				pt.add("lock.watchdog."+w.key, w.k, w.v)
+				switch w.key {
+				case "every":
+					l.Watchdog.Every = p.duration(w.v, "watchdog.every")
+				case "max_renewals":
+					l.Watchdog.MaxRenewals = p.smallInt(w.v, "watchdog.max_renewals")
+				}
+			}
+		case "reentrant":
+			l.Reentrant = p.boolean(e.v, name)
+		case "fair":
+			l.Fair = p.boolean(e.v, name)
+		case "fencing":
+			l.Fencing = p.str(e.v, name)
+		case "retry":
+			l.Retry = &Retry{Backoff: 1.0}
+			p.retry(e.v, l.Retry, pt)
+		case "redlock":
+			for _, r := range p.fields(e.v, "redlock", redlockKeys) {
+				pt.add("lock.redlock."+r.key, r.k, r.v)
+				switch r.key {
+				case "drift_factor":
+					l.Redlock.DriftFactor = p.float(r.v, "redlock.drift_factor")
+				case "request_timeout":
+					l.Redlock.RequestTimeout = p.duration(r.v, "redlock.request_timeout")
+				case "parallel":
+					l.Redlock.Parallel = p.boolean(r.v, "redlock.parallel")
+				}
+			}
+		}
+	}
+}
+
+func (p *parser) retry(n *yaml.Node, r *Retry, pt posTable) {
+	for _, e := range p.fields(n, "retry", retryKeys) {
+		pt.add("lock.retry."+e.key, e.k, e.v)
+		name := "retry." + e.key
+		switch e.key {
+		case "attempts":
+			r.Attempts = p.smallInt(e.v, name)
+		case "delay":
+			r.Delay = p.duration(e.v, name)
+		case "backoff":
+			r.Backoff = p.float(e.v, name)
+		case "max_delay":
+			r.MaxDelay = p.duration(e.v, name)
+		case "jitter":
+			r.Jitter = p.float(e.v, name)
+		}
+	}
+}
+
+func (p *parser) client(n *yaml.Node, path string, pt posTable) Client {
+	n = p.resolve(n)
+	c := Client{Pos: pos(n), Holds: 1}
+	pt[path] = pos(n)
+	for _, e := range p.fields(n, "client", clientKeys) {
+		pt.add(path+"."+e.key, e.k, e.v)
+		switch e.key {
+		case "name":
+			c.Name = p.str(e.v, "client name")
+		case "start":
+			c.Start = p.duration(e.v, "start")
+		case "holds":
+			c.Holds = p.smallInt(e.v, "holds")
+		case "work":
+			c.Work = p.duration(e.v, "work")
+		case "think":
+			c.Think = p.duration(e.v, "think")
+		case "nested":
+			c.Nested = p.smallInt(e.v, "nested")
+		}
+	}
+	return c
+}
+
+// fault walks one item of faults: "at:" plus exactly one kind.
+func (p *parser) fault(n *yaml.Node, path string, pt posTable) Fault {
+	n = p.resolve(n)
+	f := Fault{Pos: pos(n)}
+	pt[path] = pos(n)
+	var kind *entry
+	es := p.fields(n, "fault", faultKeys)
+	for i, e := range es {
+		if e.key == "at" {
+			pt.add(path+".at", e.k, e.v)
+			f.At = p.duration(e.v, "at")
+			continue
+		}
+		if kind != nil {
+			p.fail(e.k, "a fault has exactly one kind, this one has two (%s and %s): use one list item per fault", kind.key, e.key)
+		}
+		kind = &es[i]
+	}
+	if kind == nil {
+		p.fail(n, "fault has no kind: add one of %s", strings.Join(FaultKinds, ", "))
+	}
+	f.Kind = kind.key
+	// The kind's fields are recorded under the kind ("faults[0].pause.for")
+	// so that a missing one is reported at the kind's key.
+	kp := path + "." + f.Kind
+	pt[kp] = pos(kind.k)
+	what := f.Kind
+	for _, e := range p.fields(kind.v, what, faultFields[f.Kind]) {
+		pt.add(kp+"."+e.key, e.k, e.v)
+		name := what + "." + e.key
+		switch e.key {
+		case "target":
+			f.Target = p.str(e.v, name)
+		case "for":
+			f.For = p.duration(e.v, name)
+		case "restart_after":
+			f.RestartAfter = p.duration(e.v, name)
+		case "by":
+			f.By = p.duration(e.v, name)
+		case "rate":
+			f.Rate = p.float(e.v, name)
+		case "latency":
+			f.Latency = p.duration(e.v, name)
+		case "loss":
+			f.Loss = p.float(e.v, name)
+		case "groups":
+			f.Groups = p.groups(e.v, kp+".groups", pt)
+		}
+	}
+	return f
+}
+
+// groups reads partition groups: a list of lists of process names.
+func (p *parser) groups(n *yaml.Node, path string, pt posTable) [][]string {
+	var out [][]string
+	for i, g := range p.list(n, "partition.groups", 0) {
+		gp := fmt.Sprintf("%s[%d]", path, i)
+		pt[gp] = pos(p.resolve(g))
+		var names []string
+		for j, m := range p.list(g, "each partition group", 0) {
+			pt.add(fmt.Sprintf("%s[%d]", gp, j), nil, p.resolve(m))
+			names = append(names, p.str(m, "a partition group member"))
+		}
+		out = append(out, names)
+	}
+	return out
+}
+
+// parser walks the yaml.Node tree by hand rather than decoding into structs,
+// so that every value keeps its line and column for error messages, and so
+// that unknown keys, duplicate keys and wrong kinds are caught exactly where
+// they are written.
+type parser struct {
+	path    string
+	budget  int                 // node visits left; guards against alias blowups
+	merging map[*yaml.Node]bool // mappings being merged now; guards against cycles
+	depth   int                 // current merge nesting
+}
+
+// fail stops the walk with an error at n's position.
+func (p *parser) fail(n *yaml.Node, format string, args ...any) {
+	panic(newError(p.path, pos(n), format, args...))
+}
+
+func pos(n *yaml.Node) Pos { return Pos{Line: n.Line, Col: n.Column} }
+
+// resolve follows an alias to its anchored node and charges the visit
+// budget, so a small file whose aliases expand to millions of nodes is
+// rejected instead of walked.
+func (p *parser) resolve(n *yaml.Node) *yaml.Node {
+	at := n
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	p.budget--
+	if p.budget < 0 {
+		p.fail(at, "the document is too large once its aliases are expanded (more than %d nodes)", maxNodeVisits)
+	}
+	return n
+}
+
+// describe names a node's kind for "X must be ..., not Y" messages.
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "nothing (the value is empty)"
+		}
+		return fmt.Sprintf("the value %q", n.Value)
+	}
+	return "an unsupported YAML node"
+}
+
+// entry is one key: value pair of a mapping, after merge keys are applied.
+type entry struct {
+	key  string
+	k, v *yaml.Node
+}
+
+// fields returns the pairs of the mapping n, which must use only the keys in
+// known, each at most once. YAML merge keys ("<<: *base") are honoured so a
+// file can share blocks between scenarios; as in YAML, keys written in the
+// mapping override merged ones, and earlier merged mappings override later.
+func (p *parser) fields(n *yaml.Node, what string, known []string) []entry {
+	n = p.resolve(n)
+	if n.Kind != yaml.MappingNode {
+		p.fail(n, "%s must be a mapping (key: value lines), not %s", what, describe(n))
+	}
+	var out []entry
+	var merges []*yaml.Node
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := p.resolve(n.Content[i]), n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			p.fail(k, "keys in %s must be plain names, not %s", what, describe(k))
+		}
+		if k.Tag == "!!merge" {
+			merges = append(merges, v)
+			continue
+		}
+		if !slices.Contains(known, k.Value) {
+			switch what {
+			case "fault":
+				p.fail(k, "unknown fault kind %q (kinds: %s)", k.Value, strings.Join(FaultKinds, ", "))
+			case "expect":
+				p.fail(k, "unknown metric %q in expect (metrics: %s)", k.Value, strings.Join(MetricNames, ", "))
+			}
+			p.fail(k, "unknown field %q in %s (known: %s)", k.Value, what, strings.Join(known, ", "))
+		}
+		if prev, dup := seen[k.Value]; dup {
+			p.fail(k, "duplicate field %q in %s (first at line %d)", k.Value, what, prev.Line)
+		}
+		seen[k.Value] = k
+		out = append(out, entry{k.Value, k, v})
+	}
+	for _, m := range merges {
+		for _, src := range p.mergeSources(m) {
+			for _, e := range p.mergeFields(src, what, known) {
+				if _, dup := seen[e.key]; !dup {
+					seen[e.key] = e.k
+					out = append(out, e)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// mergeSources returns the mappings named by a "<<:" value: one mapping or a
+// list of them.
+func (p *parser) mergeSources(m *yaml.Node) []*yaml.Node {
+	m = p.resolve(m)
+	switch m.Kind {
+	case yaml.MappingNode:
+		return []*yaml.Node{m}
+	case yaml.SequenceNode:
+		var out []*yaml.Node
+		for _, it := range m.Content {
+			it = p.resolve(it)
+			if it.Kind != yaml.MappingNode {
+				p.fail(it, "a merge key (<<) takes a mapping or a list of mappings, not a list holding %s", describe(it))
+			}
+			out = append(out, it)
+		}
+		return out
+	}
+	p.fail(m, "a merge key (<<) takes a mapping or a list of mappings, not %s", describe(m))
+	return nil
+}
+
+// mergeFields reads a merged mapping, refusing cycles (an anchor merged into
+// itself) and absurd nesting, either of which would recurse without end.
+func (p *parser) mergeFields(src *yaml.Node, what string, known []string) []entry {
+	if p.merging[src] {
+		p.fail(src, "this mapping is merged (<<) into itself")
+	}
+	if p.depth >= maxMergeDepth {
+		p.fail(src, "merge keys (<<) nested more than %d deep", maxMergeDepth)
+	}
+	p.merging[src] = true
+	p.depth++
+	defer func() { delete(p.merging, src); p.depth-- }()
+	return p.fields(src, what, known)
+}
+
+// list returns the items of the sequence n; an empty value ("faults:" with
+// nothing after it) is an empty list. More than limit items is an error.
+func (p *parser) list(n *yaml.Node, what string, limit int) []*yaml.Node {
+	n = p.resolve(n)
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		p.fail(n, "%s must be a list (lines starting with \"- \"), not %s", what, describe(n))
+	}
+	if limit > 0 && len(n.Content) > limit {
+		p.fail(n.Content[limit], "too many %s: the limit is %d", what, limit)
+	}
+	return n.Content
+}
+
+// scalar returns the resolved scalar n, which must not be empty.
+func (p *parser) scalar(n *yaml.Node, name string) *yaml.Node {
+	n = p.resolve(n)
+	if n.Kind != yaml.ScalarNode {
+		p.fail(n, "%s must be a single value, not %s", name, describe(n))
+	}
+	if n.Tag == "!!null" {
+		p.fail(n, "%s has no value (give one or remove the line)", name)
+	}
+	return n
+}
+
+// str reads text. Plain numbers and booleans are accepted as their written
+// text, so "key: 8801" means the key "8801".
+func (p *parser) str(n *yaml.Node, name string) string {
+	n = p.scalar(n, name)
+	switch n.Tag {
+	case "!!str", "!!int", "!!float", "!!bool":
+		return n.Value
+	}
+	p.fail(n, "%s must be text, not a %s value", name, n.Tag)
+	return ""
+}
+
+func (p *parser) integer(n *yaml.Node, name string) int64 {
+	n = p.scalar(n, name)
+	var v int64
+	if n.Tag != "!!int" || n.Decode(&v) != nil {
+		p.fail(n, "%s must be a whole number, not %q", name, n.Value)
+	}
+	return v
+}
+
+// smallInt reads an integer that is then range-checked by validate; values
+// beyond ±1e9 are refused here so they cannot wrap when stored in an int.
+func (p *parser) smallInt(n *yaml.Node, name string) int {
+	v := p.integer(n, name)
+	if v > 1e9 || v < -1e9 {
+		p.fail(n, "%s is far too large (%d)", name, v)
+	}
+	return int(v)
+}
+
+func (p *parser) float(n *yaml.Node, name string) float64 {
+	n = p.scalar(n, name)
+	var v float64
+	if (n.Tag != "!!float" && n.Tag != "!!int") || n.Decode(&v) != nil {
+		p.fail(n, "%s must be a number, not %q", name, n.Value)
+	}
+	// NaN would slip through every range check (all comparisons are false).
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		p.fail(n, "%s must be a finite number, not %q", name, n.Value)
+	}
+	return v
+}
+
+func (p *parser) boolean(n *yaml.Node, name string) bool {
+	n = p.scalar(n, name)
+	switch {
+	case n.Tag == "!!bool" && strings.EqualFold(n.Value, "true"):
+		return true
+	case n.Tag == "!!bool" && strings.EqualFold(n.Value, "false"):
+		return false
+	}
+	p.fail(n, "%s must be true or false (unquoted), not %q", name, n.Value)
+	return false
+}
+
+// duration reads a Go duration string. A bare 0 means 0s; any other bare
+// number is refused because its unit would be a guess.
+func (p *parser) duration(n *yaml.Node, name string) time.Duration {
+	n = p.scalar(n, name)
+	d, msg := parseDuration(n)
+	if msg != "" {
+		p.fail(n, "%s: %s", name, msg)
+	}
+	return d
+}
+
+// parseDuration returns the duration written in n, or a message saying why
+// it is not one.
+func parseDuration(n *yaml.Node) (time.Duration, string) {
+	v := strings.TrimSpace(n.Value)
+	switch n.Tag {
+	case "!!int", "!!float":
+		if f, err := strconv.ParseFloat(v, 64); err == nil && f == 0 {
+			return 0, ""
+		}
+		return 0, fmt.Sprintf("%s has no unit; did you mean %ss? (durations look like 1.5s, 250ms, 2m)", v, v)
+	case "!!str":
+		d, err := time.ParseDuration(v)
+		if err == nil {
+			return d, ""
+		}
+		if _, ferr := strconv.ParseFloat(v, 64); ferr == nil {
+			return 0, fmt.Sprintf("%q has no unit; did you mean %ss? (durations look like 1.5s, 250ms, 2m)", v, v)
+		}
+		return 0, fmt.Sprintf("%q is not a duration (durations look like 1.5s, 250ms, 2m, 1h30m)", v)
+	}
+	return 0, fmt.Sprintf("%q is not a duration (durations look like 1.5s, 250ms, 2m)", n.Value)
+}

@@ -1,0 +1,396 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Building blocks for inline cases. head is lines 1-4, lockOK line 5,
+// clientsOK line 6, so a case's own lines start at line 7.
+const (
+	head      = "version: 1\nscenarios:\n  - name: s\n    duration: 10s\n"
+	lockOK    = "    lock: {key: k, strategy: lua-release, ttl: 5s}\n"
+	clientsOK = "    clients: [{name: A, work: 1s}]\n"
+	base      = head + lockOK + clientsOK
+)
+
+// repeat builds n lines from a format taking the index.
+func repeat(n int, format string) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, format, i)
+	}
+	return b.String()
+}
+
+func TestLoadDefaults(t *testing.T) {
+	f, err := Load("min.yaml", []byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Path != "min.yaml" || f.Version != 1 || len(f.Scenarios) != 1 {
+		t.Fatalf("file = %+v", f)
+	}
+	want := &Scenario{
+		Pos:      Pos{3, 5},
+		Name:     "s",
+		Seed:     1,
+		Duration: 10 * time.Second,
+		Network:  Network{Latency: time.Millisecond},
+		Redis:    Redis{Nodes: 1, ReplicationLag: 10 * time.Millisecond, Persistence: "none", Clock: "wall"},
+		Lock: Lock{
+			Key: "k", Strategy: "lua-release", TTL: 5 * time.Second, Timeout: time.Second, Fencing: "none",
+			Redlock: Redlock{DriftFactor: 0.01, RequestTimeout: 50 * time.Millisecond},
+		},
+		Clients: []Client{{Pos: Pos{6, 15}, Name: "A", Holds: 1, Work: time.Second}},
+	}
+	if got := f.Scenarios[0]; !reflect.DeepEqual(got, want) {
+		t.Errorf("defaults:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+func TestLoadRetryDefaults(t *testing.T) {
+	f, err := Load("r.yaml", []byte(head+"    lock: {key: k, strategy: redlock, ttl: 5s, retry: {attempts: 3}}\n"+clientsOK))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := f.Scenarios[0].Lock.Retry; r == nil || *r != (Retry{Attempts: 3, Backoff: 1.0}) {
+		t.Errorf("retry = %+v, want attempts 3 backoff 1.0", r)
+	}
+}
+
+func TestLoadFull(t *testing.T) {
+	f, err := LoadFile("../testdata/good/faults.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := f.Find("every-fault")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Seed != 42 || s.Duration != 2*time.Minute || s.Redis.Nodes != 2 || s.Redis.Replicas != 2 || s.Redis.Clock != "monotonic" {
+		t.Errorf("scenario fields: %+v", s)
+	}
+	if w := s.Lock.Watchdog; w == nil || *w != (Watchdog{Every: 10 * time.Second, MaxRenewals: 3}) {
+		t.Errorf("watchdog = %+v", w)
+	}
+	wantFaults := []Fault{
+		{Pos: Pos{22, 9}, At: 0, Kind: FaultPause, Target: "A", For: 35 * time.Second},
+		{Pos: Pos{23, 9}, At: time.Second, Kind: FaultHang, Target: "b_2", For: time.Minute},
+		{Pos: Pos{24, 9}, At: 2 * time.Second, Kind: FaultCrash, Target: "redis-1-r2", RestartAfter: 5 * time.Second},
+		{Pos: Pos{25, 9}, At: 3 * time.Second, Kind: FaultCrash, Target: "A"},
+		{Pos: Pos{26, 9}, At: 4 * time.Second, Kind: FaultFailover, Target: "redis-2"},
+		{Pos: Pos{27, 9}, At: 5 * time.Second, Kind: FaultClockJump, Target: "A", By: time.Hour},
+		{Pos: Pos{28, 9}, At: 6 * time.Second, Kind: FaultClockDrift, Target: "redis-2-r1", Rate: 0.9},
+		{Pos: Pos{29, 9}, At: 7 * time.Second, Kind: FaultPartition, Groups: [][]string{{"A"}, {"b_2"}, {"redis-1"}}, For: 10 * time.Second},
+		{Pos: Pos{30, 9}, At: 8 * time.Second, Kind: FaultIsolate, Target: "redis-2-r2", For: 10 * time.Second},
+		{Pos: Pos{31, 9}, At: 9 * time.Second, Kind: FaultSlow, Target: "b_2", Loss: 1, For: 20 * time.Second},
+		{Pos: Pos{32, 9}, At: 119 * time.Second, Kind: FaultSlow, Target: "redis-1", Latency: 80 * time.Millisecond, For: time.Second},
+	}
+	if !reflect.DeepEqual(s.Faults, wantFaults) {
+		t.Errorf("faults:\n got %+v\nwant %+v", s.Faults, wantFaults)
+	}
+	wantExpect := []Expectation{
+		{Pos{34, 7}, "stuck", "==", 0, true, "false"},
+		{Pos{35, 7}, "violations", "==", 0, false, "0"},
+		{Pos{36, 7}, "lost_updates", "<", 5, false, "< 5"},
+		{Pos{37, 7}, "fencing_rejections", "==", 2, false, "== 2"},
+		{Pos{38, 7}, "wrong_releases", "<=", 3, false, "<=3"},
+		{Pos{39, 7}, "failed_acquires", ">", 0, false, "> 0"},
+		{Pos{40, 7}, "max_wait", "==", 1500, false, "1500ms"},
+	}
+	if !reflect.DeepEqual(s.Expect, wantExpect) {
+		t.Errorf("expect:\n got %+v\nwant %+v", s.Expect, wantExpect)
+	}
+	if err := s.Validate(); err != nil {
+		t.Errorf("Validate: %v", err)
+	}
+}
+
+func TestLoadAnchors(t *testing.T) {
+	f, err := LoadFile("../testdata/good/anchors.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := f.Scenarios[0], f.Scenarios[1]
+	if b.Redis != a.Redis || b.Redis.Nodes != 5 {
+		t.Errorf("aliased redis: %+v vs %+v", b.Redis, a.Redis)
+	}
+	// Merged from *lock, except the keys written beside the merge key.
+	if b.Lock.Key != "lock:order:1" || b.Lock.Strategy != "redlock" || b.Lock.TTL != 5*time.Second || b.Lock.Fencing != "token" {
+		t.Errorf("merged lock: %+v", b.Lock)
+	}
+	if b.Lock.Retry == nil || b.Lock.Retry.Backoff != 2 {
+		t.Errorf("merged retry: %+v", b.Lock.Retry)
+	}
+	if !reflect.DeepEqual(a.Clients, b.Clients) || len(b.Clients) != 2 {
+		t.Errorf("aliased clients differ: %+v", b.Clients)
+	}
+	if got := b.Faults[2].By; got != -20*time.Second {
+		t.Errorf("clock_jump.by = %v", got)
+	}
+}
+
+func TestGoodFiles(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/good/*.yaml")
+	if len(files) < 3 {
+		t.Fatalf("found %d good files", len(files))
+	}
+	for _, path := range files {
+		f, err := LoadFile(path)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		for _, s := range f.Scenarios {
+			if err := s.Validate(); err != nil {
+				t.Errorf("%s: %v", path, err)
+			}
+		}
+	}
+}
+
+// errorHeader is the first line of a bad file: "# error: LINE:COL: phrase".
+var errorHeader = regexp.MustCompile(`^# error: (\d+:\d+): (.*)`)
+
+func TestBadFiles(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/bad/*.yaml")
+	if len(files) < 5 {
+		t.Fatalf("found %d bad files", len(files))
+	}
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := errorHeader.FindStringSubmatch(strings.SplitN(string(data), "\n", 2)[0])
+		if m == nil {
+			t.Errorf("%s: first line must be # error: LINE:COL: phrase", path)
+			continue
+		}
+		_, err = LoadFile(path)
+		checkError(t, path, err, path+":"+m[1]+": ", m[2])
+	}
+}
+
+func checkError(t *testing.T, name string, err error, prefix, phrase string) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%s: no error, want %s...%s", name, prefix, phrase)
+		return
+	}
+	var le *LoadError
+	if !errors.As(err, &le) {
+		t.Errorf("%s: error %T is not a *LoadError: %v", name, err, err)
+	}
+	if msg := err.Error(); !strings.HasPrefix(msg, prefix) || !strings.Contains(msg, phrase) {
+		t.Errorf("%s:\n got  %s\n want %s...%s", name, msg, prefix, phrase)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	cases := []struct {
+		name, yaml, pos, phrase string
+	}{
+		// Syntax and document shape.
+		{"malformed yaml", "version: 1\nscenarios: [\n", "2:1", "invalid YAML: did not find expected node content"},
+		{"unclosed quote", "version: 1\nscenarios:\n  - name: \"s\n", "3:1", "invalid YAML"},
+		{"tab indent", "version: 1\nscenarios:\n\t- name: s\n", "3:1", "tab character"},
+		{"empty file", "", "1:1", "file is empty"},
+		{"only comments", "# nothing\n", "1:1", "file is empty"},
+		{"second document", base + "---\nversion: 1\n", "7:1", "second YAML document"},
+		{"top level is a list", "- version: 1\n", "1:1", "the top level must be a mapping"},
+		{"missing version", "scenarios: []\n", "1:1", `"version: 1" is required`},
+		{"wrong version", "version: 2\nscenarios: []\n", "1:10", `version must be 1`},
+		{"quoted version", "version: \"1\"\nscenarios: []\n", "1:10", `version must be 1`},
+		{"no scenarios", "version: 1\n", "1:1", `no "scenarios:" list`},
+		{"empty scenarios", "version: 1\nscenarios: []\n", "2:1", "scenarios list is empty"},
+		{"undefined alias", base + "    title: *nope\n", "7:12", "alias *nope"},
+		{"merge into itself", head + "    lock: &l {key: k, strategy: redlock, ttl: 5s, <<: *l}\n" + clientsOK, "5:11", "merged (<<) into itself"},
+
+		// Unknown and duplicate keys at each level.
+		{"unknown top field", "version: 1\nscenario: []\n", "2:1", `unknown field "scenario" in the top level (known: version, scenarios)`},
+		{"unknown scenario field", base + "    durations: 5s\n", "7:5", `unknown field "durations" in scenario`},
+		{"unknown lock field", head + "    lock: {key: k, strategy: lua-release, ttls: 5s}\n" + clientsOK, "5:43",
+			`unknown field "ttls" in lock (known: key, strategy, ttl, timeout, watchdog, reentrant, fair, fencing, retry, redlock)`},
+		{"unknown client field", head + lockOK + "    clients: [{name: A, work: 1s, hold: 2}]\n", "6:35", `unknown field "hold" in client`},
+		{"unknown redis field", base + "    redis: {node: 3}\n", "7:13", `unknown field "node" in redis (known: nodes,`},
+		{"unknown network field", base + "    network: {delay: 1ms}\n", "7:15", `unknown field "delay" in network`},
+		{"unknown watchdog field", head + "    lock: {key: k, strategy: lua-release, ttl: 5s, watchdog: {each: 1s}}\n" + clientsOK, "5:63", `unknown field "each" in watchdog`},
+		{"unknown retry field", head + "    lock: {key: k, strategy: lua-release, ttl: 5s, retry: {tries: 3}}\n" + clientsOK, "5:60", `unknown field "tries" in retry`},
+		{"unknown redlock field", head + "    lock: {key: k, strategy: redlock, ttl: 5s, redlock: {drift: 0.1}}\n" + clientsOK, "5:58", `unknown field "drift" in redlock`},
+		{"unknown fault field", base + "    faults: [{at: 1s, pause: {target: A, for: 1s, fro: 2s}}]\n", "7:51", `unknown field "fro" in pause (known: target, for)`},
+		{"unknown fault kind", base + "    faults: [{at: 1s, freeze: {target: A}}]\n", "7:23", `unknown fault kind "freeze" (kinds: pause, hang, crash,`},
+		{"unknown metric", base + "    expect: {violation: 0}\n", "7:14", `unknown metric "violation" in expect (metrics: safe, violations,`},
+		{"duplicate key", head + "    lock: {key: k, strategy: lua-release, ttl: 5s, ttl: 6s}\n" + clientsOK, "5:52", `duplicate field "ttl" in lock (first at line 5)`},
+
+		// Wrong kinds of value.
+		{"list for map", head + "    lock: [key, k]\n" + clientsOK, "5:11", "lock must be a mapping (key: value lines), not a list"},
+		{"map for list", head + lockOK + "    clients: {name: A}\n", "6:14", "clients must be a list"},
+		{"scenario not a map", "version: 1\nscenarios: [x]\n", "2:13", `scenario must be a mapping`},
+		{"empty value", head + lockOK + "    clients: [{name: A, work: }]\n", "6:31", "work has no value"},
+		{"bool as string", base + "    expect: {safe: \"true\"}\n", "7:20", `safe must be true or false (unquoted)`},
+		{"yes is not a bool", head + "    lock: {key: k, strategy: lua-release, ttl: 5s, fair: yes}\n" + clientsOK, "5:58", "lock.fair must be true or false"},
+		{"negative seed", base + "    seed: -1\n", "7:11", "seed must be a whole number"},
+		{"nan rate", base + "    faults: [{at: 1s, clock_drift: {target: A, rate: .nan}}]\n", "7:54", "must be a finite number"},
+
+		// Durations.
+		{"bare number duration", "version: 1\nscenarios:\n  - name: s\n    duration: 30\n" + lockOK + clientsOK, "4:15", "did you mean 30s?"},
+		{"quoted bare number", "version: 1\nscenarios:\n  - name: s\n    duration: \"1.5\"\n" + lockOK + clientsOK, "4:15", "did you mean 1.5s?"},
+		{"not a duration", "version: 1\nscenarios:\n  - name: s\n    duration: soon\n" + lockOK + clientsOK, "4:15", `"soon" is not a duration`},
+		{"negative ttl", head + "    lock: {key: k, strategy: lua-release, ttl: -5s}\n" + clientsOK, "5:48", "lock.ttl must be greater than 0 (got -5s)"},
+		{"negative latency", base + "    network: {latency: -1ms}\n", "7:24", "network.latency must not be negative"},
+		{"zero duration", "version: 1\nscenarios:\n  - name: s\n    duration: 0\n" + lockOK + clientsOK, "4:15", "duration must be greater than 0"},
+
+		// Required fields.
+		{"missing name", "version: 1\nscenarios:\n  - duration: 10s\n" + lockOK + clientsOK, "3:5", "scenario name"},
+		{"missing duration", "version: 1\nscenarios:\n  - name: s\n" + lockOK + clientsOK, "3:5", "duration (the simulated-time limit"},
+		{"missing lock", head + clientsOK, "3:5", "lock is required"},
+		{"missing ttl", head + "    lock: {key: k, strategy: lua-release}\n" + clientsOK, "5:5", "lock.ttl is required"},
+		{"missing work", head + lockOK + "    clients: [{name: A}]\n", "6:15", "client A: work"},
+		{"missing client name", head + lockOK + "    clients: [{work: 1s}]\n", "6:15", "every client needs a name"},
+		{"no clients", head + lockOK + "    clients: []\n", "6:5", "at least one client"},
+
+		// Names and enumerations.
+		{"bad scenario name", "version: 1\nscenarios:\n  - name: Bad Name\n    duration: 10s\n" + lockOK + clientsOK, "3:11", `scenario name "Bad Name" may use only a-z, 0-9 and -`},
+		{"duplicate scenario", base + "  - name: s\n    duration: 1s\n" + lockOK + clientsOK, "7:11", `duplicate scenario name "s" (first at line 3)`},
+		{"duplicate client", head + lockOK + "    clients: [{name: A, work: 1s}, {name: A, work: 1s}]\n", "6:43", `duplicate client name "A" (first at line 6)`},
+		{"client named like a node", head + lockOK + "    clients: [{name: redis-1, work: 1s}]\n", "6:22", "looks like a node name"},
+		{"bad client name", head + lockOK + "    clients: [{name: A.B, work: 1s}]\n", "6:22", "may use only A-Z"},
+		{"unknown strategy", head + "    lock: {key: k, strategy: redis-lock, ttl: 5s}\n" + clientsOK, "5:30", `unknown lock.strategy "redis-lock" (allowed: setnx-del, setnx-expire, set-del, lua-release, redlock)`},
+		{"unknown fencing", head + "    lock: {key: k, strategy: redlock, ttl: 5s, fencing: tokens}\n" + clientsOK, "5:57", `unknown lock.fencing "tokens" (allowed: none, token, cas)`},
+		{"unknown persistence", base + "    redis: {persistence: aof}\n", "7:26", `unknown redis.persistence "aof" (allowed: none, everysec, always)`},
+		{"unknown clock", base + "    redis: {clock: tsc}\n", "7:20", `(allowed: wall, monotonic)`},
+
+		// Strategy-dependent rules.
+		{"fair needs owner", head + "    lock: {key: k, strategy: setnx-del, ttl: 5s, fair: true}\n" + clientsOK, "5:56", "lock.fair needs strategy lua-release or redlock"},
+		{"watchdog needs owner", head + "    lock: {key: k, strategy: set-del, ttl: 5s, watchdog: {every: 1s}}\n" + clientsOK, "5:48", "lock.watchdog needs strategy lua-release or redlock"},
+		{"reentrant redlock", head + "    lock: {key: k, strategy: redlock, ttl: 5s, reentrant: true}\n" + clientsOK, "5:59", "not supported with strategy redlock"},
+		{"cas needs owner", head + "    lock: {key: k, strategy: setnx-expire, ttl: 5s, fencing: cas}\n" + clientsOK, "5:62", "fencing: cas needs strategy lua-release or redlock"},
+
+		// Numeric ranges.
+		{"retry backoff", head + "    lock: {key: k, strategy: redlock, ttl: 5s, retry: {attempts: 2, backoff: 0.5}}\n" + clientsOK, "5:78", "retry.backoff must be at least 1.0"},
+		{"retry jitter", head + "    lock: {key: k, strategy: redlock, ttl: 5s, retry: {attempts: 2, jitter: 2}}\n" + clientsOK, "5:77", "between 0 and 1"},
+		{"retry attempts", head + "    lock: {key: k, strategy: redlock, ttl: 5s, retry: {attempts: 0}}\n" + clientsOK, "5:66", "retry.attempts must be at least 1"},
+		{"drift factor", head + "    lock: {key: k, strategy: redlock, ttl: 5s, redlock: {drift_factor: 1}}\n" + clientsOK, "5:72", "drift_factor must be at least 0 and less than 1"},
+		{"zero timeout", head + "    lock: {key: k, strategy: redlock, ttl: 5s, timeout: 0s}\n" + clientsOK, "5:57", "lock.timeout must be greater than 0"},
+		{"watchdog every", head + "    lock: {key: k, strategy: redlock, ttl: 5s, watchdog: {max_renewals: 2}}\n" + clientsOK, "5:48", "watchdog.every is required"},
+		{"holds zero", head + lockOK + "    clients: [{name: A, work: 1s, holds: 0}]\n", "6:42", "holds must be between 1 and 10000 (got 0)"},
+
+		// Limits.
+		{"too many nodes", base + "    redis: {nodes: 12}\n", "7:20", "redis.nodes must be between 1 and 9 (got 12)"},
+		{"too many replicas", base + "    redis: {replicas: 5}\n", "7:23", "redis.replicas must be between 0 and 4"},
+		{"too many holds", head + lockOK + "    clients: [{name: A, work: 1s, holds: 20000}]\n", "6:42", "holds must be between 1 and 10000"},
+		{"too deep nesting", head + lockOK + "    clients: [{name: A, work: 1s, nested: 101}]\n", "6:43", "nested must be between 0 and 100"},
+		{"too long", "version: 1\nscenarios:\n  - name: s\n    duration: 25h\n" + lockOK + clientsOK, "4:15", "duration must be at most 24h"},
+		{"too many clients", head + lockOK + "    clients:\n" + repeat(65, "      - {name: c%d, work: 1s}\n"), "71:9", "too many clients: the limit is 64"},
+		{"too many total holds", head + lockOK + "    clients:\n" + repeat(11, "      - {name: c%d, work: 1s, holds: 10000}\n"), "6:5", "plan 110000 holds in all; the limit is 100000"},
+		{"too many faults", base + "    faults:\n" + repeat(1001, "      - {at: 0s, crash: {target: A}} # %d\n"), "1008:9", "too many faults: the limit is 1000"},
+		{"too many scenarios", "version: 1\nscenarios:\n" + repeat(501, "  - {name: s%d, duration: 1s, lock: {key: k, strategy: redlock, ttl: 1s}, clients: [{name: A, work: 0}]}\n"), "503:5", "too many scenarios: the limit is 500"},
+		{"file too big", "# " + strings.Repeat("x", MaxFileSize) + "\n", "1:1", "the limit is 4194304 (4 MiB)"},
+
+		// Faults.
+		{"two kinds", base + "    faults:\n      - at: 1s\n        pause: {target: A, for: 1s}\n        crash: {target: A}\n", "10:9", "exactly one kind, this one has two (pause and crash)"},
+		{"no kind", base + "    faults:\n      - at: 1s\n", "8:9", "fault has no kind: add one of pause, hang,"},
+		{"missing at", base + "    faults:\n      - crash: {target: A}\n", "8:9", "at: (when the fault strikes) for every fault is required"},
+		{"fault outside run", base + "    faults: [{at: 10s, crash: {target: A}}]\n", "7:19", "fault at 10s is outside the run (duration 10s)"},
+		{"negative at", base + "    faults: [{at: -1s, crash: {target: A}}]\n", "7:19", "must not be negative"},
+		{"unknown target", base + "    faults: [{at: 1s, crash: {target: B}}]\n", "7:39", `unknown target "B" (known: A, redis-1)`},
+		{"pause a node", base + "    faults: [{at: 1s, pause: {target: redis-1, for: 1s}}]\n", "7:39", `pause needs a client`},
+		{"failover no replica", base + "    faults: [{at: 1s, failover: {target: redis-1}}]\n", "7:42", "needs a replica to promote: set redis.replicas to 1 or more"},
+		{"failover a replica", base + "    redis: {replicas: 1}\n    faults: [{at: 1s, failover: {target: redis-1-r1}}]\n", "8:42", "needs a master node"},
+		{"restart client", base + "    faults: [{at: 1s, crash: {target: A, restart_after: 1s}}]\n", "7:57", "restart_after applies only to a node"},
+		{"zero for", base + "    faults: [{at: 1s, isolate: {target: A, for: 0s}}]\n", "7:49", "isolate.for must be greater than 0"},
+		{"missing for", base + "    faults: [{at: 1s, hang: {target: A}}]\n", "7:23", "hang.for (how long it lasts) is required"},
+		{"jump by zero", base + "    faults: [{at: 1s, clock_jump: {target: A, by: 0s}}]\n", "7:51", "clock_jump.by must not be 0"},
+		{"loss above one", base + "    faults: [{at: 1s, slow: {target: A, loss: 1.5, for: 1s}}]\n", "7:47", "slow.loss is a drop probability and must be between 0 and 1"},
+		{"slow does nothing", base + "    faults: [{at: 1s, slow: {target: A, for: 1s}}]\n", "7:23", "slow needs latency:, loss: or both"},
+		{"one group", base + "    faults: [{at: 1s, partition: {groups: [[A, redis-1]], for: 1s}}]\n", "7:35", "at least two groups"},
+		{"empty group", base + "    faults: [{at: 1s, partition: {groups: [[A], []], for: 1s}}]\n", "7:49", "partition group 2 is empty"},
+		{"overlapping groups", base + "    faults: [{at: 1s, partition: {groups: [[A], [redis-1, A]], for: 1s}}]\n", "7:59", `"A" is in partition groups 1 and 2`},
+		{"unknown group member", base + "    faults: [{at: 1s, partition: {groups: [[A], [redis-2]], for: 1s}}]\n", "7:50", `unknown process "redis-2" in partition group 2`},
+
+		// Expectations.
+		{"bad comparator", base + "    expect: {violations: \"=> 1\"}\n", "7:26", `bad expectation "=> 1" for violations`},
+		{"negative count", base + "    expect: {acquired: -1}\n", "7:24", "cannot be negative"},
+		{"float count", base + "    expect: {acquired: 1.5}\n", "7:24", "bad expectation"},
+		{"never holds", base + "    expect: {violations: \"< 0\"}\n", "7:26", "can never hold"},
+		{"max_wait bare number", base + "    expect: {max_wait: \"<= 2\"}\n", "7:24", "did you mean 2s?"},
+		{"max_wait sub-ms", base + "    expect: {max_wait: \"<= 1500us\"}\n", "7:24", "whole milliseconds"},
+	}
+	seen := map[string]bool{}
+	for _, c := range cases {
+		if seen[c.name] {
+			t.Fatalf("duplicate case name %q", c.name)
+		}
+		seen[c.name] = true
+		t.Run(c.name, func(t *testing.T) {
+			f, err := Load("scenarios.yaml", []byte(c.yaml))
+			if err == nil {
+				t.Fatalf("no error; loaded %d scenarios", len(f.Scenarios))
+			}
+			checkError(t, c.name, err, "scenarios.yaml:"+c.pos+": ", c.phrase)
+		})
+	}
+}
+
+func TestFind(t *testing.T) {
+	f, err := Load("x.yaml", []byte(base+"  - name: other\n    duration: 1s\n"+lockOK+clientsOK))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err := f.Find("other"); err != nil || s.Name != "other" {
+		t.Errorf("Find(other) = %v, %v", s, err)
+	}
+	_, err = f.Find("nope")
+	if err == nil || !strings.Contains(err.Error(), `no scenario named "nope" in x.yaml (known: s, other)`) {
+		t.Errorf("Find(nope) error = %v", err)
+	}
+}
+
+func TestLoadFileMissing(t *testing.T) {
+	if _, err := LoadFile("../testdata/does-not-exist.yaml"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("err = %v, want not-exist", err)
+	}
+}
+
+func TestExpectationCheck(t *testing.T) {
+	cases := []struct {
+		op   string
+		v    int64
+		got  int64
+		want bool
+	}{
+		{"==", 2, 2, true}, {"==", 2, 3, false},
+		{">=", 1, 1, true}, {">=", 1, 0, false},
+		{"<=", 3, 3, true}, {"<=", 3, 4, false},
+		{">", 0, 1, true}, {">", 0, 0, false},
+		{"<", 5, 4, true}, {"<", 5, 5, false},
+		{"~", 5, 5, false},
+	}
+	for _, c := range cases {
+		if got := (Expectation{Op: c.op, Value: c.v}).Check(c.got); got != c.want {
+			t.Errorf("%d %s %d = %v, want %v", c.got, c.op, c.v, got, c.want)
+		}
+	}
+}
+
+func TestValidateInCode(t *testing.T) {
+	f, err := Load("x.yaml", []byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := f.Scenarios[0]
+	s.Lock.Strategy = "setnx-del"
+	s.Lock.Fair = true
+	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), `scenario "s": lock.fair needs strategy`) {
+		t.Errorf("Validate = %v", err)
+	}
+}

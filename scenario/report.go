@@ -1,0 +1,137 @@
+package scenario
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// Report is the outcome of one run: the verdict, every metric, each
+// expectation checked, and the explanation of what went wrong first. Its
+// JSON form is what `lockstep run --json` prints; field names are the
+// format's metric names.
+type Report struct {
+	Scenario          string         `json:"scenario"`
+	Title             string         `json:"title,omitempty"`
+	Strategy          string         `json:"strategy"`
+	Seed              uint64         `json:"seed"`
+	Safe              bool           `json:"safe"`
+	Violations        int64          `json:"violations"`
+	LostUpdates       int64          `json:"lost_updates"`
+	FencingRejections int64          `json:"fencing_rejections"`
+	WrongReleases     int64          `json:"wrong_releases"`
+	Stuck             bool           `json:"stuck"`
+	Acquired          int64          `json:"acquired"`
+	FailedAcquires    int64          `json:"failed_acquires"`
+	MaxWaitMS         int64          `json:"max_wait"` // milliseconds
+	SimTimeMS         int64          `json:"sim_time_ms"`
+	Events            int            `json:"events"`
+	Expectations      []ExpectResult `json:"expectations"`
+	OK                bool           `json:"ok"`
+	FirstViolation    string         `json:"first_violation,omitempty"`
+	StuckReason       string         `json:"stuck_reason,omitempty"`
+	Skipped           []string       `json:"skipped_faults,omitempty"`
+	TraceHash         string         `json:"trace_hash"`
+
+	metrics model.Metrics
+}
+
+// ExpectResult is one expectation checked against the run.
+type ExpectResult struct {
+	Field string `json:"field"`
+	Want  string `json:"want"`
+	Got   string `json:"got"`
+	OK    bool   `json:"ok"`
+}
+
+// Metrics are the report's metrics.
+func (rep *Report) Metrics() model.Metrics { return rep.metrics }
+
+// Report is the report of the run as it stands (final once the run is over).
+func (r *Runner) Report() *Report {
+	m := r.Metrics()
+	rep := &Report{
+		Scenario: r.S.Name, Title: r.S.Title, Strategy: r.w.Strategy().Name(), Seed: r.w.Cfg.Seed,
+		Safe: m.Safe, Violations: m.Violations, LostUpdates: m.LostUpdates,
+		FencingRejections: m.FencingRejections, WrongReleases: m.WrongReleases, Stuck: m.Stuck,
+		Acquired: m.Acquired, FailedAcquires: m.FailedAcquires, MaxWaitMS: m.MaxWait.Milliseconds(),
+		SimTimeMS: r.Now().Milliseconds(), Events: r.EventCount(), OK: true,
+		FirstViolation: r.w.Chk.FirstViolation(), StuckReason: r.w.Chk.StuckReason(),
+		TraceHash: fmt.Sprintf("%016x", r.w.K.Trace().Hash()), Skipped: r.skippedFaults,
+		Expectations: []ExpectResult{},
+		metrics:      m,
+	}
+	for _, e := range r.S.Expect {
+		got, _ := m.Get(e.Metric)
+		ok := e.Check(got)
+		rep.Expectations = append(rep.Expectations, ExpectResult{Field: e.Metric, Want: e.Raw, Got: formatMetric(e.Metric, got), OK: ok})
+		if !ok {
+			rep.OK = false
+		}
+	}
+	return rep
+}
+
+func formatMetric(name string, v int64) string {
+	switch name {
+	case "safe", "stuck":
+		return strconv.FormatBool(v != 0)
+	case "max_wait":
+		return (time.Duration(v) * time.Millisecond).String()
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+// Verdict is the one-word summary: SAFE or UNSAFE, with STUCK when a grant
+// outlived its owner's critical section.
+func (rep *Report) Verdict() string {
+	v := "SAFE"
+	if !rep.Safe {
+		v = "UNSAFE"
+	}
+	if rep.Stuck {
+		v += ", STUCK"
+	}
+	return v
+}
+
+// WriteText prints the report as the human-readable block of `lockstep run`.
+func (rep *Report) WriteText(w io.Writer) {
+	status := "ok"
+	if !rep.OK {
+		status = "FAILED"
+	}
+	fmt.Fprintf(w, "%s  [%s]  %s\n", rep.Scenario, status, rep.Verdict())
+	if rep.Title != "" {
+		fmt.Fprintf(w, "  %s\n", rep.Title)
+	}
+	fmt.Fprintf(w, "  strategy %s, seed %d, %s simulated, %d events\n", rep.Strategy, rep.Seed,
+		sim.FormatTime(time.Duration(rep.SimTimeMS)*time.Millisecond), rep.Events)
+	fmt.Fprintf(w, "  violations %d  lost_updates %d  fencing_rejections %d  wrong_releases %d  stuck %t\n",
+		rep.Violations, rep.LostUpdates, rep.FencingRejections, rep.WrongReleases, rep.Stuck)
+	fmt.Fprintf(w, "  acquired %d  failed_acquires %d  max_wait %s\n", rep.Acquired, rep.FailedAcquires,
+		time.Duration(rep.MaxWaitMS)*time.Millisecond)
+	for _, e := range rep.Expectations {
+		mark := "✓"
+		if !e.OK {
+			mark = "✗"
+		}
+		fmt.Fprintf(w, "  %s %s %s (got %s)\n", mark, e.Field, e.Want, e.Got)
+	}
+	if rep.FirstViolation != "" {
+		fmt.Fprintf(w, "  first violation: %s\n", rep.FirstViolation)
+	}
+	if rep.StuckReason != "" {
+		fmt.Fprintf(w, "  stuck: %s\n", rep.StuckReason)
+	}
+	for _, s := range rep.Skipped {
+		fmt.Fprintf(w, "  skipped: %s\n", s)
+	}
+	if !rep.OK {
+		fmt.Fprintf(w, "  reproduce: lockstep run -s %s --seed %d\n", rep.Scenario, rep.Seed)
+	}
+}

@@ -1,0 +1,153 @@
+package scenario
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// Runner drives one run of a scenario. Its unit of progress is a trace
+// event: Step runs the kernel until the next line of the trace appears, so
+// "event k" means the same thing in the TUI, in --trace and in Rewind.
+// Runners share nothing, so many can run in parallel goroutines.
+type Runner struct {
+	S    *Scenario
+	Opts Options
+
+	w             *model.World
+	faults        []faults.Fault
+	keep          bool
+	events        []sim.Event
+	sinks         []func(sim.Event)
+	skippedFaults []string // faults that named a process this world lacks
+	over          bool     // the run has ended: duration reached or every client done
+}
+
+// NewRunner builds the world of s. With keep, the runner remembers every
+// trace event (the TUI wants them; a headless run streams instead).
+func NewRunner(s *Scenario, o Options, keep bool) (*Runner, error) {
+	w, err := model.NewWorld(ModelConfig(s, o))
+	if err != nil {
+		return nil, fmt.Errorf("scenario %s: %w", s.Name, err)
+	}
+	r := &Runner{S: s, Opts: o, w: w, keep: keep, faults: FaultSchedule(s, o)}
+	w.K.Trace().Subscribe(r.observe)
+	faults.Schedule(w, r.faults)
+	return r, nil
+}
+
+func (r *Runner) observe(e sim.Event) {
+	if r.keep {
+		r.events = append(r.events, e)
+	}
+	if e.Kind == "skipped" {
+		r.skippedFaults = append(r.skippedFaults, e.Msg)
+	}
+	for _, s := range r.sinks {
+		s(e)
+	}
+}
+
+// OnEvent adds a sink that sees every trace event from now on.
+func (r *Runner) OnEvent(fn func(sim.Event)) { r.sinks = append(r.sinks, fn) }
+
+// World is the simulated world, for views that draw it.
+func (r *Runner) World() *model.World { return r.w }
+
+// Faults is the run's fault schedule, injected faults included.
+func (r *Runner) Faults() []faults.Fault { return r.faults }
+
+// Events are the trace events so far (only when the runner keeps them).
+func (r *Runner) Events() []sim.Event { return r.events }
+
+// EventCount is the number of trace events so far.
+func (r *Runner) EventCount() int { return r.w.K.Trace().Len() }
+
+// Now is the true simulated time.
+func (r *Runner) Now() time.Duration { return r.w.Now() }
+
+// Over reports whether the run has ended.
+func (r *Runner) Over() bool { return r.over }
+
+// Step advances to the next trace event. It reports false once the run is
+// over (and then closes the books: stuck and the final metrics).
+func (r *Runner) Step() bool {
+	if r.over {
+		return false
+	}
+	start := r.EventCount()
+	for r.EventCount() == start {
+		if !r.stepKernel() {
+			return false
+		}
+	}
+	return true
+}
+
+// stepKernel runs one kernel event, ending the run when there is nothing
+// left to do within the duration.
+func (r *Runner) stepKernel() bool {
+	k := r.w.K
+	at, ok := k.Next()
+	if !ok || at > r.S.Duration || r.w.Done() {
+		r.end()
+		return false
+	}
+	k.Step()
+	return true
+}
+
+func (r *Runner) end() {
+	if r.over {
+		return
+	}
+	r.over = true
+	if !r.w.Done() {
+		r.w.K.RunUntil(r.S.Duration)
+	}
+	r.w.Finish()
+	r.w.Emit("sim", "end", "run ends at %s", sim.FormatTime(r.w.Now()))
+}
+
+// RunUntil steps until true time t (or the end of the run).
+func (r *Runner) RunUntil(t time.Duration) {
+	for !r.over {
+		at, ok := r.w.K.Next()
+		if ok && at > t {
+			break
+		}
+		if !r.stepKernel() {
+			break
+		}
+	}
+}
+
+// Run plays the scenario to its end and returns the report.
+func (r *Runner) Run() *Report {
+	for r.stepKernel() {
+	}
+	return r.Report()
+}
+
+// Close releases the world's simulated threads.
+func (r *Runner) Close() { r.w.Close() }
+
+// Rewind returns a fresh runner replayed to trace event k: the simulation is
+// deterministic, so replaying from the start is exact. The old runner is
+// closed.
+func (r *Runner) Rewind(k int) (*Runner, error) {
+	nr, err := NewRunner(r.S, r.Opts, r.keep)
+	if err != nil {
+		return nil, err
+	}
+	for nr.EventCount() < k && nr.Step() {
+	}
+	r.Close()
+	return nr, nil
+}
+
+// Metrics are the metrics so far.
+func (r *Runner) Metrics() model.Metrics { return r.w.Chk.Metrics() }

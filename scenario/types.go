@@ -1,0 +1,143 @@
+// Package scenario reads scenarios.yaml (format version 1), builds a simulated
+// world from a scenario, and runs it: step, run, snapshot, rewind, report.
+package scenario
+
+import "time"
+
+// Pos is a place in a scenario file, for error messages (FILE:LINE:COL).
+type Pos struct {
+	Line, Col int
+}
+
+// File is a parsed scenarios.yaml.
+type File struct {
+	Path      string // as given to Load; used in error messages
+	Version   int
+	Scenarios []*Scenario
+}
+
+// Scenario is one world, workload and fault schedule. Durations are
+// simulated time; every default of the format has been applied by Load.
+type Scenario struct {
+	Pos      Pos
+	Name     string
+	Title    string
+	Story    string
+	Seed     uint64
+	Duration time.Duration
+	Network  Network
+	Redis    Redis
+	Lock     Lock
+	Clients  []Client
+	Faults   []Fault
+	Expect   []Expectation // in file order
+}
+
+// Network is the default link behaviour between every pair of processes.
+type Network struct {
+	Latency time.Duration // one way; default 1ms
+	Jitter  time.Duration // uniform extra delay in [0, Jitter)
+}
+
+// Redis describes the nodes of the world.
+type Redis struct {
+	Nodes          int           // independent masters redis-1..redis-N; default 1
+	Replicas       int           // async replicas per master, redis-K-rJ
+	ReplicationLag time.Duration // default 10ms
+	FailoverAfter  time.Duration // 0: failover only by fault
+	Persistence    string        // none | everysec | always; default none
+	RestartDelay   time.Duration
+	Clock          string // wall | monotonic; default wall
+}
+
+// Lock is the lock design under test.
+type Lock struct {
+	Key       string
+	Strategy  string // setnx-del | setnx-expire | set-del | lua-release | redlock
+	TTL       time.Duration
+	Timeout   time.Duration // per-request client timeout; default 1s (added field)
+	Watchdog  *Watchdog     // nil: no renewal
+	Reentrant bool
+	Fair      bool
+	Fencing   string // none | token | cas; default none
+	Retry     *Retry // nil: a single attempt
+	Redlock   Redlock
+}
+
+// Watchdog is Redisson-style lease renewal.
+type Watchdog struct {
+	Every       time.Duration
+	MaxRenewals int // 0 = unlimited
+}
+
+// Retry governs acquire attempts.
+type Retry struct {
+	Attempts int
+	Delay    time.Duration
+	Backoff  float64 // multiplier per attempt; default 1.0 (constant)
+	MaxDelay time.Duration
+	Jitter   float64 // fraction of the delay drawn at random, in [0,1]
+}
+
+// Redlock holds the parameters of strategy redlock.
+type Redlock struct {
+	DriftFactor    float64       // default 0.01
+	RequestTimeout time.Duration // default 50ms
+	Parallel       bool
+}
+
+// Client is one simulated lock client process and its workload.
+type Client struct {
+	Pos    Pos
+	Name   string
+	Start  time.Duration
+	Holds  int // default 1
+	Work   time.Duration
+	Think  time.Duration
+	Nested int
+}
+
+// Fault kinds, as spelled in the file.
+const (
+	FaultPause      = "pause"
+	FaultHang       = "hang"
+	FaultCrash      = "crash"
+	FaultFailover   = "failover"
+	FaultClockJump  = "clock_jump"
+	FaultClockDrift = "clock_drift"
+	FaultPartition  = "partition"
+	FaultIsolate    = "isolate"
+	FaultSlow       = "slow"
+)
+
+// Fault is one scheduled fault: `at:` plus exactly one kind. Only the fields
+// that the kind uses are set.
+type Fault struct {
+	Pos          Pos
+	At           time.Duration
+	Kind         string        // one of the Fault* constants
+	Target       string        // pause hang crash failover clock_jump clock_drift isolate slow
+	For          time.Duration // pause hang partition isolate slow
+	RestartAfter time.Duration // crash of a node; 0 = stays down
+	By           time.Duration // clock_jump (may be negative)
+	Rate         float64       // clock_drift
+	Groups       [][]string    // partition
+	Latency      time.Duration // slow
+	Loss         float64       // slow, in [0,1]
+}
+
+// Expectation is one entry of `expect:`.
+type Expectation struct {
+	Pos    Pos
+	Metric string // safe | stuck | violations | lost_updates | ... (format names)
+	Op     string // "==" ">=" "<=" ">" "<" ; booleans use "=="
+	Value  int64  // for booleans: 1 true, 0 false
+	Bool   bool   // the metric is boolean (safe, stuck)
+	Raw    string // as written, for reports: "true", ">= 1", "0"
+}
+
+// Metric names in the order reports list them.
+var MetricNames = []string{
+	"safe", "violations", "lost_updates", "fencing_rejections", "wrong_releases",
+	"stuck", "acquired", "failed_acquires", "max_wait",
+}

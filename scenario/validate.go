@@ -1,0 +1,429 @@
+package scenario
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The enumerations of the format, in documented order (messages list them).
+var (
+	Strategies    = []string{"setnx-del", "setnx-expire", "set-del", "lua-release", "redlock"}
+	FencingModes  = []string{"none", "token", "cas"}
+	Persistences  = []string{"none", "everysec", "always"}
+	Clocks        = []string{"wall", "monotonic"}
+	scenarioName  = regexp.MustCompile(`^[a-z0-9-]+$`)
+	clientName    = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+	nodeNameLike  = regexp.MustCompile(`^redis-[0-9]+(-r[0-9]+)?$`)
+	ownerStrategy = []string{"lua-release", "redlock"} // those that store an owner token
+)
+
+// problem is a validation finding; Load turns it into a LoadError.
+type problem struct {
+	Pos Pos
+	Msg string
+}
+
+// Validate checks s against every rule of the format, as Load does. It is
+// for scenarios built or altered in code (compare swaps the strategy, for
+// instance); the error names the scenario but has no file position.
+func (s *Scenario) Validate() error {
+	if p := validate(s, nil); p != nil {
+		return fmt.Errorf("scenario %q: %s", s.Name, p.Msg)
+	}
+	return nil
+}
+
+// checker collects problems and keeps the one earliest in the file, so the
+// order of the checks below does not decide which error the user sees.
+type checker struct {
+	s     *Scenario
+	pt    posTable // nil when validating a scenario built in code
+	first *problem
+}
+
+// validate checks the rules that need more than one value at a time or a
+// complete scenario (requiredness, ranges, names, targets). pt gives the
+// positions of the fields; nil is allowed.
+func validate(s *Scenario, pt posTable) *problem {
+	c := &checker{s: s, pt: pt}
+	c.scenario()
+	c.lock()
+	c.clients()
+	for i := range s.Faults {
+		c.fault(i)
+	}
+	for _, x := range s.Expect {
+		if msg := validateExpect(x); msg != "" {
+			c.report(x.Pos, "%s", msg)
+		}
+	}
+	return c.first
+}
+
+// at returns where path is written, falling back to its closest written
+// parent ("lock.ttl" -> "lock" -> the scenario) when the field is absent.
+func (c *checker) at(path string) Pos {
+	for path != "" {
+		if p, ok := c.pt[path]; ok {
+			return p
+		}
+		i := strings.LastIndexAny(path, ".[")
+		if i < 0 {
+			break
+		}
+		path = path[:i]
+	}
+	return c.s.Pos
+}
+
+// given reports whether path was written in the file. Without positions
+// (a scenario built in code) everything counts as given, so only the value
+// checks apply.
+func (c *checker) given(path string) bool { return c.pt == nil || c.pt.has(path) }
+
+func (c *checker) report(p Pos, format string, args ...any) {
+	if c.first == nil || p.before(c.first.Pos) {
+		c.first = &problem{Pos: p, Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+func (c *checker) errorf(path, format string, args ...any) {
+	c.report(c.at(path), format, args...)
+}
+
+// required reports a missing field at its parent's position.
+func (c *checker) required(path, what string) bool {
+	if c.given(path) {
+		return true
+	}
+	c.errorf(path, "%s is required", what)
+	return false
+}
+
+func (c *checker) positive(path, name string, d time.Duration) {
+	if d <= 0 {
+		c.errorf(path, "%s must be greater than 0 (got %s)", name, fmtDur(d))
+	}
+}
+
+func (c *checker) nonNegative(path, name string, d time.Duration) {
+	if d < 0 {
+		c.errorf(path, "%s must not be negative (got %s)", name, fmtDur(d))
+	}
+}
+
+func (c *checker) intRange(path, name string, v, lo, hi int) {
+	if v < lo || v > hi {
+		c.errorf(path, "%s must be between %d and %d (got %d)", name, lo, hi, v)
+	}
+}
+
+func (c *checker) oneOf(path, name, v string, allowed []string) {
+	if !slices.Contains(allowed, v) {
+		c.errorf(path, "unknown %s %q (allowed: %s)", name, v, strings.Join(allowed, ", "))
+	}
+}
+
+// fmtDur prints whole seconds as "95s" (how the files write them) rather
+// than Go's "1m35s".
+func fmtDur(d time.Duration) string {
+	if d%time.Second == 0 && d > -time.Hour && d < time.Hour {
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
+	return d.String()
+}
+
+func (c *checker) scenario() {
+	s := c.s
+	if c.required("name", "a scenario name (name: lowercase-with-dashes)") && !scenarioName.MatchString(s.Name) {
+		c.errorf("name", "scenario name %q may use only a-z, 0-9 and -", s.Name)
+	}
+	if c.required("duration", "duration (the simulated-time limit, e.g. duration: 90s)") {
+		c.positive("duration", "duration", s.Duration)
+		if s.Duration > MaxDuration {
+			c.errorf("duration", "duration must be at most 24h (got %s)", s.Duration)
+		}
+	}
+	c.nonNegative("network.latency", "network.latency", s.Network.Latency)
+	c.nonNegative("network.jitter", "network.jitter", s.Network.Jitter)
+	r := s.Redis
+	c.intRange("redis.nodes", "redis.nodes", r.Nodes, 1, MaxNodes)
+	c.intRange("redis.replicas", "redis.replicas", r.Replicas, 0, MaxReplicas)
+	c.nonNegative("redis.replication_lag", "redis.replication_lag", r.ReplicationLag)
+	c.nonNegative("redis.failover_after", "redis.failover_after", r.FailoverAfter)
+	c.nonNegative("redis.restart_delay", "redis.restart_delay", r.RestartDelay)
+	c.oneOf("redis.persistence", "redis.persistence", r.Persistence, Persistences)
+	c.oneOf("redis.clock", "redis.clock", r.Clock, Clocks)
+}
+
+func (c *checker) lock() {
+	l := c.s.Lock
+	if !c.given("lock") {
+		c.errorf("lock", "lock is required (at least key, strategy and ttl)")
+		return
+	}
+	if c.required("lock.key", "lock.key") && l.Key == "" {
+		c.errorf("lock.key", "lock.key must not be empty")
+	}
+	if c.required("lock.strategy", "lock.strategy (one of "+strings.Join(Strategies, ", ")+")") {
+		c.oneOf("lock.strategy", "lock.strategy", l.Strategy, Strategies)
+	}
+	if c.required("lock.ttl", "lock.ttl") {
+		c.positive("lock.ttl", "lock.ttl", l.TTL)
+	}
+	c.positive("lock.timeout", "lock.timeout", l.Timeout)
+	c.oneOf("lock.fencing", "lock.fencing", l.Fencing, FencingModes)
+	if w := l.Watchdog; w != nil {
+		if c.required("lock.watchdog.every", "watchdog.every") {
+			c.positive("lock.watchdog.every", "watchdog.every", w.Every)
+		}
+		if w.MaxRenewals < 0 {
+			c.errorf("lock.watchdog.max_renewals", "watchdog.max_renewals must not be negative (0 means unlimited; got %d)", w.MaxRenewals)
+		}
+	}
+	if r := l.Retry; r != nil {
+		if c.required("lock.retry.attempts", "retry.attempts") && r.Attempts < 1 {
+			c.errorf("lock.retry.attempts", "retry.attempts must be at least 1 (got %d)", r.Attempts)
+		}
+		c.nonNegative("lock.retry.delay", "retry.delay", r.Delay)
+		if !(r.Backoff >= 1) {
+			c.errorf("lock.retry.backoff", "retry.backoff must be at least 1.0 (1.0 keeps the delay constant; got %g)", r.Backoff)
+		}
+		c.nonNegative("lock.retry.max_delay", "retry.max_delay", r.MaxDelay)
+		if !(r.Jitter >= 0 && r.Jitter <= 1) {
+			c.errorf("lock.retry.jitter", "retry.jitter is a fraction of the delay and must be between 0 and 1 (got %g)", r.Jitter)
+		}
+	}
+	if d := l.Redlock.DriftFactor; !(d >= 0 && d < 1) {
+		c.errorf("lock.redlock.drift_factor", "redlock.drift_factor must be at least 0 and less than 1 (got %g)", d)
+	}
+	c.positive("lock.redlock.request_timeout", "redlock.request_timeout", l.Redlock.RequestTimeout)
+
+	// Features that need an owner stored in Redis (a token or a hash) make no
+	// sense for the naive strategies, which store no owner.
+	if slices.Contains(Strategies, l.Strategy) && !slices.Contains(ownerStrategy, l.Strategy) {
+		for _, f := range []struct {
+			on   bool
+			path string
+		}{{l.Watchdog != nil, "lock.watchdog"}, {l.Reentrant, "lock.reentrant"}, {l.Fair, "lock.fair"}} {
+			if f.on {
+				c.errorf(f.path, "%s needs strategy lua-release or redlock (strategy %s stores no owner to renew, count or queue)", f.path, l.Strategy)
+			}
+		}
+	}
+	if l.Reentrant && l.Strategy == "redlock" {
+		c.errorf("lock.reentrant", "lock.reentrant is not supported with strategy redlock; use lua-release")
+	}
+	if l.Fencing == "cas" && slices.Contains(Strategies, l.Strategy) && !slices.Contains(ownerStrategy, l.Strategy) {
+		c.errorf("lock.fencing", "fencing: cas needs strategy lua-release or redlock (not %s)", l.Strategy)
+	}
+}
+
+func (c *checker) clients() {
+	s := c.s
+	if len(s.Clients) == 0 {
+		c.errorf("clients", "a scenario needs at least one client (clients: - name: A, work: 1s)")
+		return
+	}
+	if len(s.Clients) > MaxClients {
+		c.errorf("clients", "too many clients: the limit is %d", MaxClients)
+	}
+	seen := map[string]int{}
+	total := 0
+	for i, cl := range s.Clients {
+		path := fmt.Sprintf("clients[%d]", i)
+		if c.given(path+".name") && cl.Name != "" {
+			switch {
+			case !clientName.MatchString(cl.Name):
+				c.errorf(path+".name", "client name %q may use only A-Z, a-z, 0-9, _ and -", cl.Name)
+			case nodeNameLike.MatchString(cl.Name):
+				c.errorf(path+".name", "client name %q looks like a node name; redis-N and redis-K-rJ name the Redis nodes", cl.Name)
+			}
+			if j, dup := seen[cl.Name]; dup {
+				c.errorf(path+".name", "duplicate client name %q (first at line %d)", cl.Name, s.Clients[j].Pos.Line)
+			} else {
+				seen[cl.Name] = i
+			}
+		} else {
+			c.report(c.at(path), "every client needs a name")
+		}
+		if c.required(path+".work", fmt.Sprintf("client %s: work (how long it holds the lock, e.g. work: 2s)", cl.Name)) {
+			c.nonNegative(path+".work", "work", cl.Work)
+		}
+		c.nonNegative(path+".start", "start", cl.Start)
+		c.nonNegative(path+".think", "think", cl.Think)
+		c.intRange(path+".holds", "holds", cl.Holds, 1, MaxHolds)
+		c.intRange(path+".nested", "nested", cl.Nested, 0, MaxNested)
+		if cl.Holds > 0 {
+			total += min(cl.Holds, MaxHolds+1)
+		}
+	}
+	if total > MaxTotalHolds {
+		c.errorf("clients", "the clients plan %d holds in all; the limit is %d", total, MaxTotalHolds)
+	}
+}
+
+// world lists the process names a fault may target.
+type world struct {
+	clients, masters, replicas []string
+}
+
+func (c *checker) world() world {
+	var w world
+	for _, cl := range c.s.Clients {
+		w.clients = append(w.clients, cl.Name)
+	}
+	r := c.s.Redis
+	for k := 1; k <= min(max(r.Nodes, 0), MaxNodes); k++ {
+		w.masters = append(w.masters, fmt.Sprintf("redis-%d", k))
+		for j := 1; j <= min(max(r.Replicas, 0), MaxReplicas); j++ {
+			w.replicas = append(w.replicas, fmt.Sprintf("redis-%d-r%d", k, j))
+		}
+	}
+	return w
+}
+
+func (w world) all() []string {
+	return slices.Concat(w.clients, w.masters, w.replicas)
+}
+
+func (w world) isNode(name string) bool {
+	return slices.Contains(w.masters, name) || slices.Contains(w.replicas, name)
+}
+
+// fault checks faults[i]: its time, its kind's fields and its target.
+func (c *checker) fault(i int) {
+	f := c.s.Faults[i]
+	path := fmt.Sprintf("faults[%d]", i)
+	if c.required(path+".at", "at: (when the fault strikes) for every fault") {
+		switch {
+		case f.At < 0:
+			c.errorf(path+".at", "fault at %s is before the run starts (at must not be negative)", fmtDur(f.At))
+		case f.At >= c.s.Duration && c.s.Duration > 0:
+			c.errorf(path+".at", "fault at %s is outside the run (duration %s)", fmtDur(f.At), fmtDur(c.s.Duration))
+		}
+	}
+	if !slices.Contains(FaultKinds, f.Kind) {
+		c.errorf(path, "unknown fault kind %q (kinds: %s)", f.Kind, strings.Join(FaultKinds, ", "))
+		return
+	}
+	w := c.world()
+	kp := path + "." + f.Kind // where the kind's fields are recorded
+	field := func(name string) string { return kp + "." + name }
+	needFor := func() {
+		if c.required(field("for"), f.Kind+".for (how long it lasts)") {
+			c.positive(field("for"), f.Kind+".for", f.For)
+		}
+	}
+	switch f.Kind {
+	case FaultPause, FaultHang:
+		c.target(kp, f, w, w.clients, "a client (it stops a client process)")
+		needFor()
+	case FaultCrash:
+		c.target(kp, f, w, w.all(), "")
+		if c.pt.has(field("restart_after")) || (c.pt == nil && f.RestartAfter != 0) {
+			if !w.isNode(f.Target) {
+				c.errorf(field("restart_after"), "crash.restart_after applies only to a node; a crashed client stays down")
+			} else {
+				c.positive(field("restart_after"), "crash.restart_after", f.RestartAfter)
+			}
+		}
+	case FaultFailover:
+		if c.target(kp, f, w, w.masters, "a master node redis-1..redis-N") && c.s.Redis.Replicas < 1 {
+			c.errorf(field("target"), "failover of %s needs a replica to promote: set redis.replicas to 1 or more", f.Target)
+		}
+	case FaultClockJump:
+		c.target(kp, f, w, w.all(), "")
+		if c.required(field("by"), "clock_jump.by (how far the clock steps, e.g. by: 20s or by: -5s)") && f.By == 0 {
+			c.errorf(field("by"), "clock_jump.by must not be 0 (a jump of nothing)")
+		}
+	case FaultClockDrift:
+		c.target(kp, f, w, w.all(), "")
+		if c.required(field("rate"), "clock_drift.rate (clock speed relative to true time, e.g. rate: 1.1)") && !(f.Rate > 0) {
+			c.errorf(field("rate"), "clock_drift.rate must be greater than 0 (got %g)", f.Rate)
+		}
+	case FaultPartition:
+		c.partition(kp, f, w)
+		needFor()
+	case FaultIsolate:
+		c.target(kp, f, w, w.all(), "")
+		needFor()
+	case FaultSlow:
+		c.target(kp, f, w, w.all(), "")
+		needFor()
+		c.nonNegative(field("latency"), "slow.latency", f.Latency)
+		if !(f.Loss >= 0 && f.Loss <= 1) {
+			c.errorf(field("loss"), "slow.loss is a drop probability and must be between 0 and 1 (got %g)", f.Loss)
+		}
+		if c.pt != nil && !c.pt.has(field("latency")) && !c.pt.has(field("loss")) {
+			c.errorf(kp, "slow needs latency:, loss: or both")
+		}
+	}
+}
+
+// target checks f.Target against the names the kind accepts; need describes
+// the restriction when allowed is not every process. It reports whether the
+// target is acceptable.
+func (c *checker) target(path string, f Fault, w world, allowed []string, need string) bool {
+	tp := path + ".target"
+	if !c.required(tp, f.Kind+".target") {
+		return false
+	}
+	all := w.all()
+	if !slices.Contains(all, f.Target) {
+		c.errorf(tp, "unknown target %q (known: %s)", f.Target, strings.Join(all, ", "))
+		return false
+	}
+	if !slices.Contains(allowed, f.Target) {
+		c.errorf(tp, "%s needs %s as target, and %q is not one (allowed here: %s)", f.Kind, need, f.Target, strings.Join(allowed, ", "))
+		return false
+	}
+	return true
+}
+
+// partition checks the groups: at least two, none empty, every name known,
+// no name in two groups.
+func (c *checker) partition(path string, f Fault, w world) {
+	gp := path + ".groups"
+	if !c.required(gp, "partition.groups (e.g. groups: [[A, redis-1], [B, redis-2]])") {
+		return
+	}
+	if len(f.Groups) < 2 {
+		c.errorf(gp, "partition needs at least two groups (got %d); to cut off one process use isolate", len(f.Groups))
+		return
+	}
+	all := w.all()
+	known := map[string]bool{}
+	for _, n := range all {
+		known[n] = true
+	}
+	// Stop at the first problem: groups and members are in file order, and a
+	// huge list of bad names must not build a huge list of messages.
+	where := map[string]int{}
+	for g, group := range f.Groups {
+		if len(group) == 0 {
+			c.errorf(fmt.Sprintf("%s[%d]", gp, g), "partition group %d is empty", g+1)
+			return
+		}
+		for m, name := range group {
+			mp := fmt.Sprintf("%s[%d][%d]", gp, g, m)
+			if !known[name] {
+				c.errorf(mp, "unknown process %q in partition group %d (known: %s)", name, g+1, strings.Join(all, ", "))
+				return
+			}
+			if prev, dup := where[name]; dup {
+				if prev == g {
+					c.errorf(mp, "%q appears twice in partition group %d", name, g+1)
+				} else {
+					c.errorf(mp, "%q is in partition groups %d and %d; groups must not overlap", name, prev+1, g+1)
+				}
+				return
+			}
+			where[name] = g
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package sim
+
+import (
+	"math/rand/v2"
+	"sort"
+	"time"
+)
+
+// Network decides, for each message between two named processes, whether it
+// arrives and after how long: a base latency plus uniform jitter, extra
+// latency and loss on "slow" processes, and no traffic across partitions.
+// Messages already in flight when a partition starts are lost too: the
+// check is made again on delivery.
+type Network struct {
+	k       *Kernel
+	latency time.Duration
+	jitter  time.Duration
+	rng     *rand.Rand
+	parts   map[int][]map[string]int // partition id -> process -> group index
+	slow    map[string]slowLink
+	nextID  int
+}
+
+type slowLink struct {
+	latency time.Duration
+	loss    float64
+}
+
+// NewNetwork creates a network with the given one-way latency and jitter.
+func (k *Kernel) NewNetwork(latency, jitter time.Duration) *Network {
+	return &Network{k: k, latency: latency, jitter: jitter, rng: k.Rand("net"),
+		parts: map[int][]map[string]int{}, slow: map[string]slowLink{}}
+}
+
+// Partition cuts all traffic between processes in different groups until
+// Heal is called with the returned id. A process in no group keeps its links.
+func (n *Network) Partition(groups [][]string) int {
+	n.nextID++
+	idx := map[string]int{}
+	for i, g := range groups {
+		for _, name := range g {
+			idx[name] = i
+		}
+	}
+	n.parts[n.nextID] = []map[string]int{idx}
+	return n.nextID
+}
+
+// Isolate cuts one process off from everyone until Heal(id).
+func (n *Network) Isolate(name string) int {
+	n.nextID++
+	n.parts[n.nextID] = []map[string]int{{name: 0}, nil}
+	return n.nextID
+}
+
+// Heal ends a partition or isolation.
+func (n *Network) Heal(id int) { delete(n.parts, id) }
+
+// SetSlow adds latency and a loss rate to every link of a process; zero
+// values restore it.
+func (n *Network) SetSlow(name string, latency time.Duration, loss float64) {
+	if latency == 0 && loss == 0 {
+		delete(n.slow, name)
+		return
+	}
+	n.slow[name] = slowLink{latency, loss}
+}
+
+// Connected reports whether a and b can exchange messages right now.
+func (n *Network) Connected(a, b string) bool {
+	if a == b {
+		return true
+	}
+	for _, p := range n.parts {
+		ga, okA := p[0][a]
+		gb, okB := p[0][b]
+		if len(p) == 2 { // isolation: the one named process against all others
+			if okA != okB {
+				return false
+			}
+			continue
+		}
+		if okA && okB && ga != gb {
+			return false
+		}
+	}
+	return true
+}
+
+// Send delivers a message from a to b by calling deliver after the link's
+// delay, unless the message is lost. It reports whether the message left
+// (false: dropped at once). Random draws happen in a fixed order per call, so
+// the outcome depends only on the seed and the sequence of sends.
+func (n *Network) Send(from, to string, deliver func()) bool {
+	d := n.latency
+	if n.jitter > 0 {
+		d += time.Duration(n.rng.Int64N(int64(n.jitter)))
+	}
+	loss := 0.0
+	for _, name := range [2]string{from, to} {
+		if s, ok := n.slow[name]; ok {
+			d += s.latency
+			loss = 1 - (1-loss)*(1-s.loss)
+		}
+	}
+	if loss > 0 && n.rng.Float64() < loss {
+		return false
+	}
+	if !n.Connected(from, to) {
+		return false
+	}
+	n.k.After(d, func() {
+		if n.Connected(from, to) {
+			deliver()
+		}
+	})
+	return true
+}
+
+// Partitions lists the active partitions' ids in order, for display.
+func (n *Network) Partitions() []int {
+	ids := make([]int, 0, len(n.parts))
+	for id := range n.parts {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	return ids
+}

@@ -1,0 +1,242 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+)
+
+// A Proc is a simulated thread: a goroutine that runs only when the kernel
+// hands it control and gives control back whenever it parks. This lets a lock
+// strategy read as straight-line code (acquire, work, release) while the
+// kernel keeps exactly one piece of simulation code running at a time.
+//
+// Procs belong to a Group, the simulated OS process: pausing the group (a GC
+// pause) freezes every thread in it, while freezing one Proc (a hung worker)
+// leaves its siblings running.
+type Proc struct {
+	k      *Kernel
+	name   string
+	group  *Group
+	resume chan wake
+	yield  chan struct{}
+
+	ticket  uint64 // the park the proc is waiting in; wakes for older tickets are stale
+	parked  bool
+	alive   bool
+	frozen  bool
+	pending []wake // wakes that arrived while frozen, delivered in order on thaw
+	panicV  any
+}
+
+// Group is a simulated OS process: a set of Procs that pause and die together.
+type Group struct {
+	Name    string
+	k       *Kernel
+	procs   []*Proc
+	frozen  bool
+	dead    bool
+	pending []wake
+}
+
+type wake struct {
+	p      *Proc
+	ticket uint64
+	v      any
+	kill   bool
+}
+
+// killed is the panic value that unwinds a Proc's goroutine when its group dies.
+type killed struct{}
+
+// NewGroup creates an empty simulated process.
+func (k *Kernel) NewGroup(name string) *Group { return &Group{Name: name, k: k} }
+
+// Spawn creates a thread in the group that starts running fn at true time
+// start. fn runs on its own goroutine but only while the kernel waits for it.
+func (g *Group) Spawn(name string, start time.Duration, fn func(p *Proc)) *Proc {
+	k := g.k
+	p := &Proc{k: k, name: name, group: g, resume: make(chan wake), yield: make(chan struct{}), alive: true, parked: true}
+	g.procs = append(g.procs, p)
+	k.procs = append(k.procs, p)
+	go p.main(fn)
+	tk := Ticket{p: p, n: p.ticket}
+	k.At(start, func() { tk.Wake(nil) })
+	return p
+}
+
+func (p *Proc) main(fn func(p *Proc)) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(killed); !ok {
+				p.panicV = r
+			}
+		}
+		p.alive = false
+		p.parked = false
+		p.yield <- struct{}{}
+	}()
+	w := <-p.resume
+	if w.kill {
+		panic(killed{})
+	}
+	fn(p)
+}
+
+// Name is the thread's name, e.g. "A" or "A/watchdog".
+func (p *Proc) Name() string { return p.name }
+
+// Group is the simulated process the thread belongs to.
+func (p *Proc) Group() *Group { return p.group }
+
+// Kernel is the kernel the thread runs on.
+func (p *Proc) Kernel() *Kernel { return p.k }
+
+// Now is the true time; only the simulator's bookkeeping may use it, a
+// simulated client must read its own clock.
+func (p *Proc) Now() time.Duration { return p.k.now }
+
+// Alive reports whether the thread has neither finished nor been killed.
+func (p *Proc) Alive() bool { return p.alive }
+
+// Ticket names one park of one Proc. Waking it resumes the Proc with a value;
+// only the first wake of a ticket counts, so a reply and a timeout can race
+// for the same park harmlessly.
+type Ticket struct {
+	p *Proc
+	n uint64
+}
+
+// Arm returns the ticket for the Proc's next Park. Call it from the Proc's own
+// goroutine before scheduling whatever will wake it, then Park.
+func (p *Proc) Arm() Ticket {
+	p.ticket++
+	return Ticket{p: p, n: p.ticket}
+}
+
+// Park gives control back to the kernel until the armed ticket is woken, and
+// returns the value it was woken with.
+func (p *Proc) Park() any {
+	p.parked = true
+	p.yield <- struct{}{}
+	w := <-p.resume
+	if w.kill {
+		panic(killed{})
+	}
+	return w.v
+}
+
+// Sleep parks the thread for a true duration d.
+func (p *Proc) Sleep(d time.Duration) {
+	tk := p.Arm()
+	p.k.After(d, func() { tk.Wake(nil) })
+	p.Park()
+}
+
+// Wake resumes the ticket's Proc with v, now, from kernel context (an event
+// callback). A stale ticket, a dead Proc or a second wake is ignored; a wake
+// for a frozen Proc waits until it thaws.
+func (t Ticket) Wake(v any) {
+	p := t.p
+	w := wake{p: p, ticket: t.n, v: v}
+	if !p.wakeable(t.n) {
+		return
+	}
+	switch {
+	case p.group.frozen:
+		p.group.pending = append(p.group.pending, w)
+	case p.frozen:
+		p.pending = append(p.pending, w)
+	default:
+		p.run(w)
+	}
+}
+
+func (p *Proc) wakeable(n uint64) bool {
+	return p.alive && p.parked && p.ticket == n && !p.group.dead
+}
+
+// run hands control to the Proc and waits until it parks or ends.
+func (p *Proc) run(w wake) {
+	if !p.wakeable(w.ticket) {
+		return
+	}
+	p.parked = false
+	p.resume <- w
+	<-p.yield
+	if p.panicV != nil {
+		v := p.panicV
+		p.panicV = nil
+		panic(fmt.Sprintf("sim: process %s panicked: %v", p.name, v))
+	}
+}
+
+func (p *Proc) kill() {
+	if !p.alive {
+		return
+	}
+	if !p.parked {
+		// Only possible if kill is called from inside the proc itself;
+		// the simulator never does that.
+		panic("sim: kill of a running process " + p.name)
+	}
+	p.parked = false
+	p.resume <- wake{p: p, kill: true}
+	<-p.yield
+}
+
+// Freeze stops the thread from running (a hung worker): wakes are kept until Thaw.
+func (p *Proc) Freeze() { p.frozen = true }
+
+// Frozen reports whether the thread itself is frozen.
+func (p *Proc) Frozen() bool { return p.frozen }
+
+// Thaw lets the thread run again and delivers, in order, what woke it meanwhile.
+func (p *Proc) Thaw() {
+	if !p.frozen {
+		return
+	}
+	p.frozen = false
+	pending := p.pending
+	p.pending = nil
+	for _, w := range pending {
+		w := w
+		p.k.At(p.k.now, func() { Ticket{p: w.p, n: w.ticket}.Wake(w.v) })
+	}
+}
+
+// Pause freezes every thread of the process (a stop-the-world GC pause).
+func (g *Group) Pause() { g.frozen = true }
+
+// Paused reports whether the process is paused.
+func (g *Group) Paused() bool { return g.frozen }
+
+// Resume ends a pause; wakes that arrived meanwhile are delivered in the
+// order they arrived, as a process reads its sockets and timers on waking.
+func (g *Group) Resume() {
+	if !g.frozen {
+		return
+	}
+	g.frozen = false
+	pending := g.pending
+	g.pending = nil
+	for _, w := range pending {
+		w := w
+		g.k.At(g.k.now, func() { Ticket{p: w.p, n: w.ticket}.Wake(w.v) })
+	}
+}
+
+// Kill ends every thread of the process at once (a crash): no deferred code
+// of the simulated program runs.
+func (g *Group) Kill() {
+	if g.dead {
+		return
+	}
+	g.dead = true
+	g.pending = nil
+	for _, p := range g.procs {
+		p.kill()
+	}
+}
+
+// Dead reports whether the process has been killed.
+func (g *Group) Dead() bool { return g.dead }
