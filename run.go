@@ -66,6 +66,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			out = bw
 		}
 		trace = json.NewEncoder(out)
+		trace.SetEscapeHTML(false)
 	}
 
 	reports := make([]*scenario.Report, 0, len(todo))
@@ -91,6 +92,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		enc.Encode(reports)
 	} else {

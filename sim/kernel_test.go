@@ -1,0 +1,206 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestEventsRunInTimeThenSequenceOrder(t *testing.T) {
+	k := NewKernel(1)
+	var got []string
+	add := func(at time.Duration, name string) { k.At(at, func() { got = append(got, name) }) }
+	add(2*time.Second, "c")
+	add(time.Second, "a")
+	add(time.Second, "b") // same time as a: scheduled later, runs later
+	add(0, "z")
+	for k.Step() {
+	}
+	if s := strings.Join(got, ""); s != "zabc" {
+		t.Fatalf("order %q, want zabc", s)
+	}
+	if k.Now() != 2*time.Second {
+		t.Fatalf("now = %v", k.Now())
+	}
+}
+
+func TestTimerStop(t *testing.T) {
+	k := NewKernel(1)
+	ran := false
+	tm := k.After(time.Second, func() { ran = true })
+	if !tm.Stop() || tm.Stop() {
+		t.Fatal("Stop should report true once")
+	}
+	for k.Step() {
+	}
+	if ran {
+		t.Fatal("stopped timer ran")
+	}
+}
+
+// A process reads as straight-line code and only runs when the kernel lets it.
+func TestProcessesInterleaveDeterministically(t *testing.T) {
+	k := NewKernel(1)
+	var log []string
+	for _, name := range []string{"A", "B"} {
+		g := k.NewGroup(name)
+		g.Spawn(name, 0, func(p *Proc) {
+			for i := 0; i < 3; i++ {
+				log = append(log, fmt.Sprintf("%s%d@%v", name, i, p.Now()))
+				p.Sleep(time.Second)
+			}
+		})
+	}
+	for k.Step() {
+	}
+	want := "A0@0s B0@0s A1@1s B1@1s A2@2s B2@2s"
+	if got := strings.Join(log, " "); got != want {
+		t.Fatalf("got %s\nwant %s", got, want)
+	}
+	k.Close()
+}
+
+// A paused group's wakes are held and delivered, in order, on resume; a
+// frozen thread does not stop its sibling.
+func TestPauseHoldsWakesAndFreezeIsPerThread(t *testing.T) {
+	k := NewKernel(1)
+	g := k.NewGroup("A")
+	var log []string
+	main := g.Spawn("A", 0, func(p *Proc) {
+		p.Sleep(time.Second)
+		log = append(log, fmt.Sprintf("main woke @%v", p.Now()))
+	})
+	g.Spawn("A/wd", 0, func(p *Proc) {
+		for i := 0; i < 3; i++ {
+			p.Sleep(400 * time.Millisecond)
+			log = append(log, fmt.Sprintf("wd @%v", p.Now()))
+		}
+	})
+	k.At(500*time.Millisecond, func() { main.Freeze() })
+	k.At(1500*time.Millisecond, func() { main.Thaw() })
+	for k.Step() {
+	}
+	want := "wd @400ms, wd @800ms, wd @1.2s, main woke @1.5s"
+	if got := strings.Join(log, ", "); got != want {
+		t.Fatalf("got %s", got)
+	}
+
+	k2 := NewKernel(1)
+	g2 := k2.NewGroup("B")
+	var woke time.Duration
+	g2.Spawn("B", 0, func(p *Proc) { p.Sleep(time.Second); woke = p.Now() })
+	k2.At(100*time.Millisecond, g2.Pause)
+	k2.At(5*time.Second, g2.Resume)
+	for k2.Step() {
+	}
+	if woke != 5*time.Second {
+		t.Fatalf("paused process woke at %v, want 5s (when the pause ended)", woke)
+	}
+}
+
+// Killing a group unwinds its threads without running the rest of them, and
+// Close ends every thread so nothing outlives the kernel.
+func TestKillAndClose(t *testing.T) {
+	k := NewKernel(1)
+	g := k.NewGroup("A")
+	after := false
+	p := g.Spawn("A", 0, func(p *Proc) { p.Sleep(time.Hour); after = true })
+	k.Step()
+	k.At(time.Second, g.Kill)
+	for k.Step() {
+	}
+	if after || p.Alive() || !g.Dead() {
+		t.Fatalf("killed process ran on (after=%v alive=%v)", after, p.Alive())
+	}
+	k2 := NewKernel(1)
+	q := k2.NewGroup("B").Spawn("B", 0, func(p *Proc) { p.Sleep(time.Hour) })
+	k2.Step()
+	k2.Close()
+	if q.Alive() {
+		t.Fatal("Close left a process alive")
+	}
+}
+
+// Only the first wake of a ticket counts: a reply and a timeout may race.
+func TestTicketFirstWakeWins(t *testing.T) {
+	k := NewKernel(1)
+	var got any
+	k.NewGroup("A").Spawn("A", 0, func(p *Proc) {
+		tk := p.Arm()
+		k.After(time.Second, func() { tk.Wake("reply") })
+		k.After(2*time.Second, func() { tk.Wake("timeout") })
+		got = p.Park()
+		p.Sleep(5 * time.Second)
+	})
+	for k.Step() {
+	}
+	if got != "reply" {
+		t.Fatalf("got %v", got)
+	}
+}
+
+func TestRandStreamsAreIndependentAndSeeded(t *testing.T) {
+	a1 := NewRand(7, "net").Uint64()
+	a2 := NewRand(7, "net").Uint64()
+	b := NewRand(7, "retry/A").Uint64()
+	c := NewRand(8, "net").Uint64()
+	if a1 != a2 || a1 == b || a1 == c {
+		t.Fatalf("streams: %x %x %x %x", a1, a2, b, c)
+	}
+}
+
+func TestNetworkPartitionAndIsolate(t *testing.T) {
+	k := NewKernel(1)
+	n := k.NewNetwork(time.Millisecond, 0)
+	id := n.Partition([][]string{{"A", "r1"}, {"B", "r2"}})
+	if n.Connected("A", "r2") || !n.Connected("A", "r1") || !n.Connected("A", "C") {
+		t.Fatal("partition: wrong links")
+	}
+	n.Heal(id)
+	iso := n.Isolate("r1")
+	if n.Connected("A", "r1") || !n.Connected("A", "B") {
+		t.Fatal("isolate: wrong links")
+	}
+	// A message in flight when the link is cut is lost.
+	n.Heal(iso)
+	delivered := false
+	n.Send("A", "r1", func() { delivered = true })
+	n.Isolate("r1")
+	for k.Step() {
+	}
+	if delivered {
+		t.Fatal("in-flight message crossed a partition")
+	}
+}
+
+// BenchmarkKernelEvents measures raw event throughput (schedule + run).
+func BenchmarkKernelEvents(b *testing.B) {
+	k := NewKernel(1)
+	var fn func()
+	n := 0
+	fn = func() {
+		n++
+		if n < b.N {
+			k.After(time.Microsecond, fn)
+		}
+	}
+	b.ResetTimer()
+	k.After(0, fn)
+	for k.Step() {
+	}
+}
+
+// BenchmarkProcessSwitch measures one park/resume round trip of a process.
+func BenchmarkProcessSwitch(b *testing.B) {
+	k := NewKernel(1)
+	k.NewGroup("A").Spawn("A", 0, func(p *Proc) {
+		for i := 0; i < b.N; i++ {
+			p.Sleep(time.Microsecond)
+		}
+	})
+	b.ResetTimer()
+	for k.Step() {
+	}
+	k.Close()
+}
