@@ -17,6 +17,11 @@ var errorForm = regexp.MustCompile(`^[^:]+:\d+:\d+: `)
 func FuzzLoad(f *testing.F) {
 	files, _ := filepath.Glob("../testdata/*/*.yaml")
 	for _, path := range files {
+		// Each run of this one walks a million aliased nodes (~60ms); as a
+		// seed it stalls the fuzzer's minimizer. TestBadFiles covers it.
+		if filepath.Base(path) == "billion-laughs.yaml" {
+			continue
+		}
 		if data, err := os.ReadFile(path); err == nil {
 			f.Add(data)
 		}

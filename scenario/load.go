@@ -57,7 +57,7 @@ func Load(path string, data []byte) (f *File, err error) {
 		path = "<input>"
 	}
 	if len(data) > MaxFileSize {
-		return nil, newError(path, Pos{1, 1}, "file is %d bytes; the limit is %d (4 MiB)", len(data), MaxFileSize)
+		return nil, newError(path, Pos{1, 1}, "file is larger than the limit of %d bytes (4 MiB)", MaxFileSize)
 	}
 	root, lerr := parseYAML(path, data)
 	if lerr != nil {

@@ -270,6 +270,8 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown clock", base + "    redis: {clock: tsc}\n", "7:20", `(allowed: wall, monotonic)`},
 
 		// Strategy-dependent rules.
+		{"fair with reentrant", head + "    lock: {key: k, strategy: lua-release, ttl: 5s, fair: true, reentrant: true}\n" + clientsOK, "5:58", "lock.fair and lock.reentrant cannot be combined"},
+		{"token with fair", head + "    lock: {key: k, strategy: lua-release, ttl: 5s, fair: true, fencing: token}\n" + clientsOK, "5:73", "fencing: token cannot be combined"},
 		{"fair needs owner", head + "    lock: {key: k, strategy: setnx-del, ttl: 5s, fair: true}\n" + clientsOK, "5:56", "lock.fair needs strategy lua-release or redlock"},
 		{"watchdog needs owner", head + "    lock: {key: k, strategy: set-del, ttl: 5s, watchdog: {every: 1s}}\n" + clientsOK, "5:48", "lock.watchdog needs strategy lua-release or redlock"},
 		{"reentrant redlock", head + "    lock: {key: k, strategy: redlock, ttl: 5s, reentrant: true}\n" + clientsOK, "5:59", "not supported with strategy redlock"},
@@ -294,7 +296,7 @@ func TestLoadErrors(t *testing.T) {
 		{"too many total holds", head + lockOK + "    clients:\n" + repeat(11, "      - {name: c%d, work: 1s, holds: 10000}\n"), "6:5", "plan 110000 holds in all; the limit is 100000"},
 		{"too many faults", base + "    faults:\n" + repeat(1001, "      - {at: 0s, crash: {target: A}} # %d\n"), "1008:9", "too many faults: the limit is 1000"},
 		{"too many scenarios", "version: 1\nscenarios:\n" + repeat(501, "  - {name: s%d, duration: 1s, lock: {key: k, strategy: redlock, ttl: 1s}, clients: [{name: A, work: 0}]}\n"), "503:5", "too many scenarios: the limit is 500"},
-		{"file too big", "# " + strings.Repeat("x", MaxFileSize) + "\n", "1:1", "the limit is 4194304 (4 MiB)"},
+		{"file too big", "# " + strings.Repeat("x", MaxFileSize) + "\n", "1:1", "larger than the limit of 4194304 bytes (4 MiB)"},
 
 		// Faults.
 		{"two kinds", base + "    faults:\n      - at: 1s\n        pause: {target: A, for: 1s}\n        crash: {target: A}\n", "10:9", "exactly one kind, this one has two (pause and crash)"},

@@ -218,6 +218,17 @@ func (c *checker) lock() {
 	if l.Reentrant && l.Strategy == "redlock" {
 		c.errorf("lock.reentrant", "lock.reentrant is not supported with strategy redlock; use lua-release")
 	}
+	// The variants are separate scripts; combining them would silently drop
+	// one, so refuse the combination instead.
+	if l.Reentrant && l.Fair {
+		c.errorf("lock.fair", "lock.fair and lock.reentrant cannot be combined; choose one")
+	}
+	if l.Fair && l.Strategy == "redlock" {
+		c.errorf("lock.fair", "lock.fair is not supported with strategy redlock; use lua-release")
+	}
+	if l.Fencing == "token" && (l.Reentrant || l.Fair) {
+		c.errorf("lock.fencing", "fencing: token cannot be combined with lock.reentrant or lock.fair")
+	}
 	if l.Fencing == "cas" && slices.Contains(Strategies, l.Strategy) && !slices.Contains(ownerStrategy, l.Strategy) {
 		c.errorf("lock.fencing", "fencing: cas needs strategy lua-release or redlock (not %s)", l.Strategy)
 	}
