@@ -6,17 +6,29 @@ import (
 
 // Resource is the shared thing the lock protects: a counter that holders
 // read at the start of their work and write (value+1) at its end, over the
-// network. With fencing it remembers the highest token seen on any read or
+// network.
+//
+// With fencing: token it remembers the highest token seen on any read or
 // write and refuses a request carrying a lower one (Kleppmann's storage
-// service).
+// service). An equal token is admitted, since a holder reads and writes with
+// the same one; so two grants that carry the same token (Redlock's max of
+// per-node INCRs after a node forgot its counter) are not told apart.
+//
+// With fencing: cas it needs no token from the lock (antirez's reply to
+// Kleppmann): a read stamps the resource with the lease's random token, and
+// the write is applied only if the stamp is still that token, a
+// compare-and-set. A second holder's read replaces the stamp, so the first
+// holder's late write is refused.
 type Resource struct {
 	w        *World
 	fencing  string
 	Value    int64
 	MaxToken int64
+	Stamp    string  // fencing: cas — the token of the last read; "" before any
 	Writes   []Write // every write request that reached it, in order
 	accepted int64
 	rejected int64
+	maxOwner string // the client that last carried MaxToken, to point out shared tokens
 }
 
 // Write is one write request as the resource saw it.
@@ -38,17 +50,28 @@ func (r *Resource) Rejected() int64 { return r.rejected }
 
 func (r *Resource) fenced(l *Lease) bool { return r.fencing == "token" && l.Fence > 0 }
 
-// admit applies the fencing rule to a request carrying l's token.
-func (r *Resource) admit(l *Lease) bool {
+// cas reports whether the resource checks stamps (fencing: cas).
+func (r *Resource) cas() bool { return r.fencing == "cas" }
+
+// admit applies the token fencing rule to a request carrying l's token by
+// client c.
+func (r *Resource) admit(c *Client, l *Lease) bool {
 	if !r.fenced(l) {
 		return true
 	}
 	if l.Fence < r.MaxToken {
 		return false
 	}
-	r.MaxToken = l.Fence
+	if l.Fence == r.MaxToken && r.maxOwner != "" && r.maxOwner != c.Name {
+		r.w.Emit(ResourceName, "same-token", "%s carries token %d, which %s carried too: the resource cannot order them",
+			c.Name, l.Fence, r.maxOwner)
+	}
+	r.MaxToken, r.maxOwner = l.Fence, c.Name
 	return true
 }
+
+// stampOK is the cas rule for a write: the stamp is still the writer's.
+func (r *Resource) stampOK(l *Lease) bool { return !r.cas() || r.Stamp == l.Token }
 
 type readReply struct {
 	value int64
@@ -59,10 +82,15 @@ type readReply struct {
 func (r *Resource) read(t *Thread, l *Lease) (int64, bool) {
 	c := t.c
 	reply, err := t.rpc(ResourceName, r.w.Cfg.Lock.Timeout, func() (any, error, bool) {
-		if !r.admit(l) {
+		if !r.admit(c, l) {
 			r.rejected++
 			r.w.Emit(ResourceName, "rejected", "read by %s with token %d refused: token %d already seen", c.Name, l.Fence, r.MaxToken)
 			return readReply{}, nil, true
+		}
+		if r.cas() {
+			r.Stamp = l.Token
+			r.w.Emit(ResourceName, "read", "%s read counter = %d and stamped it %s", c.Name, r.Value, l.Token)
+			return readReply{r.Value, true}, nil, true
 		}
 		r.w.Emit(ResourceName, "read", "%s read counter = %d%s", c.Name, r.Value, tokenNote(l))
 		return readReply{r.Value, true}, nil, true
@@ -83,7 +111,13 @@ func (r *Resource) write(t *Thread, l *Lease, v int64) {
 	c := t.c
 	_, err := t.rpc(ResourceName, r.w.Cfg.Lock.Timeout, func() (any, error, bool) {
 		wr := Write{At: int64(r.w.Now()), Client: c.Name, Token: l.Fence, Value: v}
-		if !r.admit(l) {
+		if !r.stampOK(l) {
+			r.rejected++
+			r.Writes = append(r.Writes, wr)
+			r.w.Emit(ResourceName, "rejected", "write %d by %s refused: the stamp is %s, not %s (someone read since)", v, c.Name, r.Stamp, l.Token)
+			return nil, nil, true
+		}
+		if !r.admit(c, l) {
 			r.rejected++
 			r.Writes = append(r.Writes, wr)
 			r.w.Emit(ResourceName, "rejected", "write %d by %s with token %d refused: token %d already seen", v, c.Name, l.Fence, r.MaxToken)

@@ -50,6 +50,7 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 	if o.Strategy != "" {
 		cfg.Lock.Strategy = o.Strategy
 	}
+	cfg.Nodes.Masters = NodesFor(cfg.Lock.Strategy, cfg.Nodes.Masters)
 	if l.Watchdog != nil {
 		cfg.Lock.Watchdog = &model.WatchdogConfig{Every: l.Watchdog.Every, MaxRenewals: l.Watchdog.MaxRenewals}
 	}
@@ -77,4 +78,25 @@ func FaultSchedule(s *Scenario, o Options) []faults.Fault {
 		})
 	}
 	return append(out, o.ExtraFaults...)
+}
+
+// Redlock's node count when the file gives too few (see NodesFor).
+const (
+	// RedlockNodes is how many masters Redlock gets then: the redis.io
+	// deployment.
+	RedlockNodes = 5
+	// MinRedlockNodes is the fewest masters whose majority still tolerates
+	// a failed node.
+	MinRedlockNodes = 3
+)
+
+// NodesFor is the number of masters a strategy runs on in a world whose file
+// says nodes: a strategy needing more gets them (scenario-format.md,
+// "Comparison"): Redlock with fewer than 3 masters has no useful majority,
+// so it gets 5; the single-instance strategies use redis-1 of any number.
+func NodesFor(strategy string, nodes int) int {
+	if strategy == model.StrategyRedlock && nodes < MinRedlockNodes {
+		return RedlockNodes
+	}
+	return nodes
 }

@@ -231,6 +231,11 @@ func (p *parser) file(root *yaml.Node) *File {
 	first := map[string]Pos{}
 	for _, it := range items {
 		s, pt := p.scenario(it)
+		// Redlock's N independent masters default to the five of the
+		// redis.io text rather than the format's single node.
+		if s.Lock.Strategy == "redlock" && !pt.has("redis.nodes") {
+			s.Redis.Nodes = RedlockNodes
+		}
 		// Validate each scenario before walking the next so the error
 		// returned is the first in the file.
 		e := validate(s, pt)

@@ -270,6 +270,7 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown clock", base + "    redis: {clock: tsc}\n", "7:20", `(allowed: wall, monotonic)`},
 
 		// Strategy-dependent rules.
+		{"redlock on two nodes", head + "    redis: {nodes: 2}\n    lock: {key: k, strategy: redlock, ttl: 5s}\n" + clientsOK, "5:20", "strategy redlock needs at least 3 independent masters"},
 		{"fair with reentrant", head + "    lock: {key: k, strategy: lua-release, ttl: 5s, fair: true, reentrant: true}\n" + clientsOK, "5:58", "lock.fair and lock.reentrant cannot be combined"},
 		{"token with fair", head + "    lock: {key: k, strategy: lua-release, ttl: 5s, fair: true, fencing: token}\n" + clientsOK, "5:73", "fencing: token cannot be combined"},
 		{"fair needs owner", head + "    lock: {key: k, strategy: setnx-del, ttl: 5s, fair: true}\n" + clientsOK, "5:56", "lock.fair needs strategy lua-release or redlock"},

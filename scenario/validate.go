@@ -153,6 +153,9 @@ func (c *checker) scenario() {
 	r := s.Redis
 	c.intRange("redis.nodes", "redis.nodes", r.Nodes, 1, MaxNodes)
 	c.intRange("redis.replicas", "redis.replicas", r.Replicas, 0, MaxReplicas)
+	if c.s.Lock.Strategy == "redlock" && r.Nodes >= 1 && r.Nodes < MinRedlockNodes {
+		c.errorf("redis.nodes", "strategy redlock needs at least %d independent masters (redis.nodes: %d); omit it for the default of %d", MinRedlockNodes, r.Nodes, RedlockNodes)
+	}
 	c.nonNegative("redis.replication_lag", "redis.replication_lag", r.ReplicationLag)
 	c.nonNegative("redis.failover_after", "redis.failover_after", r.FailoverAfter)
 	c.nonNegative("redis.restart_delay", "redis.restart_delay", r.RestartDelay)

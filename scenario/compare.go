@@ -1,0 +1,247 @@
+package scenario
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// DefaultCompare are the strategies `lockstep compare` runs when none are named.
+var DefaultCompare = []string{model.StrategyLuaRelease, model.StrategyRedlock}
+
+// Column is one strategy's run in a comparison: the report `lockstep run`
+// would print for it, plus what the comparison adds. Its JSON form is the
+// report's fields plus nodes and why.
+type Column struct {
+	*Report
+	Nodes int    `json:"nodes"` // masters in this strategy's world
+	Why   string `json:"why"`   // one line: why the verdict is what it is
+	// FaultsBefore are the faults that struck before the first violation,
+	// in order: the context of its explanation.
+	FaultsBefore []string `json:"faults_before_violation,omitempty"`
+}
+
+// Comparison is a scenario run once per strategy, with the same clients,
+// faults and seed (scenario-format.md, "Comparison").
+type Comparison struct {
+	Scenario *Scenario
+	Columns  []*Column
+}
+
+// OK reports whether the scenario's expectations held. They describe the
+// scenario's own strategy, so only that column is checked (and the
+// comparison is OK when that strategy is not among the columns).
+func (c *Comparison) OK() bool {
+	for _, col := range c.Columns {
+		if !col.OK {
+			return false
+		}
+	}
+	return true
+}
+
+// CheckStrategies validates a --strategies list: known names, no repeats,
+// at least one.
+func CheckStrategies(names []string) error {
+	if len(names) == 0 {
+		return fmt.Errorf("no strategies to compare (known: %s)", strings.Join(model.Strategies, ", "))
+	}
+	for i, n := range names {
+		if !slices.Contains(model.Strategies, n) {
+			return fmt.Errorf("unknown strategy %q (known: %s)", n, strings.Join(model.Strategies, ", "))
+		}
+		if slices.Contains(names[:i], n) {
+			return fmt.Errorf("strategy %q named twice", n)
+		}
+	}
+	return nil
+}
+
+// Compare runs s once for each strategy, in the order given, with o's seed
+// and extra faults. A strategy needing more nodes than the scenario has gets
+// them (NodesFor); faults naming a process a world lacks are skipped there
+// and listed in that column's Skipped.
+func Compare(s *Scenario, strategies []string, o Options) (*Comparison, error) {
+	if err := CheckStrategies(strategies); err != nil {
+		return nil, err
+	}
+	cmp := &Comparison{Scenario: s}
+	for _, st := range strategies {
+		opts := o
+		opts.Strategy = st
+		col, err := compareOne(s, opts)
+		if err != nil {
+			return nil, err
+		}
+		cmp.Columns = append(cmp.Columns, col)
+	}
+	return cmp, nil
+}
+
+// compareOne plays one column and explains its verdict.
+func compareOne(s *Scenario, o Options) (*Column, error) {
+	r, err := NewRunner(s, o, false)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	// Redlock's refusals are why it stays safe where a single instance is
+	// not: remember the first one and count them. The faults that struck
+	// before the first violation are the context of its explanation.
+	var refusals int
+	var firstRefusal string
+	var faultsSoFar, before []string
+	r.OnEvent(func(e sim.Event) {
+		switch e.Kind {
+		case "refused":
+			if refusals == 0 {
+				firstRefusal = fmt.Sprintf("%s at %s: %s", e.Proc, sim.FormatTime(e.At), e.Msg)
+			}
+			refusals++
+		case "fault":
+			faultsSoFar = append(faultsSoFar, fmt.Sprintf("%s %s", sim.FormatTime(e.At), e.Msg))
+		case "VIOLATION":
+			if before == nil {
+				before = append([]string{}, faultsSoFar...)
+			}
+		}
+	})
+	rep := r.Run()
+	if o.Strategy != s.Lock.Strategy {
+		// The file's expectations describe its own strategy only.
+		rep.Expectations, rep.OK = []ExpectResult{}, true
+	}
+	col := &Column{Report: rep, Nodes: len(r.World().Shards), FaultsBefore: before}
+	switch {
+	case !rep.Safe:
+		col.Why = rep.FirstViolation
+	case refusals > 0:
+		col.Why = fmt.Sprintf("no two clients ever held the lock at once; %d attempt(s) refused without a valid quorum, the first by %s",
+			refusals, firstRefusal)
+	default:
+		col.Why = "no two clients ever held the lock at once"
+	}
+	return col, nil
+}
+
+// compareRows are the table's rows after the verdict: every metric, then
+// what tells the worlds apart.
+var compareRows = []struct {
+	name string
+	get  func(c *Column) string
+}{
+	{"nodes", func(c *Column) string { return strconv.Itoa(c.Nodes) }},
+	{"violations", func(c *Column) string { return strconv.FormatInt(c.Violations, 10) }},
+	{"lost_updates", func(c *Column) string { return strconv.FormatInt(c.LostUpdates, 10) }},
+	{"fencing_rejections", func(c *Column) string { return strconv.FormatInt(c.FencingRejections, 10) }},
+	{"wrong_releases", func(c *Column) string { return strconv.FormatInt(c.WrongReleases, 10) }},
+	{"stuck", func(c *Column) string { return strconv.FormatBool(c.Stuck) }},
+	{"acquired", func(c *Column) string { return strconv.FormatInt(c.Acquired, 10) }},
+	{"failed_acquires", func(c *Column) string { return strconv.FormatInt(c.FailedAcquires, 10) }},
+	{"max_wait", func(c *Column) string { return (time.Duration(c.MaxWaitMS) * time.Millisecond).String() }},
+	{"sim_time", func(c *Column) string { return sim.FormatTime(time.Duration(c.SimTimeMS) * time.Millisecond) }},
+	{"events", func(c *Column) string { return strconv.Itoa(c.Events) }},
+	{"expectations", expectCell},
+}
+
+func expectCell(c *Column) string {
+	if len(c.Expectations) == 0 {
+		return "-"
+	}
+	held := 0
+	for _, e := range c.Expectations {
+		if e.OK {
+			held++
+		}
+	}
+	mark := "✓"
+	if held < len(c.Expectations) {
+		mark = "✗"
+	}
+	return fmt.Sprintf("%s %d/%d", mark, held, len(c.Expectations))
+}
+
+// WriteText prints the comparison as one table, a column per strategy, then
+// each column's explanation, failed expectations and skipped faults.
+func (c *Comparison) WriteText(w io.Writer) {
+	s := c.Scenario
+	fmt.Fprintf(w, "%s", s.Name)
+	if s.Title != "" {
+		fmt.Fprintf(w, " — %s", s.Title)
+	}
+	fmt.Fprintf(w, "\nsame clients, faults and seed %d under %d strategies\n\n", c.seed(), len(c.Columns))
+
+	rows := [][]string{append([]string{""}, c.cells(func(col *Column) string { return col.Strategy })...)}
+	rows = append(rows, append([]string{"verdict"}, c.cells(func(col *Column) string { return col.Verdict() })...))
+	for _, r := range compareRows {
+		rows = append(rows, append([]string{r.name}, c.cells(r.get)...))
+	}
+	writeTable(w, rows)
+
+	for _, col := range c.Columns {
+		fmt.Fprintf(w, "\n%s: %s\n", col.Strategy, col.Verdict())
+		fmt.Fprintf(w, "  why: %s\n", col.Why)
+		for _, f := range col.FaultsBefore {
+			fmt.Fprintf(w, "    after: %s\n", f)
+		}
+		if col.StuckReason != "" {
+			fmt.Fprintf(w, "  stuck: %s\n", col.StuckReason)
+		}
+		for _, e := range col.Expectations {
+			if !e.OK {
+				fmt.Fprintf(w, "  ✗ %s %s (got %s)\n", e.Field, e.Want, e.Got)
+			}
+		}
+		for _, sk := range col.Skipped {
+			fmt.Fprintf(w, "  skipped: %s\n", sk)
+		}
+	}
+	if !c.OK() {
+		fmt.Fprintf(w, "\nreproduce: lockstep compare -s %s --seed %d\n", s.Name, c.seed())
+	}
+}
+
+func (c *Comparison) seed() uint64 {
+	if len(c.Columns) > 0 {
+		return c.Columns[0].Seed
+	}
+	return c.Scenario.Seed
+}
+
+func (c *Comparison) cells(get func(*Column) string) []string {
+	out := make([]string, len(c.Columns))
+	for i, col := range c.Columns {
+		out[i] = get(col)
+	}
+	return out
+}
+
+// writeTable left-aligns rows in columns two spaces apart, measuring width
+// in runes so ✓ and — do not skew it.
+func writeTable(w io.Writer, rows [][]string) {
+	var width []int
+	for _, r := range rows {
+		for i, cell := range r {
+			if i >= len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], len([]rune(cell)))
+		}
+	}
+	for _, r := range rows {
+		var b strings.Builder
+		for i, cell := range r {
+			b.WriteString(cell)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", width[i]-len([]rune(cell))+2))
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
