@@ -3,11 +3,62 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/lockstep-sim/lockstep/views"
 )
 
-// cmdTUI opens the interactive view. (The TUI lands with its own issue; until
-// then this explains what to run instead.)
+const tuiSynopsis = `Usage: lockstep tui [-f FILE] [-s NAME] [--compare a,b]
+
+Opens the interactive view: pick a scenario, play, pause, step forward and
+back, inject faults at the cursor, write the run as a scenario file, compare
+two strategies side by side. Press ? inside for every key. NO_COLOR is
+honoured.`
+
+// cmdTUI opens the interactive view (also what `lockstep` with no arguments does).
 func cmdTUI(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprint(stdout, usage)
+	fs := newFlags("tui", tuiSynopsis, stdout)
+	file := fs.String("f", "", "scenario `FILE` (default: the bundled scenarios.yaml)")
+	name := fs.String("s", "", "open scenario `NAME` at once instead of the picker")
+	cmp := fs.String("compare", "", "compare two strategies `a,b` side by side (with -s: at once; otherwise after picking)")
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	f, err := loadFile(*file)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitBadInput
+	}
+	cfg := views.Config{Open: *name}
+	if *cmp != "" {
+		parts := strings.Split(*cmp, ",")
+		if len(parts) != 2 || strings.TrimSpace(parts[0]) == "" || strings.TrimSpace(parts[1]) == "" {
+			fmt.Fprintf(stderr, "lockstep tui: --compare takes two strategies, like --compare lua-release,redlock (got %q)\n", *cmp)
+			return exitBadInput
+		}
+		cfg.Compare = [2]string{strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1])}
+	}
+	m, err := views.New(f, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "lockstep tui: %v\n", err)
+		return exitBadInput
+	}
+	defer m.Close()
+	if os.Getenv("NO_COLOR") != "" {
+		lipgloss.SetColorProfile(termenv.Ascii)
+	}
+	// Decide the background before bubbletea owns stdin: querying the
+	// terminal afterwards can hang.
+	lipgloss.SetHasDarkBackground(termenv.HasDarkBackground())
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithOutput(stdout))
+	if _, err := p.Run(); err != nil {
+		fmt.Fprintf(stderr, "lockstep tui: %v\n", err)
+		return exitBadInput
+	}
 	return exitOK
 }

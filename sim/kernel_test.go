@@ -173,34 +173,3 @@ func TestNetworkPartitionAndIsolate(t *testing.T) {
 		t.Fatal("in-flight message crossed a partition")
 	}
 }
-
-// BenchmarkKernelEvents measures raw event throughput (schedule + run).
-func BenchmarkKernelEvents(b *testing.B) {
-	k := NewKernel(1)
-	var fn func()
-	n := 0
-	fn = func() {
-		n++
-		if n < b.N {
-			k.After(time.Microsecond, fn)
-		}
-	}
-	b.ResetTimer()
-	k.After(0, fn)
-	for k.Step() {
-	}
-}
-
-// BenchmarkProcessSwitch measures one park/resume round trip of a process.
-func BenchmarkProcessSwitch(b *testing.B) {
-	k := NewKernel(1)
-	k.NewGroup("A").Spawn("A", 0, func(p *Proc) {
-		for i := 0; i < b.N; i++ {
-			p.Sleep(time.Microsecond)
-		}
-	})
-	b.ResetTimer()
-	for k.Step() {
-	}
-	k.Close()
-}

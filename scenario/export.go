@@ -1,0 +1,255 @@
+package scenario
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lockstep-sim/lockstep/faults"
+)
+
+// Export writes scenario s as run with options o (strategy and seed
+// overrides, injected faults) as a scenarios.yaml document holding that one
+// scenario, so `lockstep run -f FILE` replays the same run: same trace, same
+// metrics. Injected faults follow the file's own, in schedule order, which
+// is the order the run applied them in.
+//
+// With outcome non-nil the expect: block states what that run measured
+// (the file becomes a regression test of the run); otherwise s's own
+// expectations are kept. When o changes anything the scenario is renamed
+// NAME-live and its title says how many faults were injected.
+func Export(s *Scenario, o Options, outcome *Report) ([]byte, error) {
+	out := *s
+	out.Faults = append([]Fault(nil), s.Faults...)
+	for _, f := range o.ExtraFaults {
+		out.Faults = append(out.Faults, FromFault(f))
+	}
+	if o.Strategy != "" {
+		out.Lock.Strategy = o.Strategy
+	}
+	if o.Seed != nil {
+		out.Seed = *o.Seed
+	}
+	if len(o.ExtraFaults) > 0 || o.Strategy != "" || o.Seed != nil {
+		out.Name = s.Name + "-live"
+		out.Title = fmt.Sprintf("%s (%d fault(s) injected live)", s.Title, len(o.ExtraFaults))
+	}
+	if outcome != nil {
+		out.Expect = outcomeExpect(outcome)
+	}
+	if err := out.Validate(); err != nil {
+		return nil, err
+	}
+	doc := mapping(
+		"version", intNode(1),
+		"scenarios", seq(scenarioNode(&out)),
+	)
+	var buf bytes.Buffer
+	buf.WriteString("# Written by lockstep: replay with `lockstep run -f FILE`.\n")
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// FromFault is the scenario-format form of a scheduled fault.
+func FromFault(f faults.Fault) Fault {
+	return Fault{At: f.At, Kind: string(f.Kind), Target: f.Target, For: f.For,
+		RestartAfter: f.RestartAfter, By: f.By, Rate: f.Rate, Groups: f.Groups,
+		Latency: f.Latency, Loss: f.Loss}
+}
+
+// outcomeExpect states a report's measurements as expectations.
+func outcomeExpect(rep *Report) []Expectation {
+	m := rep.Metrics()
+	var out []Expectation
+	for _, name := range []string{"safe", "violations", "lost_updates", "fencing_rejections", "wrong_releases", "stuck", "acquired"} {
+		v, _ := m.Get(name)
+		x := Expectation{Metric: name, Op: "==", Value: v, Bool: isBoolMetric(name)}
+		x.Raw = strconv.FormatInt(v, 10)
+		if x.Bool {
+			x.Raw = strconv.FormatBool(v != 0)
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+func scenarioNode(s *Scenario) *yaml.Node {
+	n := mapping("name", str(s.Name))
+	if s.Title != "" {
+		add(n, "title", str(s.Title))
+	}
+	if s.Story != "" {
+		st := str(s.Story)
+		st.Style = yaml.LiteralStyle
+		add(n, "story", st)
+	}
+	add(n, "seed", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatUint(s.Seed, 10)})
+	add(n, "duration", dur(s.Duration))
+	add(n, "network", mapping("latency", dur(s.Network.Latency), "jitter", dur(s.Network.Jitter)))
+	r := s.Redis
+	redis := mapping("nodes", intNode(r.Nodes), "replicas", intNode(r.Replicas),
+		"replication_lag", dur(r.ReplicationLag), "failover_after", dur(r.FailoverAfter),
+		"persistence", str(r.Persistence), "restart_delay", dur(r.RestartDelay))
+	if r.Clock != "" {
+		add(redis, "clock", str(r.Clock))
+	}
+	add(n, "redis", redis)
+	add(n, "lock", lockNode(&s.Lock))
+	var clients []*yaml.Node
+	for _, c := range s.Clients {
+		clients = append(clients, mapping("name", str(c.Name), "start", dur(c.Start), "holds", intNode(c.Holds),
+			"work", dur(c.Work), "think", dur(c.Think), "nested", intNode(c.Nested)))
+	}
+	add(n, "clients", seq(clients...))
+	if len(s.Faults) > 0 {
+		var fs []*yaml.Node
+		for _, f := range s.Faults {
+			fs = append(fs, mapping("at", dur(f.At), f.Kind, faultBody(f)))
+		}
+		add(n, "faults", seq(fs...))
+	}
+	if len(s.Expect) > 0 {
+		ex := mapping()
+		for _, e := range s.Expect {
+			add(ex, e.Metric, expectValue(e))
+		}
+		add(n, "expect", ex)
+	}
+	return n
+}
+
+func lockNode(l *Lock) *yaml.Node {
+	n := mapping("key", str(l.Key), "strategy", str(l.Strategy), "ttl", dur(l.TTL))
+	if l.Timeout != 0 {
+		add(n, "timeout", dur(l.Timeout))
+	}
+	if w := l.Watchdog; w != nil {
+		add(n, "watchdog", mapping("every", dur(w.Every), "max_renewals", intNode(w.MaxRenewals)))
+	}
+	if l.Reentrant {
+		add(n, "reentrant", boolNode(true))
+	}
+	if l.Fair {
+		add(n, "fair", boolNode(true))
+	}
+	if l.Fencing != "" {
+		add(n, "fencing", str(l.Fencing))
+	}
+	if r := l.Retry; r != nil {
+		add(n, "retry", mapping("attempts", intNode(r.Attempts), "delay", dur(r.Delay),
+			"backoff", floatNode(r.Backoff), "max_delay", dur(r.MaxDelay), "jitter", floatNode(r.Jitter)))
+	}
+	rl := l.Redlock
+	add(n, "redlock", mapping("drift_factor", floatNode(rl.DriftFactor),
+		"request_timeout", dur(rl.RequestTimeout), "parallel", boolNode(rl.Parallel)))
+	return n
+}
+
+// faultBody is the mapping under a fault's kind: only the fields it uses.
+func faultBody(f Fault) *yaml.Node {
+	n := mapping()
+	n.Style = yaml.FlowStyle
+	if f.Kind != FaultPartition {
+		add(n, "target", str(f.Target))
+	}
+	switch f.Kind {
+	case FaultPause, FaultHang, FaultIsolate:
+		add(n, "for", dur(f.For))
+	case FaultCrash:
+		if f.RestartAfter > 0 {
+			add(n, "restart_after", dur(f.RestartAfter))
+		}
+	case FaultClockJump:
+		add(n, "by", dur(f.By))
+	case FaultClockDrift:
+		add(n, "rate", floatNode(f.Rate))
+	case FaultPartition:
+		gs := seq()
+		for _, g := range f.Groups {
+			var ms []*yaml.Node
+			for _, m := range g {
+				ms = append(ms, str(m))
+			}
+			gs.Content = append(gs.Content, seq(ms...))
+		}
+		add(n, "groups", gs)
+		add(n, "for", dur(f.For))
+	case FaultSlow:
+		add(n, "latency", dur(f.Latency))
+		add(n, "loss", floatNode(f.Loss))
+		add(n, "for", dur(f.For))
+	}
+	return n
+}
+
+func expectValue(e Expectation) *yaml.Node {
+	switch {
+	case e.Bool:
+		return boolNode(e.Value != 0)
+	case e.Metric == "max_wait":
+		d := (time.Duration(e.Value) * time.Millisecond).String()
+		if e.Op != "==" {
+			d = e.Op + " " + d
+		}
+		return str(d)
+	case e.Op == "==":
+		return intNode(int(e.Value))
+	}
+	return str(e.Op + " " + strconv.FormatInt(e.Value, 10))
+}
+
+// YAML node builders.
+
+func mapping(kv ...any) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	for i := 0; i+1 < len(kv); i += 2 {
+		add(n, kv[i].(string), kv[i+1].(*yaml.Node))
+	}
+	return n
+}
+
+func add(m *yaml.Node, key string, v *yaml.Node) {
+	m.Content = append(m.Content, str(key), v)
+}
+
+func seq(items ...*yaml.Node) *yaml.Node {
+	return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: items}
+}
+
+func str(s string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+}
+
+func dur(d time.Duration) *yaml.Node {
+	if d == 0 {
+		return str("0s")
+	}
+	return str(d.String())
+}
+
+func intNode(v int) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(v)}
+}
+
+func floatNode(v float64) *yaml.Node {
+	s := strconv.FormatFloat(v, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".eE") {
+		s += ".0" // so the text reads as a float, not an int with a !!float tag
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: s}
+}
+
+func boolNode(v bool) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(v)}
+}

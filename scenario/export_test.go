@@ -1,0 +1,71 @@
+package scenario
+
+import (
+	"testing"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/faults"
+)
+
+// Every bundled scenario, exported with an injected fault, loads back and
+// replays to the same trace and metrics; its written expectations hold.
+func TestExportRoundTrip(t *testing.T) {
+	f, err := LoadFile("../scenarios.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range f.Scenarios {
+		t.Run(s.Name, func(t *testing.T) {
+			o := Options{ExtraFaults: []faults.Fault{
+				{At: s.Duration / 7, Kind: faults.ClockJump, Target: "redis-1", By: 3*time.Second + 1},
+				{At: s.Duration / 5, Kind: faults.Pause, Target: s.Clients[0].Name, For: 1500 * time.Millisecond},
+			}}
+			live, err := NewRunner(s, o, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer live.Close()
+			want := live.Run()
+			data, err := Export(s, o, want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := Load("exported.yaml", data)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, data)
+			}
+			r, err := NewRunner(back.Scenarios[0], Options{}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			got := r.Run()
+			if got.TraceHash != want.TraceHash || got.Metrics() != want.Metrics() {
+				t.Fatalf("replay differs: got %s %+v, want %s %+v\n%s", got.TraceHash, got.Metrics(), want.TraceHash, want.Metrics(), data)
+			}
+			if !got.OK {
+				t.Fatalf("written expectations fail: %+v", got.Expectations)
+			}
+			if back.Scenarios[0].Name != s.Name+"-live" {
+				t.Fatalf("name %q", back.Scenarios[0].Name)
+			}
+		})
+	}
+}
+
+// Without options the export keeps the scenario's name and expectations.
+func TestExportUnchanged(t *testing.T) {
+	s := bundledScenario(t, "gc-pause-wrong-delete")
+	data, err := Export(s, Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load("x.yaml", data)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	b := back.Scenarios[0]
+	if b.Name != s.Name || b.Story != s.Story || len(b.Expect) != len(s.Expect) || b.Lock.TTL != s.Lock.TTL {
+		t.Fatalf("lost in export:\n%s", data)
+	}
+}

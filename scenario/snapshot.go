@@ -1,0 +1,202 @@
+package scenario
+
+import (
+	"strings"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/model"
+)
+
+// Snapshot is a plain-data copy of everything the TUI draws at one instant:
+// views render from Snapshots and never touch the live world, so drawing can
+// never change what the simulation does.
+type Snapshot struct {
+	Scenario       string
+	Strategy       string
+	Seed           uint64
+	Key            string        // the lock key
+	Now            time.Duration // true time of the snapshot
+	Event          int           // trace events so far
+	Over           bool
+	Nodes          []NodeSnap
+	Clients        []ClientSnap
+	Resource       ResourceSnap
+	Metrics        model.Metrics
+	FirstViolation string
+	Partitions     int // active partitions and isolations
+	Quorum         int // lock nodes that must hold the key for a grant to be in force
+}
+
+// NodeSnap is one Redis node as seen at the snapshot's instant.
+type NodeSnap struct {
+	Name        string
+	Replica     bool
+	Up          bool
+	Loading     bool // restarted, still answering -LOADING
+	Partitioned bool // cannot reach at least one client
+	ClockOffset time.Duration
+	ClockRate   float64
+	Keys        []KeySnap
+}
+
+// Role is "master" or "replica".
+func (n NodeSnap) Role() string {
+	if n.Replica {
+		return "replica"
+	}
+	return "master"
+}
+
+// Status is the node's availability in one word: up, down, refusing
+// (loading after a restart) or partitioned.
+func (n NodeSnap) Status() string {
+	switch {
+	case !n.Up:
+		return "down"
+	case n.Loading:
+		return "refusing"
+	case n.Partitioned:
+		return "partitioned"
+	}
+	return "up"
+}
+
+// KeySnap is one key on a node; TTL is by the node's own clock (-1: none).
+type KeySnap struct {
+	Key   string
+	Type  string
+	Value string
+	Owner string // the client whose token the value holds; "" when none
+	Lock  bool   // this is the scenario's lock key
+	TTL   time.Duration
+}
+
+// ClientSnap is one client: what it believes beside what is true.
+type ClientSnap struct {
+	Name        string
+	State       string // idle acquiring holding working releasing thinking paused hung crashed done
+	Hold, Holds int
+	Believes    bool          // it believes it holds the lock
+	Until       time.Duration // by its own clock; -1: no expiry
+	Remaining   time.Duration // Until minus its clock's reading now (may be negative)
+	Token       string
+	Fence       int64
+	InCS        bool // ground truth: in its critical section
+	OwnsKey     bool // ground truth: its token is the lock key's value on a quorum of lock nodes
+	Mismatch    bool // belief and truth disagree (believes without owning the key, or the reverse)
+	Partitioned bool // cannot reach at least one node
+	ClockOffset time.Duration
+	ClockRate   float64
+}
+
+// ResourceSnap is the fenced resource.
+type ResourceSnap struct {
+	Value    int64
+	MaxToken int64
+	Accepted int64
+	Rejected int64
+	Fencing  bool
+	Writes   []model.Write // the most recent, oldest first
+}
+
+// recentWrites is how many of the resource's writes a snapshot keeps.
+const recentWrites = 6
+
+// Snapshot copies the world at the runner's true time.
+func (r *Runner) Snapshot() Snapshot { return r.SnapshotAt(r.Now()) }
+
+// SnapshotAt copies the world as it looks at true time t, which must not be
+// before Now and should not pass the next kernel event (the play loop draws
+// between events, so TTLs and beliefs count down smoothly). It only observes.
+func (r *Runner) SnapshotAt(t time.Duration) Snapshot {
+	w := r.w
+	if t < w.Now() {
+		t = w.Now()
+	}
+	st := w.Strategy()
+	s := Snapshot{
+		Scenario: r.S.Name, Strategy: st.Name(), Seed: w.Cfg.Seed, Key: w.Cfg.Lock.Key,
+		Now: t, Event: r.EventCount(), Over: r.over,
+		Metrics: w.Chk.Metrics(), FirstViolation: w.Chk.FirstViolation(),
+		Partitions: len(w.Net.Partitions()), Quorum: st.Quorum(w),
+	}
+	owned := map[string]int{} // client -> lock nodes whose key holds its token
+	lockNodes := map[*model.Node]bool{}
+	for _, n := range st.LockNodes(w) {
+		lockNodes[n] = true
+	}
+	for _, n := range w.Nodes {
+		ns := NodeSnap{Name: n.Name(), Replica: n.IsReplica(), Up: n.Up(), Loading: n.Loading(t),
+			ClockOffset: n.Clock().Offset(t), ClockRate: n.Clock().Rate()}
+		for _, c := range w.Clients {
+			if s.Partitions > 0 && !w.Net.Connected(n.Name(), c.Name) {
+				ns.Partitioned = true
+				break
+			}
+		}
+		for _, k := range n.Keys(t) {
+			ks := KeySnap{Key: k.Key, Type: k.Type, Value: k.Value, TTL: k.TTL, Lock: k.Key == s.Key}
+			if ks.Lock {
+				ks.Owner = ownerOf(w, k.Value)
+				if ks.Owner != "" && lockNodes[n] {
+					owned[ks.Owner]++
+				}
+			}
+			ns.Keys = append(ns.Keys, ks)
+		}
+		s.Nodes = append(s.Nodes, ns)
+	}
+	for _, c := range w.Clients {
+		cs := ClientSnap{Name: c.Name, State: string(c.State()), Hold: c.Hold(), Holds: c.Cfg.Holds,
+			InCS: c.InCriticalSection(), ClockOffset: c.Clock().Offset(t), ClockRate: c.Clock().Rate(), Until: -1}
+		switch {
+		case c.State() == model.StateCrashed || c.State() == model.StateDone:
+		case c.Paused():
+			cs.State = "paused"
+		case c.Hung():
+			cs.State = "hung"
+		}
+		if l := c.Lease(); l != nil && c.State() != model.StateCrashed {
+			cs.Believes, cs.Token, cs.Fence, cs.Until = true, l.Token, l.Fence, l.Until
+			if l.Until >= 0 {
+				cs.Remaining = l.Until - c.Clock().Wall(t)
+			}
+		}
+		cs.OwnsKey = s.Quorum > 0 && owned[c.Name] >= s.Quorum
+		cs.Mismatch = cs.Believes != cs.OwnsKey
+		for _, n := range w.Nodes {
+			if s.Partitions > 0 && !w.Net.Connected(n.Name(), c.Name) {
+				cs.Partitioned = true
+				break
+			}
+		}
+		s.Clients = append(s.Clients, cs)
+	}
+	res := w.Res
+	s.Resource = ResourceSnap{Value: res.Value, MaxToken: res.MaxToken, Accepted: res.Accepted(),
+		Rejected: res.Rejected(), Fencing: w.Cfg.Lock.Fencing == "token"}
+	ws := res.Writes
+	if len(ws) > recentWrites {
+		ws = ws[len(ws)-recentWrites:]
+	}
+	s.Resource.Writes = append([]model.Write(nil), ws...)
+	return s
+}
+
+// ownerOf names the client whose token ("A-1") a lock key's value holds:
+// the plain value of a string lock, the holder field of a reentrant hash.
+func ownerOf(w *model.World, value string) string {
+	if i := strings.Index(value, "holder="); i >= 0 {
+		value = value[i+len("holder="):]
+		if j := strings.IndexByte(value, ' '); j >= 0 {
+			value = value[:j]
+		}
+	}
+	best := ""
+	for _, c := range w.Clients {
+		if strings.HasPrefix(value, c.Name+"-") && len(c.Name) > len(best) {
+			best = c.Name
+		}
+	}
+	return best
+}

@@ -1,0 +1,259 @@
+// Package views is lockstep's terminal interface: a picker of scenarios, the
+// run view (step, play, inject faults, export), the compare view and help.
+// Views draw from scenario.Snapshots and never poke the simulated world.
+package views
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/lockstep-sim/lockstep/scenario"
+)
+
+// Config says how the TUI starts.
+type Config struct {
+	Open    string    // scenario to open at once; "" shows the picker
+	Compare [2]string // strategies to compare; empty: c compares the scenario's own with lua-release (or set-del)
+	OutDir  string    // where w and m write files; "" = the current directory
+}
+
+type screen int
+
+const (
+	screenPicker screen = iota
+	screenRun
+	screenCompare
+)
+
+// Model is the root bubbletea model: it owns the size, routes messages to
+// the current screen and keeps the sessions' runners closed when they are
+// dropped.
+type Model struct {
+	c        *ctx
+	file     *scenario.File
+	cfg      Config
+	screen   screen
+	picker   pickerModel
+	run      *RunModel
+	cmp      *CompareModel
+	showHelp bool
+	err      string
+}
+
+// New makes the TUI for f.
+func New(f *scenario.File, cfg Config) (*Model, error) {
+	c := newCtx(cfg.OutDir)
+	m := &Model{c: c, file: f, cfg: cfg, picker: newPicker(c, f)}
+	if cfg.Open != "" {
+		s, err := f.Find(cfg.Open)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.Compare[0] != "" {
+			if err := m.openCompare(s); err != nil {
+				return nil, err
+			}
+		} else if err := m.openRun(s); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// Run is the run view, or nil.
+func (m *Model) Run() *RunModel { return m.run }
+
+// Compare is the compare view, or nil.
+func (m *Model) Compare() *CompareModel { return m.cmp }
+
+// Close ends every runner the model holds; call it after the program exits.
+func (m *Model) Close() {
+	if m.run != nil {
+		m.run.ss.Close()
+		m.run = nil
+	}
+	if m.cmp != nil {
+		m.cmp.Close()
+		m.cmp = nil
+	}
+}
+
+func (m *Model) openRun(s *scenario.Scenario) error {
+	ss, err := Open(s, scenario.Options{})
+	if err != nil {
+		return err
+	}
+	m.Close()
+	m.run = newRunModel(m.c, ss)
+	m.screen = screenRun
+	return nil
+}
+
+func (m *Model) openCompare(s *scenario.Scenario) error {
+	var base scenario.Options
+	var at time.Duration
+	if m.run != nil {
+		// Carry the run's injected faults and cursor over.
+		base.ExtraFaults = m.run.ss.Injected()
+		at = m.run.ss.Now()
+	}
+	a, b := m.cfg.Compare[0], m.cfg.Compare[1]
+	if a == "" {
+		a, b = s.Lock.Strategy, "lua-release"
+		if a == b {
+			b = "set-del"
+		}
+	}
+	cm, err := openCompare(m.c, s, a, b, base, at)
+	if err != nil {
+		return err
+	}
+	m.Close()
+	m.cmp = cm
+	m.screen = screenCompare
+	return nil
+}
+
+// Init starts nothing: the play loop starts on space.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// Update routes msg to the current screen.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	k := m.c.keys
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.c.w, m.c.h = msg.Width, msg.Height
+		m.picker.setSize(msg.Width, msg.Height)
+		return m, nil
+	case tea.KeyMsg:
+		if msg.Type == tea.KeyCtrlC {
+			m.Close()
+			return m, tea.Quit
+		}
+		prompting := m.screen == screenRun && m.run.prompt != nil
+		filtering := m.screen == screenPicker && m.picker.filtering()
+		if !prompting && !filtering {
+			if m.showHelp {
+				m.showHelp = false
+				if key.Matches(msg, k.Quit) {
+					m.Close()
+					return m, tea.Quit
+				}
+				return m, nil
+			}
+			switch {
+			case key.Matches(msg, k.Quit):
+				m.Close()
+				return m, tea.Quit
+			case key.Matches(msg, k.Help) && m.screen != screenPicker:
+				m.showHelp = true
+				return m, nil
+			}
+		}
+		m.err = ""
+		switch m.screen {
+		case screenPicker:
+			if !filtering && msg.Type == tea.KeyEnter {
+				if s := m.picker.selected(); s != nil {
+					var err error
+					if m.cfg.Compare[0] != "" {
+						err = m.openCompare(s)
+					} else {
+						err = m.openRun(s)
+					}
+					if err != nil {
+						m.err = err.Error()
+					}
+				}
+				return m, nil
+			}
+			return m, m.picker.update(msg)
+		case screenRun:
+			if !prompting {
+				switch {
+				case key.Matches(msg, k.Picker):
+					m.Close()
+					m.screen = screenPicker
+					return m, nil
+				case key.Matches(msg, k.Compare):
+					if err := m.openCompare(m.run.ss.S); err != nil {
+						m.run.setStatus(false, "compare: %v", err)
+					}
+					return m, nil
+				}
+			}
+			return m, m.run.Update(msg)
+		case screenCompare:
+			if key.Matches(msg, k.Picker) {
+				m.Close()
+				m.screen = screenPicker
+				return m, nil
+			}
+			return m, m.cmp.Update(msg)
+		}
+	case tickMsg:
+		switch {
+		case m.screen == screenRun:
+			return m, m.run.Update(msg)
+		case m.screen == screenCompare:
+			return m, m.cmp.Update(msg)
+		}
+		return m, nil
+	}
+	if m.screen == screenPicker {
+		return m, m.picker.update(msg)
+	}
+	return m, nil
+}
+
+// View draws the current screen, never more lines than the terminal has.
+func (m *Model) View() string {
+	w, h := m.c.w, m.c.h
+	if w == 0 || h == 0 {
+		return ""
+	}
+	if w < MinWidth || h < MinHeight {
+		return tooSmall(w, h, MinWidth, MinHeight)
+	}
+	if m.showHelp {
+		return m.helpView(w, h)
+	}
+	switch m.screen {
+	case screenRun:
+		return m.run.View()
+	case screenCompare:
+		return m.cmp.View()
+	}
+	v := m.picker.view(w, h)
+	if m.err != "" {
+		lines := strings.Split(v, "\n")
+		lines[len(lines)-1] = fit(m.c.st.Bad.Render("✖ "+m.err), w)
+		v = strings.Join(lines, "\n")
+	}
+	return v
+}
+
+func (m *Model) helpView(w, h int) string {
+	st := m.c.st
+	m.c.help.Width = 0
+	var lines []string
+	lines = append(lines, "Keys (any key closes this page)", "")
+	groups := m.c.keys.FullHelp()
+	lines = append(lines, strings.Split(m.c.help.FullHelpView(groups[:2]), "\n")...)
+	lines = append(lines, "")
+	lines = append(lines, strings.Split(m.c.help.FullHelpView(groups[2:]), "\n")...)
+	lines = append(lines, "",
+		"Faults strike the selected process (tab to Clients or Nodes, ↑/↓ to select)",
+		"at the cursor's true time; they join the run's schedule, so stepping back",
+		"and forth stays consistent. w writes the run as a scenario file.",
+		"",
+		"Clients: belief = what the client thinks (lease until, by its own clock);",
+		"truth = key✓ its token is the lock key's value, cs✓ in its critical section.",
+		"⚠ marks a client whose belief and truth disagree.",
+		"Nodes: ● up ✖ down ◌ refusing (loading) ⇹ partitioned; TTL bars by the node's clock.",
+	)
+	return render(box(st, "Help", lines, w, h, true), h)
+}

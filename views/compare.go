@@ -1,0 +1,217 @@
+package views
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/scenario"
+)
+
+// CompareModel shows one scenario under two strategies side by side with
+// one shared true-time cursor; each column has its own verdict.
+type CompareModel struct {
+	c       *ctx
+	sides   [2]*Session
+	snaps   [2]scenario.Snapshot
+	prev    [2]model.Metrics
+	at      time.Duration
+	playing bool
+	speed   float64
+	gen     int
+	status  string
+}
+
+// openCompare opens s under strategies a and b, with base's extra faults
+// (those injected in the run view), at true time at.
+func openCompare(c *ctx, s *scenario.Scenario, a, b string, base scenario.Options, at time.Duration) (*CompareModel, error) {
+	m := &CompareModel{c: c, speed: defaultSpeed}
+	for i, strat := range []string{a, b} {
+		o := base
+		o.Strategy = strat
+		ss, err := Open(s, o)
+		if err != nil {
+			m.Close()
+			return nil, fmt.Errorf("strategy %s: %w", strat, err)
+		}
+		m.sides[i] = ss
+	}
+	m.seek(at)
+	return m, nil
+}
+
+// Close ends both sides' runners.
+func (m *CompareModel) Close() {
+	for _, s := range m.sides {
+		if s != nil {
+			s.Close()
+		}
+	}
+}
+
+// Now is the shared cursor.
+func (m *CompareModel) Now() time.Duration { return m.at }
+
+func (m *CompareModel) refresh() {
+	for i, s := range m.sides {
+		m.prev[i] = m.snaps[i].Metrics
+		m.snaps[i] = s.Snapshot()
+	}
+}
+
+func (m *CompareModel) seek(t time.Duration) tea.Cmd {
+	for _, s := range m.sides {
+		if err := s.SeekTime(t); err != nil {
+			m.status = err.Error()
+		}
+	}
+	m.at = t
+	m.gen++
+	m.refresh()
+	if m.playing {
+		return tick(m.gen)
+	}
+	return nil
+}
+
+func (m *CompareModel) end() time.Duration { return max(m.sides[0].End(), m.sides[1].End()) }
+
+// Update handles a message for the compare view.
+func (m *CompareModel) Update(msg tea.Msg) tea.Cmd {
+	k := m.c.keys
+	switch msg := msg.(type) {
+	case tickMsg:
+		if msg.gen != m.gen || !m.playing {
+			return nil
+		}
+		t := m.at + time.Duration(m.speed*float64(frame))
+		if t >= m.end() {
+			m.playing = false
+			return m.seek(m.end())
+		}
+		return m.seek(t)
+	case tea.KeyMsg:
+		m.status = ""
+		switch {
+		case key.Matches(msg, k.Play):
+			m.playing = !m.playing
+			m.gen++
+			if m.playing {
+				return tick(m.gen)
+			}
+		case key.Matches(msg, k.Step):
+			next, ok := time.Duration(-1), false
+			for _, s := range m.sides {
+				if t, more := s.NextTime(); more && (!ok || t < next) {
+					next, ok = t, true
+				}
+			}
+			if !ok {
+				m.status = "both runs are over"
+				return nil
+			}
+			return m.seek(next)
+		case key.Matches(msg, k.Back):
+			prev, ok := time.Duration(0), false
+			for _, s := range m.sides {
+				if t, more := s.PrevTime(); more && (!ok || t > prev) {
+					prev, ok = t, true
+				}
+			}
+			if !ok || m.at == 0 {
+				m.status = "at the start"
+				return nil
+			}
+			return m.seek(prev)
+		case key.Matches(msg, k.Faster):
+			m.speed = min(m.speed*2, maxSpeed)
+			m.gen++
+			if m.playing {
+				return tick(m.gen)
+			}
+		case key.Matches(msg, k.Slower):
+			m.speed = max(m.speed/2, minSpeed)
+			m.gen++
+			if m.playing {
+				return tick(m.gen)
+			}
+		}
+	}
+	return nil
+}
+
+// View draws the two columns.
+func (m *CompareModel) View() string {
+	w, h := m.c.w, m.c.h
+	if w < MinWidth || h < MinHeight {
+		return tooSmall(w, h, MinWidth, MinHeight)
+	}
+	st := m.c.st
+	play := "❚❚ paused"
+	if m.playing {
+		play = "▶ playing"
+	}
+	s0 := m.sides[0].S
+	header := fit(fmt.Sprintf("%s │ compare %s │ t %s │ %s %s │ %s vs %s",
+		st.Title.Render("lockstep"), st.Header.Render(s0.Name), secs(m.at), play, speedLabel(m.speed),
+		m.snaps[0].Strategy, m.snaps[1].Strategy), w)
+	lw := w / 2
+	cols := make([][]string, 2)
+	for i, ss := range m.sides {
+		cw := lw
+		if i == 1 {
+			cw = w - lw
+		}
+		cols[i] = m.column(i, ss, cw, h-2)
+	}
+	foot := m.status
+	if foot == "" {
+		m.c.help.Width = w
+		foot = m.c.help.ShortHelpView([]key.Binding{m.c.keys.Play, m.c.keys.Step, m.c.keys.Back, m.c.keys.Faster, m.c.keys.Slower, m.c.keys.Picker, m.c.keys.Quit})
+	}
+	lines := append([]string{header}, hjoin(cols[0], cols[1])...)
+	lines = append(lines, fit(foot, w))
+	return render(lines, h)
+}
+
+func (m *CompareModel) column(i int, ss *Session, w, h int) []string {
+	st := m.c.st
+	snap := m.snaps[i]
+	fin := ss.Final()
+	verdict := st.Good.Render("✓ " + fin.Verdict())
+	if !fin.Safe || fin.Stuck {
+		verdict = st.Bad.Render("✖ " + fin.Verdict())
+	}
+	var in []string
+	in = append(in, fmt.Sprintf("final verdict %s │ event %d/%d", verdict, ss.Event(), ss.Total()))
+	cl, _ := clientLines(st, snap, w-2, -1, false)
+	in = append(in, st.Header.Render("clients  belief │ truth"))
+	in = append(in, cl...)
+	nl, _ := nodeLines(st, snap, w-2, -1, false, ss.S.Lock.TTL)
+	in = append(in, st.Header.Render("nodes"))
+	in = append(in, nl...)
+	in = append(in, resourceLine(st, snap.Resource))
+	for _, l := range []string{
+		fmt.Sprintf(" violations %d · lost_updates %d · wrong_releases %d", snap.Metrics.Violations, snap.Metrics.LostUpdates, snap.Metrics.WrongReleases),
+		fmt.Sprintf(" fencing_rejections %d · acquired %d · stuck %t", snap.Metrics.FencingRejections, snap.Metrics.Acquired, snap.Metrics.Stuck),
+	} {
+		in = append(in, l)
+	}
+	if fv := snap.FirstViolation; fv != "" {
+		in = append(in, st.Bad.Render("✖ "+fv))
+	}
+	// The last events fill what is left.
+	evs := ss.Events()[:ss.Event()]
+	room := h - 2 - len(in)
+	if room > 1 {
+		in = append(in, st.Header.Render("log"))
+		room--
+		for _, e := range evs[max(0, len(evs)-room):] {
+			in = append(in, eventLine(st, e, "", false))
+		}
+	}
+	return box(st, snap.Strategy, in, w, h, false)
+}

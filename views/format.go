@@ -1,0 +1,83 @@
+package views
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// reflow rewraps hard-wrapped text (a story) to width w, keeping paragraphs.
+func reflow(text string, w int) []string {
+	var out []string
+	for i, para := range strings.Split(strings.TrimSpace(text), "\n\n") {
+		if i > 0 {
+			out = append(out, "")
+		}
+		joined := strings.Join(strings.Fields(para), " ")
+		out = append(out, strings.Split(ansi.Wordwrap(joined, w, ""), "\n")...)
+	}
+	return out
+}
+
+func itoa(v int) string { return strconv.Itoa(v) }
+
+// secs renders a true or clock time as "31.002s".
+func secs(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', 3, 64) + "s"
+}
+
+// short renders a duration compactly for narrow columns: "30s", "1.5s", "250ms".
+func short(d time.Duration) string {
+	neg := d < 0
+	if neg {
+		d = -d
+	}
+	var s string
+	switch {
+	case d == 0:
+		s = "0s"
+	case d >= time.Hour:
+		s = strconv.FormatFloat(d.Hours(), 'f', 1, 64) + "h"
+	case d >= 100*time.Second:
+		s = strconv.FormatFloat(d.Seconds(), 'f', 0, 64) + "s"
+	case d >= time.Second:
+		s = strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(d.Seconds(), 'f', 1, 64), "0"), ".") + "s"
+	default:
+		s = strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+	}
+	if neg {
+		return "-" + s
+	}
+	return s
+}
+
+// signed renders an offset with its sign: "+20s", "-1.5s", "±0".
+func signed(d time.Duration) string {
+	if d == 0 {
+		return "±0"
+	}
+	if d > 0 {
+		return "+" + short(d)
+	}
+	return short(d)
+}
+
+// bar draws frac (0..1) of width w as a bar of █ and ░.
+func bar(frac float64, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	frac = max(0, min(frac, 1))
+	n := int(frac*float64(w) + 0.5)
+	return strings.Repeat("█", n) + strings.Repeat("░", w-n)
+}
+
+// speedLabel renders simulated seconds per wall second: "2×", "1/4×".
+func speedLabel(s float64) string {
+	if s >= 1 {
+		return strconv.FormatFloat(s, 'f', -1, 64) + "×"
+	}
+	return "1/" + strconv.FormatFloat(1/s, 'f', -1, 64) + "×"
+}

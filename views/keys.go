@@ -1,0 +1,59 @@
+package views
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// KeyMap is every binding of the run and compare views; it implements
+// help.KeyMap so the help bubble lists exactly what works.
+type KeyMap struct {
+	Play, Step, Back, Faster, Slower, NextMark, Focus, Up, Down  key.Binding
+	Pause, Jump, Crash, Failover, Isolate                        key.Binding
+	Write, Mermaid, Compare, ZoomIn, ZoomOut, Picker, Help, Quit key.Binding
+}
+
+// DefaultKeys are the bindings documented in docs/tui.md.
+func DefaultKeys() KeyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return KeyMap{
+		Play:     b("space", "play/pause", " "),
+		Step:     b("n/→", "next event", "n", "right"),
+		Back:     b("b/←", "event back", "b", "left"),
+		Faster:   b("]", "speed ×2", "]"),
+		Slower:   b("[", "speed ÷2", "["),
+		NextMark: b("g", "next fault/violation", "g"),
+		Focus:    b("tab", "focus panel", "tab"),
+		Up:       b("↑", "select/scroll up", "up"),
+		Down:     b("↓", "select/scroll down", "down"),
+		Pause:    b("p", "inject GC pause", "p"),
+		Jump:     b("j", "inject clock jump", "j"),
+		Crash:    b("x", "inject crash", "x"),
+		Failover: b("f", "inject failover", "f"),
+		Isolate:  b("i", "inject isolate", "i"),
+		Write:    b("w", "write scenario YAML", "w"),
+		Mermaid:  b("m", "write Mermaid diagram", "m"),
+		Compare:  b("c", "compare strategies", "c"),
+		ZoomIn:   b("+", "zoom timeline in", "+", "="),
+		ZoomOut:  b("-", "zoom timeline out", "-"),
+		Picker:   b("esc", "back to scenarios", "esc"),
+		Help:     b("?", "all keys", "?"),
+		Quit:     b("q", "quit", "q", "ctrl+c"),
+	}
+}
+
+// ShortHelp is the one-line help under the run view.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Play, k.Step, k.Back, k.NextMark, k.Jump, k.Help, k.Quit}
+}
+
+// FullHelp is the `?` page, in columns by purpose.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Play, k.Step, k.Back, k.Faster, k.Slower, k.NextMark},
+		{k.Focus, k.Up, k.Down, k.ZoomIn, k.ZoomOut},
+		{k.Pause, k.Jump, k.Crash, k.Failover, k.Isolate},
+		{k.Write, k.Mermaid, k.Compare, k.Picker, k.Help, k.Quit},
+	}
+}

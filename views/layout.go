@@ -1,0 +1,117 @@
+package views
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Panels are drawn as slices of lines of an exact display width, so the
+// layout can add up widths and heights exactly and never emit more lines
+// than the terminal has.
+
+// fit truncates or pads s (which may hold ANSI styling) to exactly w cells.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		s = ansi.Truncate(s, w, "…")
+		sw = ansi.StringWidth(s)
+	}
+	if sw < w {
+		s += strings.Repeat(" ", w-sw)
+	}
+	return s
+}
+
+// fitLines makes lines exactly h lines of width w: cut or padded.
+func fitLines(lines []string, w, h int) []string {
+	out := make([]string, h)
+	for i := range out {
+		if i < len(lines) {
+			out[i] = fit(lines[i], w)
+		} else {
+			out[i] = strings.Repeat(" ", max(w, 0))
+		}
+	}
+	return out
+}
+
+// box frames lines in a w×h border with a title. A focused box has a heavy
+// border and a ▸ before its title, so focus shows without colour too.
+func box(st Styles, title string, lines []string, w, h int, focused bool) []string {
+	if w < 4 || h < 2 {
+		return fitLines(nil, w, h)
+	}
+	tl, tr, bl, br, hz, vt := "┌", "┐", "└", "┘", "─", "│"
+	if focused {
+		tl, tr, bl, br, hz, vt = "┏", "┓", "┗", "┛", "━", "┃"
+		title = "▸" + title
+	}
+	t := " " + title + " "
+	if ansi.StringWidth(t) > w-4 {
+		t = ansi.Truncate(t, w-4, "…")
+	}
+	ts := st.Header.Render(t)
+	if focused {
+		ts = st.Focus.Render(t)
+	}
+	top := tl + hz + ts + strings.Repeat(hz, max(0, w-3-ansi.StringWidth(t))) + tr
+	out := make([]string, 0, h)
+	out = append(out, top)
+	for _, l := range fitLines(lines, w-2, h-2) {
+		out = append(out, vt+l+vt)
+	}
+	out = append(out, bl+strings.Repeat(hz, w-2)+br)
+	return out
+}
+
+// hjoin puts blocks side by side; each must have lines of its own fixed width.
+func hjoin(blocks ...[]string) []string {
+	h := 0
+	for _, b := range blocks {
+		h = max(h, len(b))
+	}
+	out := make([]string, h)
+	for _, b := range blocks {
+		w := 0
+		if len(b) > 0 {
+			w = ansi.StringWidth(b[0])
+		}
+		for i := 0; i < h; i++ {
+			if i < len(b) {
+				out[i] += b[i]
+			} else {
+				out[i] += strings.Repeat(" ", w)
+			}
+		}
+	}
+	return out
+}
+
+// render joins lines, never more than h of them.
+func render(lines []string, h int) string {
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// tooSmall is the whole screen when the terminal is below the minimum.
+func tooSmall(w, h, minW, minH int) string {
+	msg := []string{
+		"terminal too small",
+		"",
+		"lockstep needs at least",
+		itoa(minW) + "×" + itoa(minH) + ";",
+		"this one is " + itoa(w) + "×" + itoa(h) + ".",
+		"Enlarge it, or q to quit.",
+	}
+	lines := make([]string, 0, len(msg))
+	for _, m := range msg {
+		lines = append(lines, fit(m, w))
+	}
+	return render(lines, h)
+}

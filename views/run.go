@@ -1,0 +1,327 @@
+package views
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/scenario"
+)
+
+// panel names the run view's focusable panels, in tab order.
+type panel int
+
+const (
+	panelClients panel = iota
+	panelNodes
+	panelTimeline
+	panelLog
+	panelCount
+)
+
+// tickMsg drives the play loop. gen is the generation it was armed in: a
+// pause, seek or speed change bumps the model's generation, so a tick still
+// in flight from before is recognised as stale and dropped, and the loop
+// never runs twice.
+type tickMsg struct{ gen int }
+
+func tick(gen int) tea.Cmd {
+	return tea.Tick(frame, func(time.Time) tea.Msg { return tickMsg{gen} })
+}
+
+// RunModel is the run view: one scenario, stepped, played and faulted.
+type RunModel struct {
+	c  *ctx
+	ss *Session
+
+	snap     scenario.Snapshot
+	prev     model.Metrics // metrics one move ago, to highlight what changed
+	playing  bool
+	speed    float64
+	gen      int
+	focus    panel
+	selC     int // selected client
+	selN     int // selected node
+	target   panel
+	logBack  int           // log scrolled back by this many events
+	span     time.Duration // timeline window width; 0 = whole run
+	prompt   *prompt
+	status   string
+	statusOK bool
+}
+
+func newRunModel(c *ctx, ss *Session) *RunModel {
+	m := &RunModel{c: c, ss: ss, speed: defaultSpeed, target: panelClients}
+	m.refresh()
+	m.prev = m.snap.Metrics
+	return m
+}
+
+// Session is the session the view shows.
+func (m *RunModel) Session() *Session { return m.ss }
+
+// Gen is the play loop's generation (tests check that it is bumped).
+func (m *RunModel) Gen() int { return m.gen }
+
+// Playing reports whether the play loop runs.
+func (m *RunModel) Playing() bool { return m.playing }
+
+// Speed is simulated seconds per wall second.
+func (m *RunModel) Speed() float64 { return m.speed }
+
+// refresh takes a new snapshot after the cursor moved.
+func (m *RunModel) refresh() {
+	m.prev = m.snap.Metrics
+	m.snap = m.ss.Snapshot()
+}
+
+func (m *RunModel) setStatus(ok bool, format string, args ...any) {
+	m.status, m.statusOK = fmt.Sprintf(format, args...), ok
+}
+
+// seeked is called after any jump of the cursor: stale ticks must die.
+func (m *RunModel) seeked() tea.Cmd {
+	m.gen++
+	m.logBack = 0
+	m.refresh()
+	if m.playing {
+		return tick(m.gen)
+	}
+	return nil
+}
+
+// Update handles a message for the run view.
+func (m *RunModel) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tickMsg:
+		return m.onTick(msg)
+	case tea.KeyMsg:
+		if m.prompt != nil {
+			return m.updatePrompt(msg)
+		}
+		return m.onKey(msg)
+	}
+	return nil
+}
+
+func (m *RunModel) onTick(msg tickMsg) tea.Cmd {
+	if msg.gen != m.gen || !m.playing {
+		return nil // stale: armed before a pause, seek or speed change
+	}
+	target := m.ss.Now() + time.Duration(m.speed*float64(frame))
+	if err := m.ss.SeekTime(target); err != nil {
+		m.playing = false
+		m.setStatus(false, "%v", err)
+		return nil
+	}
+	m.refresh()
+	if m.ss.AtEnd() {
+		m.playing = false
+		m.gen++
+		m.setStatus(true, "run over: %s", m.ss.Final().Verdict())
+		return nil
+	}
+	return tick(m.gen)
+}
+
+func (m *RunModel) onKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.c.keys
+	m.status = ""
+	switch {
+	case key.Matches(msg, k.Play):
+		m.playing = !m.playing
+		m.gen++
+		if m.playing {
+			if m.ss.AtEnd() {
+				m.playing = false
+				m.setStatus(true, "at the end of the run: b steps back")
+				return nil
+			}
+			return tick(m.gen)
+		}
+		return nil
+	case key.Matches(msg, k.Step):
+		if !m.ss.Step() {
+			m.setStatus(true, "end of the run (%d events)", m.ss.Total())
+		}
+		return m.seeked()
+	case key.Matches(msg, k.Back):
+		moved, err := m.ss.Back()
+		if err != nil {
+			m.setStatus(false, "%v", err)
+		} else if !moved {
+			m.setStatus(true, "at the start")
+		}
+		return m.seeked()
+	case key.Matches(msg, k.Faster), key.Matches(msg, k.Slower):
+		if key.Matches(msg, k.Faster) {
+			m.speed = min(m.speed*2, maxSpeed)
+		} else {
+			m.speed = max(m.speed/2, minSpeed)
+		}
+		m.gen++
+		if m.playing {
+			return tick(m.gen)
+		}
+		return nil
+	case key.Matches(msg, k.NextMark):
+		i, ok := m.ss.NextMark()
+		if !ok {
+			m.setStatus(true, "no fault or violation after the cursor")
+			return nil
+		}
+		if err := m.ss.Seek(i); err != nil {
+			m.setStatus(false, "%v", err)
+		}
+		return m.seeked()
+	case key.Matches(msg, k.Focus):
+		m.focus = (m.focus + 1) % panelCount
+		if m.focus == panelClients || m.focus == panelNodes {
+			m.target = m.focus
+		}
+	case key.Matches(msg, k.Up), key.Matches(msg, k.Down):
+		d := 1
+		if key.Matches(msg, k.Up) {
+			d = -1
+		}
+		m.move(d)
+	case key.Matches(msg, k.ZoomIn), key.Matches(msg, k.ZoomOut):
+		m.zoom(key.Matches(msg, k.ZoomIn))
+	case key.Matches(msg, k.Pause):
+		return m.startFault(faults.Pause)
+	case key.Matches(msg, k.Jump):
+		return m.startFault(faults.ClockJump)
+	case key.Matches(msg, k.Crash):
+		return m.startFault(faults.Crash)
+	case key.Matches(msg, k.Failover):
+		return m.startFault(faults.Failover)
+	case key.Matches(msg, k.Isolate):
+		return m.startFault(faults.Isolate)
+	case key.Matches(msg, k.Write):
+		m.write()
+	case key.Matches(msg, k.Mermaid):
+		m.mermaid()
+	}
+	return nil
+}
+
+func (m *RunModel) move(d int) {
+	switch m.focus {
+	case panelLog:
+		m.logBack = max(0, min(m.logBack-d, m.ss.Event()))
+	case panelNodes:
+		m.selN = max(0, min(m.selN+d, len(m.snap.Nodes)-1))
+		m.target = panelNodes
+	default:
+		m.selC = max(0, min(m.selC+d, len(m.snap.Clients)-1))
+		m.target = panelClients
+	}
+}
+
+func (m *RunModel) zoom(in bool) {
+	full := max(m.ss.End(), time.Second)
+	if m.span == 0 {
+		m.span = full
+	}
+	if in {
+		m.span = max(m.span/2, 100*time.Millisecond)
+	} else {
+		m.span *= 2
+	}
+	if m.span >= full {
+		m.span = 0
+	}
+}
+
+// selected is the process a fault would hit, and whether it is a node.
+func (m *RunModel) selected() (string, bool) {
+	if m.target == panelNodes && len(m.snap.Nodes) > 0 {
+		return m.snap.Nodes[m.selN].Name, true
+	}
+	if len(m.snap.Clients) > 0 {
+		return m.snap.Clients[m.selC].Name, false
+	}
+	return "", false
+}
+
+func (m *RunModel) startFault(kind faults.Kind) tea.Cmd {
+	name, node := m.selected()
+	switch {
+	case kind == faults.Pause && node:
+		m.setStatus(false, "a GC pause stops a client: tab to Clients and select one")
+		return nil
+	case kind == faults.Failover && !node:
+		m.setStatus(false, "failover promotes a master's replica: tab to Nodes and select a master")
+		return nil
+	}
+	if m.playing {
+		m.playing = false
+		m.gen++
+	}
+	if p := newPrompt(kind, name, node); p != nil {
+		m.prompt = p
+		return nil
+	}
+	return m.inject(faults.Fault{Kind: kind, Target: name})
+}
+
+func (m *RunModel) updatePrompt(msg tea.KeyMsg) tea.Cmd {
+	switch msg.Type {
+	case tea.KeyEsc:
+		m.prompt = nil
+		m.setStatus(true, "cancelled")
+		return nil
+	case tea.KeyEnter:
+		f, err := m.prompt.fault()
+		if err != nil {
+			m.setStatus(false, "%v", err)
+			return nil
+		}
+		m.prompt = nil
+		return m.inject(f)
+	case tea.KeyCtrlC:
+		return tea.Quit
+	}
+	var cmd tea.Cmd
+	m.prompt.input, cmd = m.prompt.input.Update(msg)
+	return cmd
+}
+
+func (m *RunModel) inject(f faults.Fault) tea.Cmd {
+	if err := m.ss.Inject(f); err != nil {
+		m.setStatus(false, "not injected: %v", err)
+		return nil
+	}
+	f.At = m.ss.Now()
+	m.setStatus(true, "injected at %s: %s (now %d/%d events; w writes it out)", secs(f.At), f, m.ss.Event(), m.ss.Total())
+	return m.seeked()
+}
+
+func (m *RunModel) write() {
+	data, err := m.ss.Export()
+	if err != nil {
+		m.setStatus(false, "not written: %v", err)
+		return
+	}
+	path := filepath.Join(m.c.outDir, m.ss.S.Name+"-live.yaml")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		m.setStatus(false, "not written: %v", err)
+		return
+	}
+	m.setStatus(true, "wrote %s — replay: lockstep run -f %s", path, path)
+}
+
+func (m *RunModel) mermaid() {
+	path := filepath.Join(m.c.outDir, m.ss.S.Name+".mmd")
+	if err := os.WriteFile(path, []byte(MermaidEvents(m.ss.S.Name, Participants(m.snap), m.ss.Events())), 0o644); err != nil {
+		m.setStatus(false, "not written: %v", err)
+		return
+	}
+	m.setStatus(true, "wrote %s (Mermaid sequenceDiagram of the whole run)", path)
+}

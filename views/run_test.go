@@ -1,0 +1,294 @@
+package views
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/lockstep-sim/lockstep/scenario"
+)
+
+func TestStepForwardAndBack(t *testing.T) {
+	m := openModel(t, "gc-pause-wrong-delete", 100, 30)
+	press(m, "n", "n", "n", "n", "n")
+	ss := m.Run().Session()
+	if ss.Event() != 5 {
+		t.Fatalf("after 5 steps: event %d, want 5", ss.Event())
+	}
+	press(m, "b")
+	if ss.Event() != 4 {
+		t.Fatalf("after back: event %d, want 4", ss.Event())
+	}
+	// Back is a deterministic replay: the world equals one stepped forward.
+	fresh := openModel(t, "gc-pause-wrong-delete", 100, 30)
+	press(fresh, "right", "right", "right", "right")
+	if got, want := ss.Snapshot(), fresh.Run().Session().Snapshot(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("snapshot after back differs from stepping forward:\n got %+v\nwant %+v", got, want)
+	}
+	press(m, "left", "left", "left", "left", "left")
+	if ss.Event() != 0 || !strings.Contains(m.Run().status, "start") {
+		t.Fatalf("back past the start: event %d, status %q", ss.Event(), m.Run().status)
+	}
+}
+
+// Some steps emit two events at once (a violation and the grant that caused
+// it); back must land before them, not stick.
+func TestBackOverMultiEventStep(t *testing.T) {
+	m := openModel(t, "gc-pause-wrong-delete", 100, 30)
+	stepTo(t, m, 31)
+	ss := m.Run().Session()
+	at := ss.Event()
+	if at != 32 {
+		t.Fatalf("the violating step should land at event 32, got %d", at)
+	}
+	press(m, "b")
+	if ss.Event() != 30 {
+		t.Fatalf("back from 32: event %d, want 30", ss.Event())
+	}
+	press(m, "n")
+	if ss.Event() != 32 {
+		t.Fatalf("forward again: event %d, want 32", ss.Event())
+	}
+}
+
+func TestPlayTicksAndGenerations(t *testing.T) {
+	m := openModel(t, "gc-pause-wrong-delete", 100, 30)
+	r := m.Run()
+	g0 := r.Gen()
+	if cmd := press(m, "space"); cmd == nil || !r.Playing() {
+		t.Fatal("space should start the play loop with a tick")
+	}
+	g1 := r.Gen()
+	if g1 == g0 {
+		t.Fatal("play must bump the generation")
+	}
+	t0 := r.Session().Now()
+	_, cmd := m.Update(tickMsg{gen: g1})
+	if cmd == nil {
+		t.Fatal("a current tick must re-arm the loop")
+	}
+	want := t0 + time.Duration(r.Speed()*float64(frame))
+	if got := r.Session().Now(); got != want {
+		t.Fatalf("one tick at %v×: cursor %v, want %v", r.Speed(), got, want)
+	}
+	// A stale tick (from before a speed change) is dropped.
+	press(m, "]")
+	if r.Gen() == g1 || r.Speed() != 2*defaultSpeed {
+		t.Fatalf("] must double the speed and bump the generation (gen %d, speed %v)", r.Gen(), r.Speed())
+	}
+	before := r.Session().Now()
+	if _, cmd := m.Update(tickMsg{gen: g1}); cmd != nil || r.Session().Now() != before {
+		t.Fatal("a stale tick must neither advance nor re-arm")
+	}
+	// Seeking bumps the generation too.
+	g2 := r.Gen()
+	press(m, "n")
+	if r.Gen() == g2 {
+		t.Fatal("a step must bump the generation")
+	}
+	// Pause: the tick armed just before is dropped.
+	g3 := r.Gen()
+	press(m, "space")
+	if r.Playing() {
+		t.Fatal("space should pause")
+	}
+	if _, cmd := m.Update(tickMsg{gen: g3}); cmd != nil {
+		t.Fatal("a tick after pause must not re-arm")
+	}
+	// Playing to the end stops the loop by itself.
+	press(m, "space")
+	for i := 0; i < 10000 && r.Playing(); i++ {
+		m.Update(tickMsg{gen: r.Gen()})
+	}
+	if r.Playing() || !r.Session().AtEnd() {
+		t.Fatalf("play should stop at the end (playing %v, event %d/%d)", r.Playing(), r.Session().Event(), r.Session().Total())
+	}
+}
+
+func TestSpeedRange(t *testing.T) {
+	m := openModel(t, "gc-pause-wrong-delete", 100, 30)
+	for i := 0; i < 40; i++ {
+		press(m, "]")
+	}
+	if s := m.Run().Speed(); s != maxSpeed {
+		t.Fatalf("speed capped at %v, want %v", s, maxSpeed)
+	}
+	for i := 0; i < 80; i++ {
+		press(m, "[")
+	}
+	if s := m.Run().Speed(); s != minSpeed {
+		t.Fatalf("speed floor %v, want %v", s, minSpeed)
+	}
+}
+
+func TestNextMark(t *testing.T) {
+	m := openModel(t, "gc-pause-wrong-delete", 100, 30)
+	press(m, "g")
+	ss := m.Run().Session()
+	if e := ss.Events()[ss.Event()-1]; e.Kind != "fault" {
+		t.Fatalf("g should land on the GC pause, landed after %v", e)
+	}
+	press(m, "g")
+	if e := ss.Events()[ss.Event()-1]; e.Kind != "acquired" || ss.Events()[ss.Event()-2].Kind != "VIOLATION" {
+		t.Fatalf("second g should land on the violation, landed after %v", e)
+	}
+}
+
+// Injecting faults, writing the run with w, and replaying the file headless
+// gives the same outcome: metrics and trace hash.
+func TestInjectWriteReplay(t *testing.T) {
+	m := openModel(t, "gc-pause-wrong-delete", 100, 30)
+	stepTo(t, m, 10)
+	press(m, "j") // client A (the default selection): clock jump
+	if m.Run().prompt == nil {
+		t.Fatal("j should ask for the amount")
+	}
+	press(m, "backspace", "backspace", "backspace", "backspace", "+", "7", "s", "enter")
+	ss := m.Run().Session()
+	if len(ss.Injected()) != 1 || ss.Injected()[0].By != 7*time.Second || ss.Injected()[0].Target != "A" {
+		t.Fatalf("injected %v, status %q", ss.Injected(), m.Run().status)
+	}
+	stepTo(t, m, ss.Event()+5)
+	press(m, "tab", "j") // focus Nodes: redis-1
+	press(m, "backspace", "backspace", "backspace", "backspace", "+", "2", "5", "s", "enter")
+	if len(ss.Injected()) != 2 || ss.Injected()[1].Target != "redis-1" {
+		t.Fatalf("second injection %v, status %q", ss.Injected(), m.Run().status)
+	}
+	// The node's clock now runs 25s ahead, and the key expired early.
+	if n := m.Run().snap.Nodes[0]; n.ClockOffset != 25*time.Second {
+		t.Fatalf("redis-1 clock offset %v, want +25s", n.ClockOffset)
+	}
+	// Stepping back before the faults and forward again is consistent.
+	at := ss.Event()
+	press(m, "b", "b", "b", "n", "n", "n")
+	if ss.Event() != at || len(ss.Injected()) != 2 {
+		t.Fatalf("back and forth: event %d want %d", ss.Event(), at)
+	}
+	press(m, "w")
+	path := filepath.Join(m.c.outDir, "gc-pause-wrong-delete-live.yaml")
+	if !strings.Contains(m.Run().status, "wrote") {
+		t.Fatalf("w: %q", m.Run().status)
+	}
+	f, err := scenario.LoadFile(path)
+	if err != nil {
+		data, _ := os.ReadFile(path)
+		t.Fatalf("written scenario does not load: %v\n%s", err, data)
+	}
+	r, err := scenario.NewRunner(f.Scenarios[0], scenario.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	got, want := r.Run(), ss.Final()
+	if got.TraceHash != want.TraceHash || got.Metrics() != want.Metrics() || got.Events != want.Events {
+		t.Fatalf("replay differs:\n got %+v\nwant %+v", got, want)
+	}
+	if !got.OK {
+		t.Fatalf("the written expectations fail on replay: %+v", got.Expectations)
+	}
+}
+
+func TestInjectRefused(t *testing.T) {
+	m := openModel(t, "gc-pause-wrong-delete", 100, 30)
+	press(m, "tab", "p") // a GC pause on a node
+	if m.Run().prompt != nil || m.Run().statusOK {
+		t.Fatalf("pause on a node should be refused, status %q", m.Run().status)
+	}
+	press(m, "f") // failover without replicas: the validator says why
+	if m.Run().statusOK || !strings.Contains(m.Run().status, "replica") {
+		t.Fatalf("failover without replica: status %q", m.Run().status)
+	}
+	press(m, "tab", "tab", "tab", "p", "esc")
+	if m.Run().prompt != nil || len(m.Run().Session().Injected()) != 0 {
+		t.Fatal("esc should cancel the prompt")
+	}
+}
+
+func TestCrashClientNoPrompt(t *testing.T) {
+	m := openModel(t, "gc-pause-wrong-delete", 100, 30)
+	stepTo(t, m, 3)
+	press(m, "x")
+	snap := m.Run().snap
+	if snap.Clients[0].State != "crashed" {
+		t.Fatalf("x on A: state %q, status %q", snap.Clients[0].State, m.Run().status)
+	}
+}
+
+func TestMermaidFile(t *testing.T) {
+	m := openModel(t, "gc-pause-wrong-delete", 100, 30)
+	press(m, "m")
+	data, err := os.ReadFile(filepath.Join(m.c.outDir, "gc-pause-wrong-delete.mmd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	for _, want := range []string{"sequenceDiagram", "participant redis_1 as redis-1", "A->>redis_1: SET lock:order:8801 A-1 NX PX 30000",
+		"Note over A: 1.000s FAULT: GC pause", "Note over B: 30.052s VIOLATION", "participant resource"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("diagram lacks %q", want)
+		}
+	}
+}
+
+// The view never has more lines than the terminal, nor wider ones.
+func TestViewFitsTerminal(t *testing.T) {
+	sizes := [][2]int{{60, 16}, {80, 24}, {100, 30}, {120, 40}, {200, 60}, {59, 30}, {100, 15}, {20, 5}}
+	for _, name := range []string{"gc-pause-wrong-delete", "counter-30x200", "fair-fifo"} {
+		for _, sz := range sizes {
+			m := openModel(t, name, sz[0], sz[1])
+			for _, keys := range [][]string{nil, {"g", "g"}, {"n", "tab", "?"}} {
+				press(m, keys...)
+				checkFits(t, name, m.View(), sz[0], sz[1])
+			}
+			press(m, "esc")
+			checkFits(t, name+" picker", m.View(), sz[0], sz[1])
+		}
+	}
+	m := openModel(t, "gc-pause-wrong-delete", 50, 10)
+	if !strings.Contains(m.View(), "terminal too small") {
+		t.Fatal("50x10 should say the terminal is too small")
+	}
+}
+
+func checkFits(t *testing.T, what, v string, w, h int) {
+	t.Helper()
+	lines := strings.Split(v, "\n")
+	if len(lines) > h {
+		t.Fatalf("%s at %dx%d: %d lines", what, w, h, len(lines))
+	}
+	for i, l := range lines {
+		if lw := ansi.StringWidth(l); lw > w {
+			t.Fatalf("%s at %dx%d: line %d is %d wide: %q", what, w, h, i, lw, l)
+		}
+	}
+}
+
+func TestCompareSharedCursor(t *testing.T) {
+	f := bundled(t)
+	m, err := New(f, Config{Open: "gc-pause-wrong-delete", Compare: [2]string{"set-del", "lua-release"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	m.Update(teaSize(120, 40))
+	c := m.Compare()
+	press(m, "n", "n", "n", "n")
+	for _, s := range c.sides {
+		if s.Now() != c.Now() {
+			t.Fatalf("side at %v, shared cursor %v", s.Now(), c.Now())
+		}
+	}
+	at := c.Now()
+	press(m, "n", "b")
+	if c.Now() != at {
+		t.Fatalf("n then b: %v, want %v", c.Now(), at)
+	}
+	if v := c.sides[0].Final().Verdict(); v != "UNSAFE" {
+		t.Fatalf("set-del verdict %s", v)
+	}
+}

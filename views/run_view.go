@@ -1,0 +1,326 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/lockstep-sim/lockstep/scenario"
+)
+
+// View draws the run view at the context's size.
+func (m *RunModel) View() string {
+	w, h := m.c.w, m.c.h
+	if w < MinWidth || h < MinHeight {
+		return tooSmall(w, h, MinWidth, MinHeight)
+	}
+	lines := make([]string, 0, h)
+	lines = append(lines, m.header(w))
+	lines = append(lines, m.body(w, h-3)...)
+	lines = append(lines, fit(metricsBar(m.c.st, m.snap.Metrics, m.prev, w), w), m.footer(w))
+	return render(lines, h)
+}
+
+func (m *RunModel) header(w int) string {
+	st := m.c.st
+	play := "❚❚ paused"
+	if m.playing {
+		play = "▶ playing"
+	}
+	if m.ss.AtEnd() {
+		play = "■ over"
+	}
+	inj := ""
+	if n := len(m.ss.Injected()); n > 0 {
+		inj = fmt.Sprintf(" │ %d injected", n)
+	}
+	full := fmt.Sprintf("%s │ %s │ t %s │ %s %s │ seed %d │ event %d/%d │ %s%s",
+		st.Title.Render("lockstep"), st.Header.Render(m.ss.S.Name), secs(m.ss.Now()), play, speedLabel(m.speed),
+		m.snap.Seed, m.ss.Event(), m.ss.Total(), m.snap.Strategy, inj)
+	if ansi.StringWidth(full) <= w {
+		return fit(full, w)
+	}
+	// Narrow: the scenario, time, play state and event count matter most.
+	return fit(fmt.Sprintf("%s │ t %s │ %s %s │ ev %d/%d │ seed %d │ %s%s",
+		st.Header.Render(m.ss.S.Name), secs(m.ss.Now()), play, speedLabel(m.speed),
+		m.ss.Event(), m.ss.Total(), m.snap.Seed, m.snap.Strategy, inj), w)
+}
+
+func (m *RunModel) footer(w int) string {
+	st := m.c.st
+	if m.prompt != nil {
+		return fit(st.Focus.Render(m.prompt.label+": ")+m.prompt.input.View()+st.Muted.Render("  enter inject · esc cancel"), w)
+	}
+	if m.status != "" {
+		if m.statusOK {
+			return fit(st.Info.Render("ℹ "+m.status), w)
+		}
+		return fit(st.Bad.Render("✖ "+m.status), w)
+	}
+	m.c.help.Width = w
+	return fit(m.c.help.ShortHelpView(m.c.keys.ShortHelp()), w)
+}
+
+// body lays out the panels in w×h: clients, nodes (and resource when wide)
+// on top, then the timeline, then the log.
+func (m *RunModel) body(w, h int) []string {
+	st := m.c.st
+	wide := w >= 100
+	var cw, nw, rw int
+	if wide {
+		rw = min(30, w/5)
+		cw = (w - rw) * 11 / 20
+		nw = w - rw - cw
+	} else {
+		cw = w / 2
+		nw = w - cw
+	}
+	cl, csel := clientLines(st, m.snap, cw-2, m.selC, m.target == panelClients)
+	nl, nsel := nodeLines(st, m.snap, nw-2, m.selN, m.target == panelNodes, m.ss.S.Lock.TTL)
+	var rl []string
+	if wide {
+		rl = resourceLines(st, m.snap.Resource, rw-2)
+	}
+	topH := max(len(cl), len(nl), len(rl)) + 2
+	topH = min(topH, max(4, h*2/5))
+	resH := 0
+	if !wide {
+		resH = 1
+	}
+	rem := h - topH - resH
+	tlWant := len(m.snap.Clients) + len(m.snap.Nodes) + 4
+	tlH := min(tlWant, max(4, rem*3/5))
+	logH := rem - tlH
+	if logH < 3 {
+		tlH = max(3, rem-3)
+		logH = rem - tlH
+	}
+	top := hjoin(
+		box(st, "Clients  belief │ truth", window(cl, csel, topH-2), cw, topH, m.focus == panelClients),
+		box(st, "Nodes  key TTL by node clock", window(nl, nsel, topH-2), nw, topH, m.focus == panelNodes),
+	)
+	if wide {
+		top = hjoin(top, box(st, "Resource", rl, rw, topH, false))
+	}
+	out := append([]string{}, top...)
+	if !wide {
+		out = append(out, fit(resourceLine(st, m.snap.Resource), w))
+	}
+	tl := timelineLines(st, m.ss, m.snap, m.span, w-2, tlH-2)
+	title := "Timeline  █ believes it holds · letters: key owner · ! overlap · ▼ fault · ✖ violation"
+	if !wide {
+		title = "Timeline █ belief · A owner · ! overlap · ▼ fault · ✖ violation"
+	}
+	out = append(out, box(st, title, tl, w, tlH, m.focus == panelTimeline)...)
+	out = append(out, box(st, "Log", m.logLines(w-2, logH-2), w, logH, m.focus == panelLog)...)
+	return fitLines(out, w, h)
+}
+
+// window shows h of lines, scrolled so that line sel is visible.
+func window(lines []string, sel, h int) []string {
+	if len(lines) <= h || h <= 0 {
+		return lines
+	}
+	start := max(0, min(sel-h/2, len(lines)-h))
+	return lines[start : start+h]
+}
+
+var stateStyle = map[string]func(Styles) func(...string) string{
+	"paused":  func(s Styles) func(...string) string { return s.Warn.Render },
+	"hung":    func(s Styles) func(...string) string { return s.Warn.Render },
+	"crashed": func(s Styles) func(...string) string { return s.Bad.Render },
+	"holding": func(s Styles) func(...string) string { return s.Good.Render },
+	"working": func(s Styles) func(...string) string { return s.Good.Render },
+}
+
+// clientLines draws one line per client; it returns the lines and the index
+// of the selected one.
+func clientLines(st Styles, s scenario.Snapshot, w, sel int, active bool) ([]string, int) {
+	nameW := 1
+	for _, c := range s.Clients {
+		nameW = max(nameW, len(c.Name))
+	}
+	compact := w < 56
+	out := make([]string, 0, len(s.Clients))
+	for i, c := range s.Clients {
+		mark := " "
+		if i == sel {
+			mark = "›"
+			if !active {
+				mark = "·"
+			}
+		}
+		state := fmt.Sprintf("%-9s", c.State)
+		if f, ok := stateStyle[c.State]; ok {
+			state = f(st)(state)
+		}
+		var belief string
+		switch {
+		case !c.Believes:
+			belief = "✗ not held" + strings.Repeat(" ", 11)
+			if compact {
+				belief = "✗" + strings.Repeat(" ", 11)
+			}
+		case c.Until < 0:
+			belief = "✓ no expiry" + strings.Repeat(" ", 10)
+			if compact {
+				belief = "✓ ∞" + strings.Repeat(" ", 9)
+			}
+		default:
+			belief = fmt.Sprintf("%-21s", fmt.Sprintf("✓ →%s (%s)", secs(c.Until), signed(c.Remaining)))
+			if compact {
+				belief = fmt.Sprintf("✓→%s", short(c.Until))
+				if c.Remaining < 0 {
+					belief += "!"
+				}
+				belief = fmt.Sprintf("%-12s", belief)
+			}
+		}
+		yn := func(b bool) string {
+			if b {
+				return "✓"
+			}
+			return "✗"
+		}
+		truth := fmt.Sprintf("key%s cs%s", yn(c.OwnsKey), yn(c.InCS))
+		flag := ""
+		if c.Mismatch {
+			flag = " " + st.Bad.Render("⚠ belief≠truth")
+			if compact {
+				flag = " " + st.Bad.Render("⚠")
+			}
+		}
+		tok := ""
+		if c.Token != "" && !compact {
+			tok = "  " + st.Muted.Render(c.Token)
+			if c.Fence > 0 {
+				tok += st.Muted.Render(fmt.Sprintf(" #%d", c.Fence))
+			}
+		}
+		line := fmt.Sprintf("%s%-*s %s %s │ %s%s%s", mark, nameW, c.Name, state, belief, truth, flag, tok)
+		if i == sel && active {
+			line = st.Selected.Render(ansi.Strip(line))
+		}
+		out = append(out, line)
+	}
+	return out, sel
+}
+
+// nodeLines draws each node and, under it, its keys with TTL bars.
+func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl interface{ Seconds() float64 }) ([]string, int) {
+	compact := w < 50
+	var out []string
+	selLine := 0
+	for i, n := range s.Nodes {
+		mark := " "
+		if i == sel {
+			mark = "›"
+			if !active {
+				mark = "·"
+			}
+			selLine = len(out)
+		}
+		status := n.Status()
+		sym := map[string]string{"up": "●", "down": "✖", "refusing": "◌", "partitioned": "⇹"}[status]
+		stat := sym + " " + status
+		switch status {
+		case "down":
+			stat = st.Bad.Render(stat)
+		case "refusing", "partitioned":
+			stat = st.Warn.Render(stat)
+		}
+		role := n.Role()
+		if compact {
+			role = role[:1]
+		}
+		clock := "clock " + signed(n.ClockOffset)
+		if n.ClockRate != 1 {
+			clock += fmt.Sprintf(" ×%.2f", n.ClockRate)
+		}
+		if n.ClockOffset != 0 || n.ClockRate != 1 {
+			clock = st.Warn.Render(clock)
+		}
+		line := fmt.Sprintf("%s%s %s %s %s", mark, n.Name, role, stat, clock)
+		if i == sel && active {
+			line = st.Selected.Render(ansi.Strip(line))
+		}
+		out = append(out, line)
+		for _, k := range n.Keys {
+			if !k.Lock {
+				if !compact {
+					out = append(out, st.Muted.Render(fmt.Sprintf("   %s = %s", k.Key, k.Value)))
+				}
+				continue
+			}
+			owner := k.Owner
+			if owner == "" {
+				owner = "?"
+			}
+			name := k.Key
+			if compact {
+				name = "lock"
+			}
+			left := fmt.Sprintf("   %s %s", name, st.Header.Render("["+owner+"]"))
+			var right string
+			if k.TTL < 0 {
+				right = "∞ no TTL"
+			} else {
+				bw := max(4, min(20, w-ansi.StringWidth(left)-10))
+				frac := 0.0
+				if t := ttl.Seconds(); t > 0 {
+					frac = k.TTL.Seconds() / t
+				}
+				right = bar(frac, bw) + " " + short(k.TTL)
+			}
+			out = append(out, left+" "+right)
+		}
+		if len(n.Keys) == 0 && n.Up {
+			out = append(out, st.Muted.Render("   (no lock key)"))
+		}
+	}
+	return out, selLine
+}
+
+func resourceLines(st Styles, r scenario.ResourceSnap, w int) []string {
+	out := []string{
+		fmt.Sprintf("counter   %d", r.Value),
+		fmt.Sprintf("max token %d", r.MaxToken),
+		fmt.Sprintf("writes ✓%d ✗%d", r.Accepted, r.Rejected),
+	}
+	if r.Fencing {
+		out[1] += st.Muted.Render(" (fencing on)")
+	} else {
+		out[1] += st.Muted.Render(" (no fencing)")
+	}
+	if len(r.Writes) > 0 {
+		out = append(out, st.Muted.Render("recent writes:"))
+	}
+	for i := len(r.Writes) - 1; i >= 0; i-- {
+		wr := r.Writes[i]
+		mark := st.Good.Render("✓")
+		if !wr.Accepted {
+			mark = st.Bad.Render("✗ rejected")
+		}
+		tok := ""
+		if wr.Token > 0 {
+			tok = fmt.Sprintf(" #%d", wr.Token)
+		}
+		out = append(out, fmt.Sprintf("%s %s=%d%s %s", short(timeNS(wr.At)), wr.Client, wr.Value, tok, mark))
+	}
+	return out
+}
+
+// resourceLine is the resource panel condensed to one line.
+func resourceLine(st Styles, r scenario.ResourceSnap) string {
+	s := fmt.Sprintf(" resource: counter %d · max token %d · writes ✓%d ✗%d", r.Value, r.MaxToken, r.Accepted, r.Rejected)
+	if n := len(r.Writes); n > 0 {
+		wr := r.Writes[n-1]
+		mark := "✓"
+		if !wr.Accepted {
+			mark = "✗"
+		}
+		s += fmt.Sprintf(" · last %s=%d%s at %s", wr.Client, wr.Value, mark, short(timeNS(wr.At)))
+	}
+	return s
+}
