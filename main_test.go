@@ -149,3 +149,10 @@ func TestHelp(t *testing.T) {
 		}
 	}
 }
+
+func TestRunMermaid(t *testing.T) {
+	code, out, errs := runCLI(t, "run", "-s", "gc-pause-wrong-delete", "--mermaid")
+	if code != exitOK || !strings.HasPrefix(out, "sequenceDiagram") || !strings.Contains(out, "participant redis_1 as redis-1") {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+}

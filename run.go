@@ -9,14 +9,17 @@ import (
 
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/sim"
+	"github.com/lockstep-sim/lockstep/views"
 )
 
-const runSynopsis = `Usage: lockstep run [-f FILE] [-s NAME]... [--seed N] [--json] [--trace FILE]
+const runSynopsis = `Usage: lockstep run [-f FILE] [-s NAME]... [--seed N] [--json] [--trace FILE] [--mermaid]
 
 Replays scenarios headless, deterministically, and checks each scenario's
 expect: block. Prints one block per scenario: verdict (SAFE/UNSAFE, STUCK),
 metrics, each expectation with ✓ or ✗, and the explanation of the first
-violation. The same file and seed always give the same trace.
+violation. The same file and seed always give the same trace. --mermaid
+prints a Mermaid sequenceDiagram of each run instead (paste it into any
+Mermaid renderer).
 
 Exit codes: 0 every expectation held, 1 an expectation failed, 2 bad input
 (unreadable or invalid file, unknown scenario name, bad flag).`
@@ -29,6 +32,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Int64("seed", -1, "override every scenario's seed with `N` (>= 0)")
 	asJSON := fs.Bool("json", false, "print a JSON array, one object per scenario, instead of text")
 	tracePath := fs.String("trace", "", "write the event trace as JSON lines to `FILE` ('-' for stdout)")
+	mermaid := fs.Bool("mermaid", false, "print a Mermaid sequenceDiagram of each run instead of its report")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -49,6 +53,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	} else if *seed != -1 {
 		fmt.Fprintln(stderr, "lockstep run: --seed must be >= 0")
 		return exitBadInput
+	}
+
+	if *mermaid {
+		for _, s := range todo {
+			d, err := views.MermaidScenario(s, opts)
+			if err != nil {
+				fmt.Fprintf(stderr, "lockstep run: %v\n", err)
+				return exitBadInput
+			}
+			fmt.Fprintln(stdout, d)
+		}
+		return exitOK
 	}
 
 	var trace *json.Encoder
