@@ -36,6 +36,8 @@ const usage = `lockstep — watch Redis distributed locks fail, deterministicall
 Usage:
   lockstep                         open the TUI on the bundled scenarios
   lockstep run [flags]             replay scenarios headless and check their expectations
+  lockstep compare -s NAME [flags] run one scenario under several strategies, side by side
+  lockstep explore -s NAME [flags] search random fault schedules for violations; shrink what breaks
   lockstep list [-f FILE]          list the scenarios of a file
   lockstep help [COMMAND]          show help
 
@@ -58,6 +60,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdRun(args[1:], stdout, stderr)
 	case "list":
 		return cmdList(args[1:], stdout, stderr)
+	case "compare":
+		return cmdCompare(args[1:], stdout, stderr)
+	case "explore":
+		return cmdExplore(args[1:], stdout, stderr)
 	case "tui":
 		return cmdTUI(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":

@@ -1,0 +1,126 @@
+package explore
+
+import (
+	"math"
+	"slices"
+
+	"github.com/lockstep-sim/lockstep/faults"
+)
+
+// z95 is the standard normal quantile of a two-sided 95% interval.
+const z95 = 1.959963984540054
+
+// Rate is a proportion of runs with its Wilson 95% confidence interval.
+type Rate struct {
+	Count int     `json:"count"` // runs with the property
+	Runs  int     `json:"runs"`
+	Rate  float64 `json:"rate"` // Count / Runs; 0 when there were no runs
+	Low   float64 `json:"low"`  // Wilson 95% interval
+	High  float64 `json:"high"`
+}
+
+// NewRate is count of runs as a Rate. The Wilson score interval stays inside
+// [0, 1] and is honest at the extremes: 0 violations in 1000 runs gives
+// [0, 0.38%], not the normal approximation's [0, 0].
+func NewRate(count, runs int) Rate {
+	r := Rate{Count: count, Runs: runs}
+	if runs <= 0 {
+		return r
+	}
+	n := float64(runs)
+	p := float64(count) / n
+	z2 := z95 * z95
+	den := 1 + z2/n
+	center := (p + z2/(2*n)) / den
+	half := z95 / den * math.Sqrt(p*(1-p)/n+z2/(4*n*n))
+	r.Rate = p
+	r.Low = max(0, center-half)
+	r.High = min(1, center+half)
+	return r
+}
+
+// Outcome is what one run measured, kept small: a search holds one per run.
+type Outcome struct {
+	Done              bool  // false: the search stopped before this run
+	Violations        int64 // overlapping critical-section episodes
+	LostUpdates       int64
+	FencingRejections int64
+	WrongReleases     int64
+	Stuck             bool
+	Skipped           int    // faults the world skipped
+	Faults            int    // faults in the schedule
+	Kinds             uint16 // bit i: the schedule has faults.Kinds[i]
+}
+
+// kindBits is the set of kinds in a schedule, as Outcome.Kinds holds it.
+func kindBits(fs []faults.Fault) uint16 {
+	var b uint16
+	for _, f := range fs {
+		if i := slices.Index(faults.Kinds, f.Kind); i >= 0 {
+			b |= 1 << i
+		}
+	}
+	return b
+}
+
+// KindCount is how many violating runs had at least one fault of a kind.
+type KindCount struct {
+	Kind string `json:"kind"`
+	Runs int    `json:"runs"`
+}
+
+// Stats are one strategy's aggregates over the runs that completed.
+type Stats struct {
+	Runs              int   `json:"runs"`
+	Violations        Rate  `json:"violating_runs"`     // runs with at least one violation
+	LostUpdates       Rate  `json:"lost_update_runs"`   // runs with at least one lost update
+	Stuck             Rate  `json:"stuck_runs"`         // runs that ended stuck
+	FencingRejections int64 `json:"fencing_rejections"` // total over all runs
+	WrongReleases     int64 `json:"wrong_releases"`     // total over all runs
+	SkippedFaults     int   `json:"skipped_faults"`     // total; 0 unless a target was missing
+	// KindsInViolations counts, per fault kind, the violating runs whose
+	// schedule had that kind, in the format's kind order; kinds that appear
+	// in no violating run are left out.
+	KindsInViolations []KindCount `json:"kinds_in_violations"`
+}
+
+// Aggregate sums outcomes in run order (so the result cannot depend on
+// which worker finished first).
+func Aggregate(outs []Outcome) Stats {
+	var st Stats
+	var viol, lost, stuck int
+	perKind := make([]int, len(faults.Kinds))
+	for _, o := range outs {
+		if !o.Done {
+			continue
+		}
+		st.Runs++
+		if o.Violations > 0 {
+			viol++
+			for i := range faults.Kinds {
+				if o.Kinds&(1<<i) != 0 {
+					perKind[i]++
+				}
+			}
+		}
+		if o.LostUpdates > 0 {
+			lost++
+		}
+		if o.Stuck {
+			stuck++
+		}
+		st.FencingRejections += o.FencingRejections
+		st.WrongReleases += o.WrongReleases
+		st.SkippedFaults += o.Skipped
+	}
+	st.Violations = NewRate(viol, st.Runs)
+	st.LostUpdates = NewRate(lost, st.Runs)
+	st.Stuck = NewRate(stuck, st.Runs)
+	st.KindsInViolations = []KindCount{}
+	for i, n := range perKind {
+		if n > 0 {
+			st.KindsInViolations = append(st.KindsInViolations, KindCount{string(faults.Kinds[i]), n})
+		}
+	}
+	return st
+}

@@ -1,0 +1,89 @@
+// Package explore searches random fault schedules for safety violations of
+// a lock strategy: it runs a scenario's world many times, each time under a
+// fresh schedule drawn from a seed and the run's index, counts how often
+// each strategy breaks (with a Wilson 95% interval), shrinks the first
+// violating schedule to a minimal counterexample and writes it as a
+// scenario file that `lockstep run -f` replays.
+//
+// Everything but the progress display is deterministic: the same scenario,
+// seed, kinds and run count give the same report, whatever the number of
+// workers.
+package explore
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/scenario"
+)
+
+// World is the shape of one strategy's world: the scenario with the
+// strategy applied and its own faults and expectations removed, and the
+// process names a schedule may target. A strategy that needs more nodes than
+// the scenario has gets them (scenario.NodesFor), so Redlock explored on a
+// single-instance scenario runs on five masters and its faults strike those.
+type World struct {
+	Strategy string
+	Base     *scenario.Scenario // what every run of this strategy starts from
+
+	Clients  []string // client names, in file order
+	Masters  []string // redis-1 .. redis-N
+	Replicas []string // redis-K-rJ
+
+	TTL      time.Duration // the lock's TTL: the unit of fault magnitudes
+	Duration time.Duration // the scenario's duration
+	Horizon  time.Duration // faults strike in [0, Horizon): see horizon
+}
+
+// NewWorld is s's world under strategy.
+func NewWorld(s *scenario.Scenario, strategy string) *World {
+	base := *s
+	base.Faults = nil
+	base.Expect = nil
+	base.Lock.Strategy = strategy
+	base.Redis.Nodes = scenario.NodesFor(strategy, s.Redis.Nodes)
+	w := &World{Strategy: strategy, Base: &base, TTL: s.Lock.TTL, Duration: s.Duration}
+	for _, c := range s.Clients {
+		w.Clients = append(w.Clients, c.Name)
+	}
+	for k := 1; k <= base.Redis.Nodes; k++ {
+		w.Masters = append(w.Masters, fmt.Sprintf("redis-%d", k))
+		for j := 1; j <= base.Redis.Replicas; j++ {
+			w.Replicas = append(w.Replicas, fmt.Sprintf("redis-%d-r%d", k, j))
+		}
+	}
+	if w.TTL <= 0 {
+		// A lock without a TTL (setnx-del) still needs a scale for faults.
+		w.TTL = max(s.Duration/10, time.Second)
+	}
+	w.Horizon = horizon(s, w.TTL)
+	return w
+}
+
+// Nodes are every node of the world, masters then replicas.
+func (w *World) Nodes() []string {
+	return append(append([]string(nil), w.Masters...), w.Replicas...)
+}
+
+// Processes are every client and node: the targets of faults that take any.
+func (w *World) Processes() []string {
+	return append(append([]string(nil), w.Clients...), w.Nodes()...)
+}
+
+// horizon bounds fault times to when something can still happen: the run
+// ends once every client is done, so a fault after the workload is wasted.
+// The workload's span is estimated as if every hold ran one after another
+// (the lock serialises them), plus 2×TTL of slack for waits and expiries;
+// it never exceeds the scenario's duration.
+func horizon(s *scenario.Scenario, ttl time.Duration) time.Duration {
+	var start, busy time.Duration
+	for _, c := range s.Clients {
+		start = max(start, c.Start)
+		busy += time.Duration(c.Holds) * (c.Work + c.Think)
+	}
+	h := start + busy + 2*ttl
+	if h <= 0 || h > s.Duration {
+		h = s.Duration
+	}
+	return max(h, time.Millisecond)
+}
