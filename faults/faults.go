@@ -85,10 +85,25 @@ func Schedule(w *model.World, fs []Fault) {
 	}
 }
 
+// Drift rates outside [MinRate, MaxRate] are refused (skipped, with a trace
+// line): beyond them a clock's readings overflow int64 nanoseconds within a
+// run, and no real clock is that wrong. The loader should refuse them too.
+const (
+	MinRate = 0.001
+	MaxRate = 1000
+)
+
 // Apply carries out a fault now, scheduling its end where it has a duration.
-// A fault on a target the world lacks is reported in the trace and skipped
-// (compare runs one schedule against worlds of different sizes).
+// The fault itself is one trace line (kind "fault"); each of its effects
+// follows as its own line (a key expiring early, a write lost in the
+// replication window, a replica promoted, ...). A fault on a target the
+// world lacks is reported in the trace and skipped (compare runs one
+// schedule against worlds of different sizes).
 func Apply(w *model.World, f Fault) {
+	if f.Kind == ClockDrift && !(f.Rate >= MinRate && f.Rate <= MaxRate) {
+		w.Emit(f.Target, "skipped", "%s skipped: a drift rate must be between %g and %g", f, MinRate, float64(MaxRate))
+		return
+	}
 	if c := w.Client(f.Target); c != nil {
 		applyClient(w, c, f)
 		return
@@ -99,16 +114,18 @@ func Apply(w *model.World, f Fault) {
 	}
 	switch f.Kind {
 	case Partition:
-		id := w.Net.Partition(f.Groups)
 		w.Emit("net", "fault", "%s", f)
-		w.K.After(f.For, func() { w.Net.Heal(id); w.Emit("net", "heal", "partition healed") })
+		id := w.Net.Partition(f.Groups)
+		w.K.After(f.For, func() {
+			w.Emit("net", "heal", "partition healed after %s", f.For)
+			w.Net.Heal(id)
+		})
 		return
 	}
 	w.Emit("net", "skipped", "%s skipped: no process %q in this world", f, f.Target)
 }
 
 func applyClient(w *model.World, c *model.Client, f Fault) {
-	now := w.Now()
 	switch f.Kind {
 	case Pause:
 		c.Pause()
@@ -122,11 +139,11 @@ func applyClient(w *model.World, c *model.Client, f Fault) {
 		c.Crash()
 		w.Emit(c.Name, "fault", "%s crashes: no release, no renewal", c.Name)
 	case ClockJump:
-		c.Clock().Jump(now, f.By)
-		w.Emit(c.Name, "fault", "clock %s: %s's wall clock now reads %s", signed(f.By), c.Name, sim.FormatTime(c.Clock().Wall(now)))
+		w.Emit(c.Name, "fault", "%s clock %s (clock_jump)", c.Name, signed(f.By))
+		c.JumpClock(f.By)
 	case ClockDrift:
-		c.Clock().SetRate(now, f.Rate)
-		w.Emit(c.Name, "fault", "clock drift: %s's clock now runs %gx true speed", c.Name, f.Rate)
+		w.Emit(c.Name, "fault", "%s clock drift: rate %s (clock_drift)", c.Name, strconv.FormatFloat(f.Rate, 'g', -1, 64))
+		c.SetClockRate(f.Rate)
 	case Isolate:
 		isolate(w, f)
 	case Slow:
@@ -137,15 +154,22 @@ func applyClient(w *model.World, c *model.Client, f Fault) {
 }
 
 func applyNode(w *model.World, n *model.Node, f Fault) {
-	now := w.Now()
 	switch f.Kind {
 	case Crash:
-		w.CrashNode(n)
 		w.Emit(n.Name(), "fault", "%s crashes (persistence %s)", n.Name(), persistence(n))
+		w.CrashNode(n)
 		if f.RestartAfter > 0 {
 			w.K.After(f.RestartAfter, func() {
+				if n.Up() {
+					return // already restarted by another fault
+				}
 				w.RestartNode(n)
-				w.Emit(n.Name(), "restart", "%s restarts with %d key(s)", n.Name(), len(n.Keys(w.Now())))
+				now := w.Now()
+				msg := fmt.Sprintf("%s restarts after %s with %d key(s) (persistence %s)", n.Name(), f.RestartAfter, len(n.Keys(now)), persistence(n))
+				if d := n.Config().RestartDelay; d > 0 {
+					msg += fmt.Sprintf("; it answers -LOADING until %s (restart_delay %s)", sim.FormatTime(now+d), d)
+				}
+				w.Emit(n.Name(), "restart", "%s", msg)
 			})
 		}
 	case Failover:
@@ -156,7 +180,7 @@ func applyNode(w *model.World, n *model.Node, f Fault) {
 			}
 		}
 		if i < 0 {
-			w.Emit(n.Name(), "skipped", "%s skipped: %s is not a master", f, n.Name())
+			w.Emit(n.Name(), "skipped", "%s skipped: %s is not a master now", f, n.Name())
 			return
 		}
 		w.Emit(n.Name(), "fault", "failover of %s", n.Name())
@@ -164,14 +188,12 @@ func applyNode(w *model.World, n *model.Node, f Fault) {
 			w.Emit(n.Name(), "skipped", "failover skipped: %v", err)
 		}
 	case ClockJump:
-		exp := n.JumpClock(now, f.By)
-		w.Emit(n.Name(), "fault", "clock %s: %s's wall clock now reads %s", signed(f.By), n.Name(), sim.FormatTime(n.Clock().Wall(now)))
-		for _, e := range exp {
-			w.Emit(n.Name(), "expired", "%s clock %s: %s expired %s early", n.Name(), signed(f.By), e.Key, sim.FormatTime(e.Early))
-		}
+		w.Emit(n.Name(), "fault", "%s clock %s (clock_jump): its wall clock now reads %s", n.Name(), signed(f.By),
+			sim.FormatTime(n.Clock().Wall(w.Now())+f.By))
+		w.JumpNodeClock(n, f.By)
 	case ClockDrift:
-		n.SetClockRate(now, f.Rate)
-		w.Emit(n.Name(), "fault", "clock drift: %s's clock now runs %gx true speed", n.Name(), f.Rate)
+		w.Emit(n.Name(), "fault", "%s clock drift: rate %s (clock_drift)", n.Name(), strconv.FormatFloat(f.Rate, 'g', -1, 64))
+		w.DriftNodeClock(n, f.Rate)
 	case Isolate:
 		isolate(w, f)
 	case Slow:
@@ -182,15 +204,18 @@ func applyNode(w *model.World, n *model.Node, f Fault) {
 }
 
 func isolate(w *model.World, f Fault) {
-	id := w.Net.Isolate(f.Target)
 	w.Emit(f.Target, "fault", "%s is cut off from everyone for %s", f.Target, f.For)
-	w.K.After(f.For, func() { w.Net.Heal(id); w.Emit(f.Target, "heal", "%s reconnected", f.Target) })
+	id := w.Net.Isolate(f.Target)
+	w.K.After(f.For, func() { w.Emit(f.Target, "heal", "%s reconnected", f.Target); w.Net.Heal(id) })
 }
 
 func slow(w *model.World, f Fault) {
 	w.Net.SetSlow(f.Target, f.Latency, f.Loss)
 	w.Emit(f.Target, "fault", "links of %s slow: +%s, loss %g, for %s", f.Target, f.Latency, f.Loss, f.For)
-	w.K.After(f.For, func() { w.Net.SetSlow(f.Target, 0, 0); w.Emit(f.Target, "heal", "links of %s back to normal", f.Target) })
+	w.K.After(f.For, func() {
+		w.Net.SetSlow(f.Target, 0, 0)
+		w.Emit(f.Target, "heal", "links of %s back to normal", f.Target)
+	})
 }
 
 func persistence(n *model.Node) string { return n.Config().Persistence }

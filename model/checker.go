@@ -67,20 +67,32 @@ type Checker struct {
 	ended    map[string]*grant // node name -> the last grant that ended there
 	stuckWhy string
 	finished bool
+	// tokens maps a lock value to the client that wrote it, so a key that
+	// reappears on another node (a promoted replica) has a known owner.
+	tokens map[string]string
+	// clockNotes are the clock faults per node name, in time order.
+	clockNotes map[string][]clockNote
 }
 
 // grant is the ground truth about one lock key on one node.
 type grant struct {
 	owner   string
+	value   string // the lock key's value (the owner's token), to recognise it elsewhere
 	at      time.Duration
+	set     time.Duration // when its TTL was last set (grant or renewal)
+	ttl     time.Duration // the TTL it was set with, by the node's clock
 	expires time.Duration // true time the key expires if nothing changes; -1: never
 	ended   bool
 	endedAt time.Duration
 	how     string // how it ended, for explanations
+	// lostBy says why a grant still in force no longer counts: its node was
+	// replaced by a failover it could not hear of (split brain).
+	lostBy string
 }
 
 func newChecker(w *World) *Checker {
-	return &Checker{w: w, grants: map[string]*grant{}, ended: map[string]*grant{}}
+	return &Checker{w: w, grants: map[string]*grant{}, ended: map[string]*grant{},
+		tokens: map[string]string{}, clockNotes: map[string][]clockNote{}}
 }
 
 // Metrics are the metrics so far (final after World.Finish).
@@ -148,7 +160,16 @@ func (ch *Checker) explain(c, o *Client) string {
 	case o.state == StateHolding || o.state == StateAcquiring:
 		state = "holding"
 	}
-	why := ch.lastEnd(o.Name)
+	why := ch.splitBrain(o.Name)
+	if why == "" {
+		why = ch.lastEnd(o.Name)
+	}
+	if note := clientClockNote(o, now); note != "" {
+		if why != "" {
+			why += "; "
+		}
+		why += note
+	}
 	if why != "" {
 		why = " (" + why + ")"
 	}
@@ -159,16 +180,17 @@ func (ch *Checker) explain(c, o *Client) string {
 // lastEnd describes how o's most recent grant ended, on any node.
 func (ch *Checker) lastEnd(owner string) string {
 	var best *grant
+	var node string
 	for _, n := range ch.w.Nodes {
 		g := ch.ended[n.Name()]
 		if g != nil && g.owner == owner && (best == nil || g.endedAt > best.endedAt) {
-			best = g
+			best, node = g, n.Name()
 		}
 	}
 	if best == nil {
 		return ""
 	}
-	return best.how
+	return best.how + ch.cutOff(owner, node, best)
 }
 
 func (ch *Checker) waited(c *Client, d time.Duration, ok bool) {
@@ -190,12 +212,19 @@ func (ch *Checker) keyChanged(n *Node, client string, op Op, before, after bool)
 	g := ch.grants[name]
 	if g != nil && !before {
 		// The key vanished since we last looked: it expired.
-		ch.end(name, g, g.expires, fmt.Sprintf("its lease on %s expired at %s", name, sim.FormatTime(g.expires)))
+		ch.end(name, g, g.expires, ch.expiredHow(n, g))
 		g = nil
 	}
 	switch {
 	case !before && after:
-		ch.grants[name] = &grant{owner: client, at: now, expires: ch.expiry(n)}
+		g := &grant{owner: client, at: now, value: n.lockValue(ch.w.Cfg.Lock.Key)}
+		ch.setExpiry(n, g)
+		ch.grants[name] = g
+		ch.tokens[g.value] = client
+		if n.Stale() {
+			g.lostBy = fmt.Sprintf("%s had replaced %s as master at %s; cut off, %s still granted it: split brain",
+				n.replacedBy.Name(), name, sim.FormatTime(n.replacedAt), name)
+		}
 	case before && !after && g != nil:
 		if g.owner != client && op == OpRelease {
 			ch.m.WrongReleases++
@@ -207,7 +236,7 @@ func (ch *Checker) keyChanged(n *Node, client string, op Op, before, after bool)
 		}
 		ch.end(name, g, now, how)
 	case before && after && g != nil && g.owner == client && op != OpOther:
-		g.expires = ch.expiry(n)
+		ch.setExpiry(n, g)
 	}
 }
 
@@ -220,15 +249,14 @@ func (ch *Checker) end(name string, g *grant, at time.Duration, how string) {
 // expiry estimates the true time at which the lock key on n expires, from
 // its PTTL and the node clock's rate.
 func (ch *Checker) expiry(n *Node) time.Duration {
-	pttl := n.PTTL(ch.w.Now(), ch.w.Cfg.Lock.Key)
+	now := ch.w.Now()
+	pttl := n.PTTL(now, ch.w.Cfg.Lock.Key)
 	if pttl < 0 {
 		return -1
 	}
-	rate := n.Clock().Rate()
-	if n.cfg.Monotonic || rate <= 0 {
-		rate = 1
-	}
-	return ch.w.Now() + time.Duration(float64(pttl)/rate)
+	// Both of the node's readings advance at its clock's rate, so the true
+	// time at which the expiry clock has advanced by pttl is exact.
+	return now + n.Clock().TrueAfter(now, pttl)
 }
 
 // finish computes the end-of-run metrics: a grant still in force whose owner

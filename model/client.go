@@ -44,6 +44,9 @@ type Client struct {
 	hungSince   time.Duration
 	hung        bool
 	renewals    int
+
+	view   []*Node       // per shard, the master this client talks to (see World.masterFor)
+	timers []*localTimer // wake-ups set by its monotonic clock, rescheduled on drift
 }
 
 // Lease is what a client believes about one grant of the lock.

@@ -27,6 +27,10 @@ type NodesConfig struct {
 	Persistence    string // none | everysec | always
 	RestartDelay   time.Duration
 	Monotonic      bool // expire keys by a monotonic clock instead of the wall clock
+	// LuaInterpreted runs every script in miniredis's Lua interpreter
+	// instead of the Go fast path (--lua=interpreted); the outcome is the
+	// same, only slower. Copied into each NodeConfig.
+	LuaInterpreted bool
 }
 
 // LockConfig is the lock design under test.

@@ -2,57 +2,171 @@ package model
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // CrashNode stops a node now; what it keeps depends on the persistence mode.
+// Its replication links break: writes still on their way to its replicas
+// are lost, and a crashed replica loses what was on its way to it.
 func (w *World) CrashNode(n *Node) {
-	n.Crash(w.Now())
-}
-
-// RestartNode brings a crashed node back. A former master whose shard failed
-// over meanwhile rejoins as a replica of the new master: a full resync
-// discards whatever it had that the new master lacks.
-func (w *World) RestartNode(n *Node) {
-	now := w.Now()
-	n.Restart(now)
-	if sh := w.shardOf(n); sh != nil && sh.Master != n && !n.IsReplica() {
-		w.rejoin(sh, n)
+	if !n.Up() {
+		return
 	}
+	now := w.Now()
+	// Writes due at this very instant have arrived (ties go to delivery):
+	// what is lost is exactly what was made in the last replication_lag.
+	for _, s := range n.downstream {
+		s.flush()
+	}
+	n.Crash(now)
+	n.crashedAt = now
+	for _, s := range n.downstream {
+		s.breakLink(n.Name() + " crashed")
+	}
+	if s := n.upstream; s != nil {
+		s.breakLink(n.Name() + " crashed")
+	}
+	w.sentinel()
 }
 
-// Failover promotes the first replica of shard i. Writes it had not yet
-// received are lost. The old master, if it is up, is demoted at once and
-// resynchronised from the new master; if it is down it rejoins on restart.
+// RestartNode brings a crashed node back with what its persistence kept.
+// Its replication links resume with a full resync (the backlog was in
+// memory). A former master whose shard failed over meanwhile comes back
+// believing it is still the master, like a restarted Redis whose config was
+// never rewritten, and is demoted as soon as it can reach the new master.
+func (w *World) RestartNode(n *Node) {
+	n.Restart(w.Now())
+	w.Chk.restarted(n)
+	for _, s := range n.downstream {
+		s.flush()
+	}
+	if s := n.upstream; s != nil {
+		s.flush()
+	}
+	w.demoteStale()
+	w.sentinel()
+}
+
+// Failover promotes a replica of shard i, as the failover fault (a manual
+// SENTINEL FAILOVER) does: the first replica that is up. Writes it had not
+// yet received are lost.
 func (w *World) Failover(i int) (*Node, error) {
 	sh := w.Shards[i]
+	for _, r := range sh.Replicas {
+		if r.Up() {
+			w.promote(sh, r, "failover of "+sh.Master.Name())
+			return r, nil
+		}
+	}
 	if len(sh.Replicas) == 0 {
 		return nil, fmt.Errorf("%s has no replica to promote", sh.Master.Name())
 	}
-	old, promoted := sh.Master, sh.Replicas[0]
-	promoted.SetReplica(false)
-	sh.Master = promoted
-	sh.Replicas = append(sh.Replicas[1:], old)
-	w.Emit(promoted.Name(), "promoted", "%s is now the master of shard %d (was %s)", promoted.Name(), i+1, old.Name())
-	if old.Up() {
-		w.rejoin(sh, old)
+	return nil, fmt.Errorf("no replica of %s is up to be promoted", sh.Master.Name())
+}
+
+// promote makes replica r the master of shard sh. Its stream from the old
+// master dies with whatever it had not applied. The other replicas follow
+// the new master after a full resync. The old master, if it can reach the
+// new one, is demoted at once; otherwise (down, or cut off by a partition)
+// it stays a stale master that still accepts writes from the clients that
+// reach it, until it can reach the new master (split brain).
+func (w *World) promote(sh *Shard, r *Node, why string) {
+	now := w.Now()
+	old := sh.Master
+	if s := r.upstream; s != nil {
+		s.flush() // what is due now has arrived; the rest is lost
 	}
-	return promoted, nil
+	w.detachReplica(r, fmt.Sprintf("%s is promoted", r.Name()))
+	r.SetReplica(false)
+	r.watch.reset()
+	sh.Master = r
+	sh.Replicas = removeNode(sh.Replicas, r)
+	w.Emit(r.Name(), "promoted", "%s is now the master of shard %d in place of %s (%s)", r.Name(), sh.Index+1, old.Name(), why)
+	w.Chk.failedOver(old, r)
+	for _, x := range sh.Replicas {
+		w.attachReplica(x, r, true)
+	}
+	for _, s := range append([]*replStream(nil), old.downstream...) {
+		w.detachReplica(s.replica, "")
+	}
+	old.replacedBy, old.replacedAt = r, now
+	sh.Stale = append(sh.Stale, old)
+	if old.Up() && !w.Net.Connected(old.Name(), r.Name()) {
+		w.Emit(old.Name(), "split-brain", "%s is cut off from %s and does not know it was replaced: it stays a master and accepts writes until it can reach %s",
+			old.Name(), r.Name(), r.Name())
+	}
+	w.demoteStale()
+	w.sentinel()
+}
+
+// demoteStale demotes every stale master that is up and can reach its
+// shard's current master: it rejoins as a replica with a full resync, which
+// discards whatever it accepted after it was replaced.
+func (w *World) demoteStale() {
+	for _, sh := range w.Shards {
+		for i := 0; i < len(sh.Stale); i++ {
+			n := sh.Stale[i]
+			if !n.Up() || !sh.Master.Up() || !w.Net.Connected(n.Name(), sh.Master.Name()) {
+				continue
+			}
+			sh.Stale = removeNode(sh.Stale, n)
+			i--
+			w.rejoin(sh, n)
+		}
+	}
 }
 
 // rejoin makes n a replica of its shard's current master with a full resync.
 func (w *World) rejoin(sh *Shard, n *Node) {
-	now := w.Now()
-	n.SetReplica(true)
-	if sh.Master.Up() {
-		n.LoadSnapshot(now, sh.Master.Snapshot(now))
-	}
-	w.Emit(n.Name(), "rejoined", "%s rejoined as a replica of %s at %s; its unreplicated writes are discarded",
-		n.Name(), sh.Master.Name(), sim.FormatTime(now))
+	w.Emit(n.Name(), "rejoined", "%s rejoins as a replica of %s (replaced at %s); what it accepted since is discarded",
+		n.Name(), sh.Master.Name(), sim.FormatTime(n.replacedAt))
+	sh.Replicas = append(sh.Replicas, n)
+	w.attachReplica(n, sh.Master, true)
+	n.replacedBy = nil
 }
 
-// shardOf is the shard a node belongs to (as master or replica).
+// Stale reports whether n is a master that was replaced by a failover it
+// has not yet learnt about (it still accepts writes).
+func (n *Node) Stale() bool { return n.replacedBy != nil && !n.replica }
+
+// ReplacedBy is the node promoted in a stale master's place, or nil.
+func (n *Node) ReplacedBy() *Node {
+	if !n.Stale() {
+		return nil
+	}
+	return n.replacedBy
+}
+
+// Upstream is the master a replica follows, or nil.
+func (n *Node) Upstream() *Node {
+	if n.upstream == nil {
+		return nil
+	}
+	return n.upstream.master
+}
+
+// ReplicationBacklog is how many writes are on their way from n's master to
+// n (for display).
+func (n *Node) ReplicationBacklog() int {
+	if n.upstream == nil {
+		return 0
+	}
+	return len(n.upstream.queue)
+}
+
+// netChanged reacts to a partition starting or healing: stale masters that
+// can now reach their replacement are demoted, held-back replication
+// catches up, and the failover watchers re-evaluate.
+func (w *World) netChanged() {
+	w.noteCuts()
+	w.demoteStale()
+	w.flushStreams()
+	w.sentinel()
+}
+
+// shardOf is the shard a node belongs to (as master, replica or stale master).
 func (w *World) shardOf(n *Node) *Shard {
 	for _, sh := range w.Shards {
 		if sh.Master == n {
@@ -63,6 +177,29 @@ func (w *World) shardOf(n *Node) *Shard {
 				return sh
 			}
 		}
+		for _, r := range sh.Stale {
+			if r == n {
+				return sh
+			}
+		}
 	}
 	return nil
+}
+
+func removeNode(ns []*Node, n *Node) []*Node {
+	for i, x := range ns {
+		if x == n {
+			return append(ns[:i:i], ns[i+1:]...)
+		}
+	}
+	return ns
+}
+
+// describeEffects lists effects for the trace.
+func describeEffects(effs []Effect) string {
+	s := make([]string, len(effs))
+	for i, e := range effs {
+		s[i] = e.String()
+	}
+	return strings.Join(s, "; ")
 }

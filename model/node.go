@@ -49,6 +49,10 @@ type NodeConfig struct {
 	Monotonic    bool          // redis.clock: monotonic — key expiry ignores wall jumps (drift still applies)
 	Persistence  string        // "none" (or "") | "everysec" | "always"
 	RestartDelay time.Duration // after restart, answer every command with -LOADING for this long
+	// LuaInterpreted turns the Lua fast path off (--lua=interpreted): every
+	// script then runs in miniredis's gopher-lua, 100x slower. The replies
+	// and data are the same either way (see fastpath.go).
+	LuaInterpreted bool
 }
 
 // Node is a simulated Redis server: one in-process miniredis (no listener)
@@ -76,8 +80,26 @@ type Node struct {
 	// key is stored with 1ns of TTL and its true TTL is 0 (see trueTTL).
 	edge map[string]bool
 
+	fast     *fastPath // the Lua fast path (off with LuaInterpreted) and the node's own connection
+	cur      *nodeConn // the connection Do is dispatching for, else nil
+	fastDone bool      // the fast path answered the command Do dispatched
+	// minExpire is a lower bound on every key's absolute expiry (by the
+	// expiry clock) while the bound is valid: advance skips the scan of all
+	// keys when the clock stays below it. It is lowered by every write whose
+	// keys are known and reset to minExpireUnknown by the rest.
+	minExpire time.Duration
+
 	outbox []Effect // effects not yet taken by TakeEffects
+	pre    []Effect // scratch: touched keys' states before a write
 	aof    appendLog
+
+	// Replication and failure detection (replication_stream.go, sentinel.go).
+	upstream   *replStream   // the stream feeding this replica; nil for a master
+	downstream []*replStream // the streams this master feeds, in attach order
+	watch      sentinelWatch // the replica's view of its master's health
+	replacedBy *Node         // a stale master: the replica promoted in its place
+	replacedAt time.Duration // when that happened
+	crashedAt  time.Duration // the last crash, for explanations
 }
 
 // nodeConn is one client connection: miniredis keeps MULTI and SELECT state
@@ -88,6 +110,11 @@ type nodeConn struct {
 	rd     *bufio.Reader
 	multi  bool     // inside MULTI: writes are queued until EXEC
 	queued []string // keys the queued writes will touch
+	// tainted: the connection ran a command that changes connection state
+	// the Lua fast path cannot see (SELECT, pub/sub, AUTH, HELLO, RESET);
+	// its scripts then always run in Lua.
+	tainted bool
+	raw     []byte // the last reply as sent, until the next command (tests compare it)
 }
 
 // NewNode starts a node that is up, empty, and a master.
@@ -120,12 +147,14 @@ func (n *Node) boot(now time.Duration) {
 	n.srv = m.Server()
 	n.conns = map[string]*nodeConn{}
 	n.edge = nil
+	n.minExpire = noExpiry // empty
 	n.up = true
 	n.lastE = n.expiryClock(now)
 	m.SetTime(Epoch.Add(n.clock.Wall(now)))
-	if n.replica {
-		n.srv.SetPreHook(n.replicaHook)
-	}
+	n.fast = newFastPath(n.srv, !n.cfg.LuaInterpreted)
+	// One hook does both jobs (miniredis has one slot): READONLY on a
+	// replica, the Lua fast path on a master.
+	n.srv.SetPreHook(n.preHook)
 }
 
 // Name is the node's name ("redis-1").
@@ -181,15 +210,19 @@ func (n *Node) Do(now time.Duration, conn string, args ...string) (any, error) {
 	c := n.conn(conn)
 
 	spec, isWrite := writeCommands[cmd]
+	if connStateCommands[cmd] {
+		c.tainted = true
+	}
 	if isWrite && n.replica && spec != keysScript {
 		// Scripts may run on a replica and only fail if they call a write
-		// command (replicaHook); plain writes are refused up front.
+		// command (preHook); plain writes are refused up front.
 		return nil, errReadOnly
 	}
 
 	var touched []string
+	queuedCmd := c.multi && cmd != "EXEC" && cmd != "DISCARD" && cmd != "MULTI" && cmd != "WATCH"
 	switch {
-	case c.multi && cmd != "EXEC" && cmd != "DISCARD" && cmd != "MULTI" && cmd != "WATCH":
+	case queuedCmd:
 		// Queued: the write happens at EXEC, so remember what it touches.
 		if isWrite {
 			c.queued = append(c.queued, n.touchedKeys(spec, args)...)
@@ -202,17 +235,18 @@ func (n *Node) Do(now time.Duration, conn string, args ...string) (any, error) {
 		touched = n.touchedKeys(spec, args)
 	}
 
-	var pre []Effect
+	pre := n.pre[:0] // reused: one allocation per node, not per write
 	if len(touched) > 0 {
 		touched = dedupe(touched)
-		pre = make([]Effect, len(touched))
-		for i, k := range touched {
-			pre[i] = n.keyState(k)
+		for _, k := range touched {
+			pre = append(pre, n.keyState(k))
 		}
 	}
 
 	c.buf.Reset()
+	n.cur, n.fastDone = c, false
 	n.srv.Dispatch(c.peer, args)
+	n.cur = nil
 	c.peer.Flush()
 
 	for i, k := range touched {
@@ -220,18 +254,44 @@ func (n *Node) Do(now time.Duration, conn string, args ...string) (any, error) {
 		if !post.sameState(pre[i]) {
 			n.record(now, post)
 		}
+		if post.Expires && post.ExpireAt < n.minExpire {
+			n.minExpire = post.ExpireAt
+		}
 	}
+	if !c.multi && !expiryKnown(cmd, isWrite, n.fastDone) {
+		n.minExpire = minExpireUnknown
+	}
+	clear(pre) // drop references to values
+	n.pre = pre
 
 	reply, err := c.parse()
 	if err == nil && cmd == "MULTI" {
 		c.multi = true
 	}
+	if err != nil && cmd == "EVAL" && !queuedCmd && evalNumkeysValid(args) {
+		// Redis caches a script as soon as it compiles, even if running it
+		// then fails; miniredis only after a successful run. Load it, so a
+		// later EVALSHA finds it as on Redis (a script that does not
+		// compile fails to load, as on Redis).
+		n.fast.call("SCRIPT", "LOAD", args[1])
+	}
 	return reply, err
+}
+
+// evalNumkeysValid reports whether EVAL's numkeys is one Redis accepts,
+// which it checks before compiling the script.
+func evalNumkeysValid(args []string) bool {
+	if len(args) < 3 {
+		return false
+	}
+	nk, err := strconv.Atoi(args[2])
+	return err == nil && nk >= 0 && nk <= len(args)-3
 }
 
 // parse reads the one reply in c.buf.
 func (c *nodeConn) parse() (any, error) {
 	b := c.buf.Bytes()
+	c.raw = b
 	if len(b) == 0 {
 		return nil, nil
 	}
@@ -337,6 +397,9 @@ func (n *Node) touchedKeys(spec keySpec, args []string) []string {
 // dedupe drops repeated keys (DEL k k), keeping the first occurrence. The
 // lists are short, so a quadratic scan beats a map.
 func dedupe(ks []string) []string {
+	if len(ks) < 2 {
+		return ks
+	}
 	out := ks[:0:0]
 	for i, k := range ks {
 		dup := false
@@ -353,12 +416,28 @@ func dedupe(ks []string) []string {
 	return out
 }
 
-// replicaHook runs before every command miniredis dispatches while the node
-// is a replica, including the commands a Lua script calls: a script that
-// tries to write fails the way it does on a real read-only replica.
-func (n *Node) replicaHook(c *server.Peer, cmd string, _ ...string) bool {
-	if spec, ok := writeCommands[cmd]; ok && spec != keysScript {
-		c.WriteError(string(errReadOnly))
+// connStateCommands change per-connection state that miniredis keeps out of
+// reach (selected DB, pub/sub mode, authentication, protocol).
+var connStateCommands = map[string]bool{
+	"SELECT": true, "SUBSCRIBE": true, "PSUBSCRIBE": true, "SSUBSCRIBE": true,
+	"AUTH": true, "HELLO": true, "RESET": true,
+}
+
+// preHook runs before every command miniredis dispatches, including the
+// commands a Lua script calls. On a replica, a write fails the way it does on
+// a real read-only replica, also from inside a script (so scripts on a
+// replica always run in Lua). On a master, the Lua fast path may answer a
+// script itself.
+func (n *Node) preHook(c *server.Peer, cmd string, args ...string) bool {
+	if n.replica {
+		if spec, ok := writeCommands[cmd]; ok && spec != keysScript {
+			c.WriteError(string(errReadOnly))
+			return true
+		}
+		return false
+	}
+	if n.fast.hook(n.cur, c, cmd, args) {
+		n.fastDone = true
 		return true
 	}
 	return false

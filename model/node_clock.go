@@ -1,8 +1,49 @@
 package model
 
 import (
+	"math"
+	"strings"
 	"time"
 )
+
+// Bounds for Node.minExpire.
+const (
+	noExpiry         = time.Duration(math.MaxInt64) // no key has a TTL
+	minExpireUnknown = time.Duration(math.MinInt64) // rescan on the next advance
+)
+
+// readCommands are commands known not to write, so they leave minExpire
+// valid. Anything neither here nor in writeCommands (RESTORE, SWAPDB, MOVE,
+// SORT ... STORE, ...) may give a key a TTL without naming it and
+// invalidates the bound.
+var readCommands = func() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range strings.Fields(`GET MGET STRLEN GETRANGE EXISTS TYPE TTL PTTL
+		EXPIRETIME PEXPIRETIME HGET HMGET HGETALL HKEYS HVALS HLEN HEXISTS HSTRLEN
+		LINDEX LLEN LRANGE LPOS SCARD SISMEMBER SMISMEMBER SMEMBERS ZSCORE ZMSCORE
+		ZCARD ZRANK ZREVRANK ZRANGE ZREVRANGE ZRANGEBYSCORE ZCOUNT KEYS SCAN DBSIZE
+		PING ECHO TIME INFO WATCH UNWATCH MULTI DISCARD SCRIPT SELECT`) {
+		m[c] = true
+	}
+	return m
+}()
+
+// expiryKnown reports whether, after cmd ran (outside MULTI), minExpire is
+// still a lower bound: the command wrote nothing, or wrote only the keys Do
+// knows it touched (whose new expiry Do folded in). A script in real Lua may
+// write keys it did not declare; the fast path's twins never do. EXEC runs
+// queued commands Do did not look at.
+func expiryKnown(cmd string, isWrite, fastDone bool) bool {
+	switch {
+	case fastDone:
+		return true
+	case cmd == "EVAL" || cmd == "EVALSHA" || cmd == "EXEC":
+		return false
+	case isWrite:
+		return true
+	}
+	return readCommands[cmd]
+}
 
 // Expiry is a key that a clock fault made expire, for the trace:
 // "lock:x expired 19.1s early".
@@ -50,7 +91,16 @@ func (n *Node) advance(now time.Duration) []Expiry {
 // them; they get 1ns extra so miniredis keeps them, and are marked as edge
 // keys (true TTL 0) until the clock moves on.
 func (n *Node) forward(now, d time.Duration) []Expiry {
+	if n.lastE < n.minExpire {
+		// Every key expires after the new reading: nothing to expire and
+		// no edge key (an edge key's expiry is the old reading, below the
+		// bound), so skip listing and sorting the keys.
+		n.m.FastForward(d)
+		n.edge = nil
+		return nil
+	}
 	var expired []Expiry
+	least := noExpiry // the exact bound after this advance
 	var edge map[string]bool
 	for _, k := range n.m.Keys() {
 		ttl, ok := n.trueTTL(k)
@@ -60,6 +110,7 @@ func (n *Node) forward(now, d time.Duration) []Expiry {
 		switch {
 		case ttl < d:
 			expired = append(expired, Expiry{Key: k, Early: ttl})
+			continue
 		case ttl == d:
 			n.m.SetTTL(k, d+1)
 			if edge == nil {
@@ -67,9 +118,12 @@ func (n *Node) forward(now, d time.Duration) []Expiry {
 			}
 			edge[k] = true
 		}
+		// n.lastE is already the new reading, d past the TTLs' base.
+		least = min(least, n.lastE+ttl-d)
 	}
 	n.m.FastForward(d)
 	n.edge = edge
+	n.minExpire = least
 	for _, x := range expired {
 		n.record(now, Effect{Key: x.Key, Deleted: true})
 	}
@@ -114,6 +168,7 @@ func (n *Node) trueTTL(k string) (time.Duration, bool) {
 
 // setTTL gives key k (which must exist) a true TTL of ttl >= 0.
 func (n *Node) setTTL(k string, ttl time.Duration) {
+	n.minExpire = min(n.minExpire, n.lastE+ttl)
 	if ttl == 0 {
 		n.m.SetTTL(k, 1)
 		if n.edge == nil {

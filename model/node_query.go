@@ -26,3 +26,21 @@ func (n *Node) PTTL(now time.Duration, key string) time.Duration {
 	}
 	return ttl
 }
+
+// lockValue is the lock key's owner token as stored: a string's value, or a
+// reentrant lock hash's holder field. It only observes; call Exists first to
+// bring the node to the present.
+func (n *Node) lockValue(key string) string {
+	if !n.up {
+		return ""
+	}
+	e := n.keyState(key)
+	if e.Type == "hash" {
+		for i := 0; i+1 < len(e.Fields); i += 2 {
+			if e.Fields[i] == "holder" {
+				return e.Fields[i+1]
+			}
+		}
+	}
+	return e.display()
+}

@@ -116,15 +116,7 @@ func (n *Node) applyEffect(now time.Duration, e Effect) {
 // READONLY, also from inside a script; reads are served) or, with false, a
 // master again (failover promotion).
 func (n *Node) SetReplica(on bool) {
-	n.replica = on
-	if !n.up {
-		return // boot installs the hook on restart
-	}
-	if on {
-		n.srv.SetPreHook(n.replicaHook)
-	} else {
-		n.srv.SetPreHook(nil)
-	}
+	n.replica = on // preHook reads it on every command
 }
 
 // IsReplica reports whether the node is a read-only replica.

@@ -38,7 +38,9 @@ func (t *Thread) Sleep(d time.Duration) {
 	if d <= 0 {
 		return
 	}
-	t.p.Sleep(t.c.clock.TrueAfter(t.p.Now(), d))
+	tk := t.p.Arm()
+	t.c.afterLocal(d, func() { tk.Wake(nil) })
+	t.p.Park()
 }
 
 type rpcResult struct {
@@ -74,21 +76,31 @@ func (t *Thread) rpc(to string, timeout time.Duration, handle func() (any, error
 	w := t.c.w
 	from := t.c.Name
 	tk := t.p.Arm()
+	replied := false
 	w.Net.Send(from, to, func() {
 		reply, err, ok := handle()
 		if !ok {
 			return
 		}
-		w.Net.Send(to, from, func() { tk.Wake(rpcResult{reply, err}) })
+		w.Net.Send(to, from, func() { replied = true; tk.Wake(rpcResult{reply, err}) })
 	})
 	if timeout <= 0 {
-		timeout = time.Second
+		timeout = DefaultTimeout
 	}
-	timer := w.K.After(t.c.clock.TrueAfter(t.p.Now(), timeout), func() { tk.Wake(rpcResult{nil, ErrTimeout}) })
+	timer := t.c.afterLocal(timeout, func() {
+		if replied {
+			return // the reply came first; the thread has not read it yet (paused)
+		}
+		w.Emit(from, "timeout", "no reply from %s within %s by %s's clock", to, shortDur(timeout), from)
+		tk.Wake(rpcResult{nil, ErrTimeout})
+	})
 	r := t.p.Park().(rpcResult)
 	timer.Stop()
 	return r.reply, r.err
 }
+
+// DefaultTimeout is a request's timeout when lock.timeout is not set.
+const DefaultTimeout = time.Second
 
 // formatCommand renders a command for the trace, eliding script bodies.
 func formatCommand(args []string) string {

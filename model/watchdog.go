@@ -25,7 +25,7 @@ func (c *Client) startWatchdog(l *Lease) *watchdog {
 		t := &Thread{c: c, p: p}
 		for !wd.stopped {
 			tk := p.Arm()
-			timer := c.w.K.After(c.clock.TrueAfter(p.Now(), cfg.Every), func() { tk.Wake(nil) })
+			timer := c.afterLocal(cfg.Every, func() { tk.Wake(nil) })
 			wd.wake = func() { timer.Stop(); tk.Wake(nil) }
 			p.Park()
 			wd.wake = nil

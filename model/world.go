@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/sim"
@@ -21,6 +22,9 @@ type World struct {
 
 	strategy Strategy
 	byName   map[string]any // process name -> *Node or *Client
+	// cutSince is, for each client|node pair the network separates, since
+	// when (for explanations). Looked up only; its order never reaches output.
+	cutSince map[string]time.Duration
 }
 
 // Shard is one independent Redis master and its replicas. After a failover
@@ -29,6 +33,11 @@ type Shard struct {
 	Index    int // 0-based; the node names count from 1
 	Master   *Node
 	Replicas []*Node // current replicas, in promotion order
+	// Stale are former masters replaced by a failover they have not learnt
+	// about yet (down, or cut off from the new master): they still accept
+	// writes from the clients that reach them, and rejoin as replicas once
+	// they can reach the new master.
+	Stale []*Node
 }
 
 // ResourceName is the process name of the fenced resource on the network.
@@ -38,7 +47,8 @@ const ResourceName = "resource"
 // fails only on a config that the scenario loader should have refused.
 func NewWorld(cfg Config) (*World, error) {
 	k := sim.NewKernel(cfg.Seed)
-	w := &World{K: k, Net: k.NewNetwork(cfg.Latency, cfg.Jitter), Cfg: cfg, byName: map[string]any{}}
+	w := &World{K: k, Net: k.NewNetwork(cfg.Latency, cfg.Jitter), Cfg: cfg, byName: map[string]any{},
+		cutSince: map[string]time.Duration{}}
 	st, err := newStrategy(cfg.Lock)
 	if err != nil {
 		return nil, err
@@ -53,15 +63,22 @@ func NewWorld(cfg Config) (*World, error) {
 		sh.Master = w.addNode(fmt.Sprintf("redis-%d", i+1))
 		for j := 0; j < cfg.Nodes.Replicas; j++ {
 			r := w.addNode(fmt.Sprintf("redis-%d-r%d", i+1, j+1))
-			r.SetReplica(true)
+			w.attachReplica(r, sh.Master, false) // both empty: nothing to copy
 			sh.Replicas = append(sh.Replicas, r)
 		}
 		w.Shards = append(w.Shards, sh)
 	}
+	// Topology changes are handled after the event that made them, so the
+	// fault's own trace line comes before its effects.
+	w.Net.OnChange(func() { k.At(k.Now(), w.netChanged) })
+	w.Net.OnDrop(w.traceDrop)
 	w.Res = newResource(w, cfg.Lock.Fencing)
 	w.Chk = newChecker(w)
 	for _, cc := range cfg.Clients {
 		c := newClient(w, cc)
+		for _, sh := range w.Shards {
+			c.view = append(c.view, sh.Master)
+		}
 		w.Clients = append(w.Clients, c)
 		w.byName[cc.Name] = c
 	}
@@ -136,7 +153,8 @@ const (
 )
 
 // exec runs one command on a node at the current true time, on behalf of a
-// client, keeping the checker's ground truth about who owns the lock key.
+// client, keeping the checker's ground truth about who owns the lock key,
+// and ships what the command changed to the node's replicas.
 func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) {
 	now := w.K.Now()
 	key := w.Cfg.Lock.Key
@@ -146,35 +164,99 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 		before = n.Exists(now, key)
 	}
 	reply, err := n.Do(now, client, args...)
-	if track && err != ErrDown {
+	if err == ErrDown {
+		w.Emit(n.Name(), "no-reply", "%s is down: %s's %s gets no reply", n.Name(), client, commandName(args))
+		return reply, err
+	}
+	if track {
 		after := n.Exists(now, key)
 		w.Chk.keyChanged(n, client, op, before, after)
 	}
-	w.replicate(n)
+	effs := n.TakeEffects()
+	if len(effs) > 0 && n.Stale() {
+		w.Emit(n.Name(), "split-brain", "%s accepts %s's write although %s replaced it as master at %s; it reaches no replica and is discarded when %s rejoins: %s",
+			n.Name(), client, n.replacedBy.Name(), sim.FormatTime(n.replacedAt), n.Name(), describeEffects(effs))
+	}
+	w.ship(n, effs)
 	return reply, err
 }
 
-// replicate ships the effects of the last command on a master to its
-// replicas, each applied replication_lag later over the network.
-func (w *World) replicate(n *Node) {
-	effs := n.TakeEffects()
-	if len(effs) == 0 || n.IsReplica() {
-		return
+func commandName(args []string) string {
+	if len(args) == 0 {
+		return "command"
 	}
-	for _, sh := range w.Shards {
-		if sh.Master != n {
-			continue
-		}
-		for _, r := range sh.Replicas {
-			r := r
-			w.K.After(w.Cfg.Nodes.ReplicationLag, func() {
-				if r.Up() && w.Net.Connected(n.Name(), r.Name()) {
-					r.ApplyEffects(w.K.Now(), effs)
-				}
-			})
+	return strings.ToUpper(args[0])
+}
+
+// traceDrop says which message the network dropped. A lost request never
+// reached the node; a lost reply means the command did run there.
+func (w *World) traceDrop(from, to, why string) {
+	_, fromNode := w.byName[from].(*Node)
+	_, toNode := w.byName[to].(*Node)
+	switch {
+	case fromNode || from == ResourceName:
+		w.Emit(from, "reply-lost", "reply %s -> %s %s: the command ran on %s, %s will time out", from, to, why, from, to)
+	case toNode || to == ResourceName:
+		w.Emit(from, "request-lost", "request %s -> %s %s: it never reached %s, %s will time out", from, to, why, to, from)
+	default:
+		w.Emit(from, "msg-lost", "message %s -> %s %s", from, to, why)
+	}
+}
+
+// masterFor is the node client c sends shard i's commands to: the master it
+// knows of. A client learns of a failover (from Sentinel, in real life) and
+// follows the new master once it can reach it; until then it keeps talking
+// to the old one, which, if it is a stale master cut off with the client,
+// still accepts its writes (split brain).
+func (w *World) masterFor(c *Client, i int) *Node {
+	sh := w.Shards[i]
+	if i >= len(c.view) {
+		return sh.Master
+	}
+	cur := c.view[i]
+	if cur != sh.Master && w.Net.Connected(c.Name, sh.Master.Name()) {
+		c.view[i] = sh.Master
+		w.Emit(c.Name, "follows", "%s follows the new master of shard %d: %s (was %s)", c.Name, i+1, sh.Master.Name(), cur.Name())
+	}
+	return c.view[i]
+}
+
+// MasterView is the node c currently believes is shard i's master.
+func (w *World) MasterView(c *Client, i int) *Node {
+	if i < len(c.view) {
+		return c.view[i]
+	}
+	return w.Shards[i].Master
+}
+
+// CutOffSince reports since when the network has separated client c from
+// node n without a break, and false when they are connected.
+func (w *World) CutOffSince(c, n string) (time.Duration, bool) {
+	t, ok := w.cutSince[c+"|"+n]
+	return t, ok
+}
+
+// noteCuts records which client-node pairs the network separates now.
+func (w *World) noteCuts() {
+	now := w.Now()
+	for _, c := range w.Clients {
+		for _, n := range w.Nodes {
+			k := c.Name + "|" + n.Name()
+			_, had := w.cutSince[k]
+			switch cut := !w.Net.Connected(c.Name, n.Name()); {
+			case cut && !had:
+				w.cutSince[k] = now
+			case !cut && had:
+				delete(w.cutSince, k)
+			}
 		}
 	}
 }
 
-// masterFor is the node a client sends single-instance commands for shard i to.
-func (w *World) masterFor(c *Client, i int) *Node { return w.Shards[i].Master }
+// Command runs one command on node n from connection conn now, as a client
+// request arriving there would (the lock key's ground truth is not tracked:
+// it is not a lock operation), and replicates what it changed. For tests and
+// for typing a command into a live run.
+func (w *World) Command(n *Node, conn string, args ...string) (any, error) {
+	return w.exec(n, conn, OpOther, args)
+}

@@ -19,6 +19,9 @@ type Network struct {
 	parts   map[int][]map[string]int // partition id -> process -> group index
 	slow    map[string]slowLink
 	nextID  int
+
+	onChange []func()                     // told after every partition, isolation or heal
+	onDrop   []func(from, to, why string) // told about every message the network drops
 }
 
 type slowLink struct {
@@ -43,6 +46,7 @@ func (n *Network) Partition(groups [][]string) int {
 		}
 	}
 	n.parts[n.nextID] = []map[string]int{idx}
+	n.changed()
 	return n.nextID
 }
 
@@ -50,11 +54,62 @@ func (n *Network) Partition(groups [][]string) int {
 func (n *Network) Isolate(name string) int {
 	n.nextID++
 	n.parts[n.nextID] = []map[string]int{{name: 0}, nil}
+	n.changed()
 	return n.nextID
 }
 
 // Heal ends a partition or isolation.
-func (n *Network) Heal(id int) { delete(n.parts, id) }
+func (n *Network) Heal(id int) {
+	if _, ok := n.parts[id]; !ok {
+		return
+	}
+	delete(n.parts, id)
+	n.changed()
+}
+
+// OnChange registers fn to be called after every Partition, Isolate and
+// Heal, in registration order: code that keeps state across a link (a
+// replication stream, a failure detector) reacts to the topology changing
+// rather than polling it.
+func (n *Network) OnChange(fn func()) { n.onChange = append(n.onChange, fn) }
+
+// OnDrop registers fn to be told about every message the network drops, with
+// why: "lost" (a slow link's loss draw), "partitioned" (no link when it was
+// sent) or "cut in flight" (a partition began while it travelled).
+func (n *Network) OnDrop(fn func(from, to, why string)) { n.onDrop = append(n.onDrop, fn) }
+
+func (n *Network) changed() {
+	for _, fn := range n.onChange {
+		fn()
+	}
+}
+
+func (n *Network) dropped(from, to, why string) {
+	for _, fn := range n.onDrop {
+		fn(from, to, why)
+	}
+}
+
+// Why a message was dropped, as OnDrop reports it.
+const (
+	DropLost        = "lost"
+	DropPartitioned = "partitioned"
+	DropCutInFlight = "cut in flight"
+)
+
+// ExtraLatency is the latency that slow faults add to the link between a and
+// b (both ends count), without jitter or loss: what a TCP stream such as
+// replication, which retransmits instead of losing, pays on top of its own
+// delay.
+func (n *Network) ExtraLatency(a, b string) time.Duration {
+	var d time.Duration
+	for _, name := range [2]string{a, b} {
+		if s, ok := n.slow[name]; ok {
+			d += s.latency
+		}
+	}
+	return d
+}
 
 // SetSlow adds latency and a loss rate to every link of a process; zero
 // values restore it.
@@ -104,14 +159,18 @@ func (n *Network) Send(from, to string, deliver func()) bool {
 		}
 	}
 	if loss > 0 && n.rng.Float64() < loss {
+		n.dropped(from, to, DropLost)
 		return false
 	}
 	if !n.Connected(from, to) {
+		n.dropped(from, to, DropPartitioned)
 		return false
 	}
 	n.k.After(d, func() {
 		if n.Connected(from, to) {
 			deliver()
+		} else {
+			n.dropped(from, to, DropCutInFlight)
 		}
 	})
 	return true

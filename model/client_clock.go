@@ -1,0 +1,111 @@
+package model
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// A client's clocks, as lockstep models them (docs/scenario-format.md,
+// "Additions"):
+//
+//   - Every timer and timeout of the client — Sleep (work, think, retry
+//     delays), request timeouts, the watchdog's period — runs on its
+//     monotonic clock, as Go's time.Sleep or Java's nanoTime-based
+//     schedulers do. A drift (clock_drift) changes them, and a wake-up
+//     already scheduled is moved at the instant of the drift; a jump
+//     (clock_jump) does not.
+//   - What the client believes about its lease — Lease.Start and Lease.Until,
+//     Redlock's elapsed time and validity — is read from its wall clock, so
+//     a jump moves it: a forward jump makes the lease look shorter, a jump
+//     during a Redlock attempt is counted as elapsed time.
+
+// localTimer is a wake-up at a reading of the client's monotonic clock.
+type localTimer struct {
+	target time.Duration // monotonic reading at which it fires
+	timer  sim.Timer
+	fn     func()
+	done   bool
+}
+
+// afterLocal runs fn once d has passed on the client's monotonic clock.
+func (c *Client) afterLocal(d time.Duration, fn func()) *localTimer {
+	now := c.w.Now()
+	lt := &localTimer{target: c.clock.Mono(now) + d, fn: fn}
+	c.schedule(lt, now)
+	if len(c.timers) >= 16 { // drop finished timers now and then
+		live := c.timers[:0]
+		for _, x := range c.timers {
+			if !x.done {
+				live = append(live, x)
+			}
+		}
+		clear(c.timers[len(live):])
+		c.timers = live
+	}
+	c.timers = append(c.timers, lt)
+	return lt
+}
+
+func (c *Client) schedule(lt *localTimer, now time.Duration) {
+	lt.timer = c.w.K.After(c.clock.TrueAfter(now, lt.target-c.clock.Mono(now)), func() {
+		lt.done = true
+		lt.fn()
+	})
+}
+
+// Stop cancels the wake-up.
+func (lt *localTimer) Stop() {
+	lt.done = true
+	lt.timer.Stop()
+}
+
+// JumpClock steps the client's wall clock by `by` now (fault clock_jump).
+// Timers do not move; the client's belief about its lease does.
+func (c *Client) JumpClock(by time.Duration) {
+	now := c.w.Now()
+	c.clock.Jump(now, by)
+	c.w.Emit(c.Name, "clock", "%s's wall clock now reads %s (offset %s); its timers run on its monotonic clock and do not move",
+		c.Name, sim.FormatTime(c.clock.Wall(now)), signedDur(c.clock.Offset(now)))
+	if l := c.lease; l != nil && l.Until >= 0 {
+		left := l.Until - c.clock.Wall(now)
+		c.w.Emit(c.Name, "clock", "%s now believes its lease on %s has %s left (until %s by its clock; %s before the jump)",
+			c.Name, c.w.Cfg.Lock.Key, shortDur(left), sim.FormatTime(l.Until), shortDur(left+by))
+	}
+}
+
+// SetClockRate makes the client's clock run rate× true speed from now on
+// (fault clock_drift). Every pending wake-up is moved so that it still fires
+// at its monotonic reading.
+func (c *Client) SetClockRate(rate float64) {
+	now := c.w.Now()
+	c.clock.SetRate(now, rate)
+	moved := 0
+	for _, lt := range c.timers {
+		if lt.done {
+			continue
+		}
+		lt.timer.Stop()
+		c.schedule(lt, now)
+		moved++
+	}
+	msg := fmt.Sprintf("%s's clock now runs %sx true speed: a %s wait by its clock takes %s", c.Name, fmtRate(rate),
+		"1s", shortDur(c.clock.TrueAfter(now, time.Second)))
+	if moved > 0 {
+		msg += fmt.Sprintf("; %d pending timer(s) rescheduled", moved)
+	}
+	c.w.Emit(c.Name, "clock", "%s", msg)
+}
+
+func fmtRate(r float64) string { return fmt.Sprintf("%g", r) }
+
+// shortDur renders a duration rounded to the millisecond ("19.1s", "-2ms").
+func shortDur(d time.Duration) string { return d.Round(time.Millisecond).String() }
+
+func signedDur(d time.Duration) string {
+	if d >= 0 {
+		return "+" + shortDur(d)
+	}
+	return shortDur(d)
+}

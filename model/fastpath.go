@@ -1,0 +1,428 @@
+package model
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/alicebob/miniredis/v2/server"
+)
+
+// The Lua fast path.
+//
+// miniredis builds a fresh gopher-lua state for every EVAL and EVALSHA
+// (75-130 µs, over 100x a plain command), which made the Lua scripts the
+// simulator's bottleneck. The node's pre-dispatch hook recognises the
+// project's own scripts (EVAL by exact source, EVALSHA by SHA1) and runs a Go
+// twin of each instead. A twin issues the very commands the script's
+// redis.call would issue, through the same miniredis dispatcher, so data,
+// key versions (WATCH) and TTLs change exactly as under Lua, and the node's
+// before/after effect detection sees the same writes. It writes the reply
+// the way miniredis's luaToRedis would (a Lua number goes through float64,
+// false becomes a null bulk).
+//
+// Anything the twin is not sure to reproduce byte for byte falls through to
+// real Lua: an unknown script, a numkeys or argument count other than the
+// script's own, repeated keys, a wrong key type or an unparsable argument
+// (which make Lua raise an error), a connection inside MULTI or with
+// connection state the twin cannot see (SELECT, pub/sub, AUTH, HELLO), and
+// every script on a replica (where a write inside a script must fail with
+// READONLY). A twin falls through only before its first write: whatever can
+// make a later command fail is checked up front, so falling through never
+// runs half a script twice.
+//
+// Atomicity comes from the simulator: exactly one command runs at a time.
+
+// luaReply is what a script returns: an integer, or Lua false (null bulk).
+type luaReply struct {
+	null bool
+	n    int
+}
+
+func luaInt(n int) luaReply { return luaReply{n: n} }
+
+// luaFalse is `return false`, which miniredis sends as a null bulk.
+var luaFalse = luaReply{null: true}
+
+// fastScript is one script with a Go twin. To add a script, add one entry to
+// fastScripts.
+type fastScript struct {
+	name string
+	src  string
+	keys int // the numkeys the twin handles (any other falls through)
+	argv int // the number of ARGV the twin handles
+	// run executes the script's logic. It returns ok=false, having written
+	// nothing, when real Lua must decide (a command failed, an argument
+	// would make Lua raise an error).
+	run func(x *fastPath, keys, argv []string) (r luaReply, ok bool)
+
+	sha     string // SHA1 of src, as EVALSHA names it
+	numkeys string // keys as miniredis's numkeys argument, canonical form
+}
+
+// fastScripts lists every script of scripts.go that has a Go twin.
+var fastScripts = []*fastScript{
+	{name: "release", src: scriptRelease, keys: 1, argv: 1, run: fastRelease},
+	{name: "renew", src: scriptRenew, keys: 1, argv: 2, run: fastRenew},
+	{name: "fenced-acquire", src: scriptFencedAcquire, keys: 2, argv: 2, run: fastFencedAcquire},
+	{name: "reentrant-acquire", src: scriptReentrantAcquire, keys: 1, argv: 2, run: fastReentrantAcquire},
+	{name: "reentrant-release", src: scriptReentrantRelease, keys: 1, argv: 1, run: fastReentrantRelease},
+	{name: "reentrant-renew", src: scriptReentrantRenew, keys: 1, argv: 2, run: fastReentrantRenew},
+	{name: "fair-acquire", src: scriptFairAcquire, keys: 3, argv: 4, run: fastFairAcquire},
+}
+
+// fastBySrc and fastBySHA find a twin by EVAL's source or EVALSHA's hash.
+var fastBySrc, fastBySHA = func() (map[string]*fastScript, map[string]*fastScript) {
+	bySrc, bySHA := map[string]*fastScript{}, map[string]*fastScript{}
+	for _, s := range fastScripts {
+		h := sha1.Sum([]byte(s.src))
+		s.sha = hex.EncodeToString(h[:])
+		s.numkeys = strconv.Itoa(s.keys)
+		bySrc[s.src] = s
+		bySHA[s.sha] = s
+	}
+	return bySrc, bySHA
+}()
+
+// fastPath is one miniredis instance's fast-path state; boot makes a new one
+// with the instance, so it never outlives the script cache it mirrors.
+type fastPath struct {
+	on   bool // answer scripts; off, the node only uses the connection
+	srv  *server.Server
+	peer *server.Peer // the twins' own connection: never in MULTI, DB 0
+	buf  bytes.Buffer
+	rd   *bufio.Reader
+	// cached holds the SHAs known to be in miniredis's script cache. It may
+	// miss some (a script loaded inside MULTI) but never holds one that is
+	// not there: any SCRIPT or EXEC command from a client clears it.
+	cached map[string]bool
+}
+
+func newFastPath(srv *server.Server, on bool) *fastPath {
+	f := &fastPath{on: on, srv: srv, cached: map[string]bool{}}
+	f.peer = server.NewPeer(bufio.NewWriter(&f.buf))
+	f.rd = bufio.NewReaderSize(&f.buf, 64)
+	return f
+}
+
+// call runs one command on the twins' connection and parses its reply, as
+// miniredis's redis.call does (a -ERR reply is the error).
+func (f *fastPath) call(args ...string) (any, error) {
+	f.buf.Reset()
+	f.srv.Dispatch(f.peer, args)
+	f.peer.Flush()
+	f.rd.Reset(&f.buf)
+	return server.ParseReply(f.rd)
+}
+
+// mustCall is call for a command that cannot fail once the twin has
+// checked its preconditions. A failure here means the twin has already
+// written and can no longer fall through, so it is a bug, not an input.
+func (f *fastPath) mustCall(script string, args ...string) any {
+	r, err := f.call(args...)
+	if err != nil {
+		panic(fmt.Sprintf("model: Lua fast path %s: %v after a write: %v", script, args, err))
+	}
+	return r
+}
+
+// hook is the fast path's part of the node's pre-dispatch hook. conn is the
+// client connection Do is running a command for (nil otherwise); commands
+// from anywhere else (the twins' own, those a Lua script calls) pass.
+func (f *fastPath) hook(conn *nodeConn, c *server.Peer, cmd string, args []string) bool {
+	switch cmd {
+	case "EVAL", "EVALSHA":
+	case "SCRIPT", "EXEC":
+		// SCRIPT FLUSH (possibly queued in a transaction that EXEC runs)
+		// empties miniredis's cache; forget what we knew.
+		if c != f.peer {
+			clear(f.cached)
+		}
+		return false
+	default:
+		return false
+	}
+	if !f.on || conn == nil || c != conn.peer || conn.multi || conn.tainted || len(args) < 2 {
+		return false
+	}
+	var s *fastScript
+	if cmd == "EVAL" {
+		s = fastBySrc[args[0]]
+	} else {
+		s = fastBySHA[args[0]]
+	}
+	if s == nil || args[1] != s.numkeys || len(args) != 2+s.keys+s.argv {
+		return false
+	}
+	if cmd == "EVALSHA" && !f.cached[s.sha] {
+		// Loaded by the client (SCRIPT LOAD), or NOSCRIPT: ask.
+		r, err := f.call("SCRIPT", "EXISTS", s.sha)
+		if a, ok := r.([]any); err != nil || !ok || len(a) != 1 || a[0] != 1 {
+			return false
+		}
+		f.cached[s.sha] = true
+	}
+	keys, argv := args[2:2+s.keys], args[2+s.keys:]
+	for i := range keys {
+		for _, k := range keys[:i] {
+			if k == keys[i] {
+				return false // a twin assumes distinct keys
+			}
+		}
+	}
+	r, ok := s.run(f, keys, argv)
+	if !ok {
+		return false
+	}
+	if cmd == "EVAL" && !f.cached[s.sha] {
+		// A successful EVAL caches the script, so a later EVALSHA works.
+		f.mustCall(s.name, "SCRIPT", "LOAD", s.src)
+		f.cached[s.sha] = true
+	}
+	if r.null {
+		c.WriteNull()
+	} else {
+		c.WriteInt(r.n)
+	}
+	return true
+}
+
+// luaNum is what a Redis integer reply becomes after a round trip through
+// Lua: redis.call makes it a Lua number (float64), luaToRedis writes
+// int(number). It only differs from n beyond 2^53.
+func luaNum(n int) int { return int(float64(n)) }
+
+// luaToNumber is gopher-lua's tonumber(s) for a string in base 10: nil
+// (false here) when it does not parse.
+func luaToNumber(s string) (float64, bool) {
+	str := strings.Trim(s, " \n\t")
+	if strings.Contains(str, ".") {
+		v, err := strconv.ParseFloat(str, 64)
+		return v, err == nil
+	}
+	base := 10
+	if strings.HasPrefix(strings.ToLower(str), "0x") {
+		base, str = 16, str[2:]
+	}
+	v, err := strconv.ParseInt(str, base, 64)
+	return float64(v), err == nil
+}
+
+// luaString is how gopher-lua turns a number into a redis.call argument
+// (LNumber.String).
+func luaString(v float64) string {
+	if v == float64(int64(v)) {
+		return fmt.Sprint(int64(v))
+	}
+	return fmt.Sprint(v)
+}
+
+// validPX reports whether SET ... PX ms accepts ms (miniredis: an int > 0).
+func validPX(ms string) bool {
+	n, err := strconv.Atoi(ms)
+	return err == nil && n > 0
+}
+
+// validPEXPIRE reports whether PEXPIRE key ms accepts ms (any int).
+func validPEXPIRE(ms string) bool {
+	_, err := strconv.Atoi(ms)
+	return err == nil
+}
+
+// getEquals is `redis.call(cmd..., key) == want` for GET or HGET. ok is false
+// when the read failed (wrong type), which makes Lua raise an error.
+func (f *fastPath) getEquals(want string, args ...string) (eq, ok bool) {
+	r, err := f.call(args...)
+	if err != nil {
+		return false, false
+	}
+	s, isStr := r.(string)
+	return isStr && s == want, true
+}
+
+// fastRelease is scriptRelease: compare-and-delete.
+func fastRelease(f *fastPath, keys, argv []string) (luaReply, bool) {
+	eq, ok := f.getEquals(argv[0], "GET", keys[0])
+	if !ok {
+		return luaReply{}, false
+	}
+	if !eq {
+		return luaInt(0), true
+	}
+	return luaInt(luaNum(f.mustCall("release", "DEL", keys[0]).(int))), true
+}
+
+// fastRenew is scriptRenew: compare-and-PEXPIRE.
+func fastRenew(f *fastPath, keys, argv []string) (luaReply, bool) {
+	eq, ok := f.getEquals(argv[0], "GET", keys[0])
+	if !ok {
+		return luaReply{}, false
+	}
+	if !eq {
+		return luaInt(0), true
+	}
+	r, err := f.call("PEXPIRE", keys[0], argv[1])
+	if err != nil {
+		return luaReply{}, false // bad ttl: nothing written yet, Lua raises
+	}
+	return luaInt(luaNum(r.(int))), true
+}
+
+// fastFencedAcquire is scriptFencedAcquire: SET NX PX, then INCR the fence.
+func fastFencedAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
+	// INCR comes after the SET, so it must be known to succeed first.
+	r, err := f.call("GET", keys[1])
+	if err != nil {
+		return luaReply{}, false
+	}
+	if s, isStr := r.(string); isStr {
+		if v, err := strconv.Atoi(s); err != nil || v == math.MaxInt {
+			return luaReply{}, false
+		}
+	}
+	r, err = f.call("SET", keys[0], argv[0], "NX", "PX", argv[1])
+	if err != nil {
+		return luaReply{}, false // bad ttl: nothing written
+	}
+	if r == nil {
+		return luaFalse, true
+	}
+	return luaInt(luaNum(f.mustCall("fenced-acquire", "INCR", keys[1]).(int))), true
+}
+
+// fastReentrantAcquire is scriptReentrantAcquire.
+func fastReentrantAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
+	if !validPEXPIRE(argv[1]) { // PEXPIRE comes after a write
+		return luaReply{}, false
+	}
+	r, err := f.call("HGET", keys[0], "holder")
+	if err != nil {
+		return luaReply{}, false
+	}
+	holder, isStr := r.(string)
+	switch {
+	case isStr && holder == argv[0]:
+		if _, err := f.call("HINCRBY", keys[0], "count", "1"); err != nil {
+			return luaReply{}, false // count not an integer: nothing written
+		}
+	case r == nil:
+		f.mustCall("reentrant-acquire", "HSET", keys[0], "holder", argv[0], "count", "1")
+	default:
+		return luaInt(0), true
+	}
+	f.mustCall("reentrant-acquire", "PEXPIRE", keys[0], argv[1])
+	return luaInt(1), true
+}
+
+// fastReentrantRelease is scriptReentrantRelease.
+func fastReentrantRelease(f *fastPath, keys, argv []string) (luaReply, bool) {
+	eq, ok := f.getEquals(argv[0], "HGET", keys[0], "holder")
+	if !ok {
+		return luaReply{}, false
+	}
+	if !eq {
+		return luaInt(0), true
+	}
+	r, err := f.call("HINCRBY", keys[0], "count", "-1")
+	if err != nil {
+		return luaReply{}, false
+	}
+	if luaNum(r.(int)) <= 0 {
+		f.mustCall("reentrant-release", "DEL", keys[0])
+	}
+	return luaInt(1), true
+}
+
+// fastReentrantRenew is scriptReentrantRenew.
+func fastReentrantRenew(f *fastPath, keys, argv []string) (luaReply, bool) {
+	eq, ok := f.getEquals(argv[0], "HGET", keys[0], "holder")
+	if !ok {
+		return luaReply{}, false
+	}
+	if !eq {
+		return luaInt(0), true
+	}
+	r, err := f.call("PEXPIRE", keys[0], argv[1])
+	if err != nil {
+		return luaReply{}, false
+	}
+	return luaInt(luaNum(r.(int))), true
+}
+
+// fastFairAcquire is scriptFairAcquire: drop waiters whose place expired,
+// grant a free lock to the head of the queue (or to anyone if it is empty),
+// otherwise join or stay in the queue.
+func fastFairAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
+	lock, queue, timeouts := keys[0], keys[1], keys[2]
+	token, ttl := argv[0], argv[1]
+	// Lua raises on tonumber(...) == nil only when it gets that far; falling
+	// through whenever it could is simpler and just as correct.
+	now, ok1 := luaToNumber(argv[2])
+	place, ok2 := luaToNumber(argv[3])
+	deadline := now + place
+	if !ok1 || !ok2 || math.IsNaN(deadline) || math.IsInf(deadline, 0) || !validPX(ttl) {
+		return luaReply{}, false
+	}
+	const name = "fair-acquire"
+	wrote := false
+	for {
+		r, err := f.call("LINDEX", queue, "0")
+		if err != nil {
+			if wrote {
+				panic("model: Lua fast path fair-acquire: LINDEX failed after a write: " + err.Error())
+			}
+			return luaReply{}, false
+		}
+		first, isStr := r.(string)
+		if !isStr {
+			break
+		}
+		r, err = f.call("ZSCORE", timeouts, first)
+		if err != nil {
+			if wrote {
+				panic("model: Lua fast path fair-acquire: ZSCORE failed after a write: " + err.Error())
+			}
+			return luaReply{}, false
+		}
+		s, isStr := r.(string)
+		d, ok := luaToNumber(s)
+		if !isStr || !ok || !(d < now) {
+			break
+		}
+		f.mustCall(name, "ZREM", timeouts, first)
+		f.mustCall(name, "LPOP", queue)
+		wrote = true
+	}
+	if f.mustCall(name, "EXISTS", lock).(int) == 0 {
+		r := f.mustCall(name, "LINDEX", queue, "0")
+		first, isStr := r.(string)
+		if r == nil || (isStr && first == token) {
+			if r != nil {
+				f.mustCall(name, "LPOP", queue)
+				f.mustCall(name, "ZREM", timeouts, token)
+			}
+			f.mustCall(name, "SET", lock, token, "PX", ttl)
+			return luaInt(1), true
+		}
+	}
+	// The loop only called ZSCORE on the timeouts key if the queue had a
+	// head; if it did not, nothing was written, so a wrong type here can
+	// still fall through.
+	r, err := f.call("ZSCORE", timeouts, token)
+	if err != nil {
+		if wrote {
+			panic("model: Lua fast path fair-acquire: ZSCORE failed after a write: " + err.Error())
+		}
+		return luaReply{}, false
+	}
+	if r == nil {
+		f.mustCall(name, "RPUSH", queue, token)
+	}
+	f.mustCall(name, "ZADD", timeouts, luaString(deadline), token)
+	return luaInt(0), true
+}
