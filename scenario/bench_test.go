@@ -32,3 +32,35 @@ func BenchmarkBundledFile(b *testing.B) {
 		}
 	}
 }
+
+// benchScenario replays the bundled scenario called name once per iteration.
+func benchScenario(b *testing.B, name string) {
+	f := loadBundled(b)
+	for _, s := range f.Scenarios {
+		if s.Name != name {
+			continue
+		}
+		b.ReportAllocs()
+		var steps, events int
+		for b.Loop() {
+			r, err := NewRunner(s, Options{}, false)
+			if err != nil {
+				b.Fatal(err)
+			}
+			r.Run()
+			steps, events = r.World().K.Steps(), r.EventCount()
+			r.Close()
+		}
+		// Per-event cost: what the "engine overhead per event"
+		// target is about.
+		b.ReportMetric(float64(steps), "kernel-events/op")
+		b.ReportMetric(float64(events), "trace-events/op")
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(steps), "ns/kernel-event")
+		return
+	}
+	b.Skipf("no bundled scenario %q", name)
+}
+
+// BenchmarkCounterScenario is seed 003's counter test alone (30 clients x
+// 200 holds, 6000 grants): the scenario the 50x target is about.
+func BenchmarkCounterScenario(b *testing.B) { benchScenario(b, "counter-30x200") }
