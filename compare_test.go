@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-const failoverFile = "testdata/redlock/failover-single-vs-redlock.yaml"
+const failoverFile = "scenarios.yaml"
 
 func TestCompareCommandHeadline(t *testing.T) {
 	var out, errOut bytes.Buffer

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -154,5 +155,33 @@ func TestRunMermaid(t *testing.T) {
 	code, out, errs := runCLI(t, "run", "-s", "gc-pause-wrong-delete", "--mermaid")
 	if code != exitOK || !strings.HasPrefix(out, "sequenceDiagram") || !strings.Contains(out, "participant redis_1 as redis-1") {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// The Lua fast path must not change a run: the same trace hash either way,
+// on scenarios that use every kind of script.
+func TestLuaModesGiveTheSameTrace(t *testing.T) {
+	sel := "watchdog-long-job,fair-fifo,reentrant-nested,fencing-token-kleppmann"
+	hashes := func(mode string) []any {
+		code, out, errs := runCLI(t, "run", "-s", sel, "--json", "--lua", mode)
+		if code != exitOK {
+			t.Fatalf("--lua %s: exit %d\n%s", mode, code, errs)
+		}
+		var reps []map[string]any
+		if err := json.Unmarshal([]byte(out), &reps); err != nil {
+			t.Fatal(err)
+		}
+		var hs []any
+		for _, r := range reps {
+			hs = append(hs, r["trace_hash"])
+		}
+		return hs
+	}
+	fast, interp := hashes("fast"), hashes("interpreted")
+	if len(fast) != 4 || fmt.Sprint(fast) != fmt.Sprint(interp) {
+		t.Fatalf("fast %v, interpreted %v", fast, interp)
+	}
+	if code, _, _ := runCLI(t, "run", "--lua", "luajit"); code != exitBadInput {
+		t.Fatalf("bad --lua: exit %d", code)
 	}
 }

@@ -33,6 +33,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print a JSON array, one object per scenario, instead of text")
 	tracePath := fs.String("trace", "", "write the event trace as JSON lines to `FILE` ('-' for stdout)")
 	mermaid := fs.Bool("mermaid", false, "print a Mermaid sequenceDiagram of each run instead of its report")
+	lua := fs.String("lua", "fast", "how scripts run: `fast` (Go fast path) or interpreted (miniredis's Lua); same outcome")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -47,6 +48,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	var opts scenario.Options
+	switch *lua {
+	case "fast":
+	case "interpreted":
+		opts.LuaInterpreted = true
+	default:
+		fmt.Fprintf(stderr, "lockstep run: --lua must be fast or interpreted, not %q\n", *lua)
+		return exitBadInput
+	}
 	if *seed >= 0 {
 		s := uint64(*seed)
 		opts.Seed = &s

@@ -87,10 +87,10 @@ func Schedule(w *model.World, fs []Fault) {
 
 // Drift rates outside [MinRate, MaxRate] are refused (skipped, with a trace
 // line): beyond them a clock's readings overflow int64 nanoseconds within a
-// run, and no real clock is that wrong. The loader should refuse them too.
+// run, and no real clock is that wrong. The loader refuses them too.
 const (
 	MinRate = 0.001
-	MaxRate = 1000
+	MaxRate = 1000.0
 )
 
 // Apply carries out a fault now, scheduling its end where it has a duration.

@@ -90,10 +90,11 @@ func NewWorld(cfg Config) (*World, error) {
 
 func (w *World) addNode(name string) *Node {
 	n := NewNode(NodeConfig{
-		Name:         name,
-		Monotonic:    w.Cfg.Nodes.Monotonic,
-		Persistence:  w.Cfg.Nodes.Persistence,
-		RestartDelay: w.Cfg.Nodes.RestartDelay,
+		Name:           name,
+		Monotonic:      w.Cfg.Nodes.Monotonic,
+		Persistence:    w.Cfg.Nodes.Persistence,
+		RestartDelay:   w.Cfg.Nodes.RestartDelay,
+		LuaInterpreted: w.Cfg.Nodes.LuaInterpreted,
 	})
 	w.Nodes = append(w.Nodes, n)
 	w.byName[name] = n

@@ -11,6 +11,9 @@ type Options struct {
 	Strategy    string         // "" = the scenario's own
 	Seed        *uint64        // nil = the scenario's own
 	ExtraFaults []faults.Fault // appended to the schedule (live injection)
+	// LuaInterpreted runs every script through miniredis's Lua interpreter
+	// instead of the Go fast path; the outcome is the same, only slower.
+	LuaInterpreted bool
 }
 
 // ModelConfig converts a scenario into the model's configuration, with the
@@ -47,6 +50,7 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 	if o.Seed != nil {
 		cfg.Seed = *o.Seed
 	}
+	cfg.Nodes.LuaInterpreted = o.LuaInterpreted
 	if o.Strategy != "" {
 		cfg.Lock.Strategy = o.Strategy
 	}

@@ -3,23 +3,12 @@ package scenario
 import (
 	"bytes"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model"
 )
-
-// redlockFiles are the debate's scenarios, one per file.
-func redlockFiles(t *testing.T) []string {
-	t.Helper()
-	files, err := filepath.Glob("../testdata/redlock/*.yaml")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no files in testdata/redlock (%v)", err)
-	}
-	return files
-}
 
 func loadOne(t *testing.T, path, name string) *Scenario {
 	t.Helper()
@@ -34,38 +23,19 @@ func loadOne(t *testing.T, path, name string) *Scenario {
 	return s
 }
 
-// Every scenario of testdata/redlock loads, tells its story and meets its
-// expectations.
-func TestRedlockScenarioFiles(t *testing.T) {
-	for _, path := range redlockFiles(t) {
-		f, err := LoadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, s := range f.Scenarios {
-			t.Run(s.Name, func(t *testing.T) {
-				if s.Title == "" || s.Story == "" || len(s.Expect) == 0 {
-					t.Fatalf("%s: needs a title, a story and expectations", path)
-				}
-				r, err := NewRunner(s, Options{}, false)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer r.Close()
-				rep := r.Run()
-				for _, e := range rep.Expectations {
-					if !e.OK {
-						t.Errorf("%s: %s %s, got %s (first violation: %s)", path, e.Field, e.Want, e.Got, rep.FirstViolation)
-					}
-				}
-			})
+// Every bundled scenario tells its story and states what it expects; the
+// literature table (literature_test.go) checks that the expectations hold.
+func TestBundledScenariosAreDocumented(t *testing.T) {
+	for _, s := range loadBundled(t).Scenarios {
+		if s.Title == "" || s.Story == "" || len(s.Expect) == 0 {
+			t.Errorf("%s: needs a title, a story and expectations", s.Name)
 		}
 	}
 }
 
 // The headline: a failover loses the single-instance lock, not Redlock's.
 func TestCompareFailoverHeadline(t *testing.T) {
-	s := loadOne(t, "../testdata/redlock/failover-single-vs-redlock.yaml", "failover-single-vs-redlock")
+	s := loadOne(t, "../scenarios.yaml", "failover-single-vs-redlock")
 	cmp, err := Compare(s, DefaultCompare, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -158,7 +128,7 @@ func TestCompareNodeMappingAndSkips(t *testing.T) {
 // TTL. (setnx-del has none: its key never expires, so it is safe and stuck
 // instead, and is left out.)
 func TestCompareGCPauseUnsafeForEveryTTLStrategy(t *testing.T) {
-	s := loadOne(t, "../testdata/redlock/redlock-k1-gc-pause.yaml", "redlock-k1-gc-pause")
+	s := loadOne(t, "../scenarios.yaml", "redlock-k1-gc-pause")
 	cmp, err := Compare(s, []string{"setnx-expire", "set-del", "lua-release", "redlock"}, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +138,7 @@ func TestCompareGCPauseUnsafeForEveryTTLStrategy(t *testing.T) {
 			t.Errorf("%s: safe=%v lost_updates=%d, want unsafe with a lost update", c.Strategy, c.Safe, c.LostUpdates)
 		}
 	}
-	fenced := loadOne(t, "../testdata/redlock/redlock-k1-gc-pause-fenced.yaml", "redlock-k1-gc-pause-fenced")
+	fenced := loadOne(t, "../scenarios.yaml", "redlock-k1-gc-pause-fenced")
 	cmp, err = Compare(fenced, []string{"lua-release", "redlock"}, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -182,7 +152,7 @@ func TestCompareGCPauseUnsafeForEveryTTLStrategy(t *testing.T) {
 
 // Columns are deterministic: the same comparison twice gives the same traces.
 func TestCompareDeterministic(t *testing.T) {
-	s := loadOne(t, "../testdata/redlock/redlock-k3-clock-jump.yaml", "redlock-k3-clock-jump")
+	s := loadOne(t, "../scenarios.yaml", "redlock-k3-clock-jump")
 	a, err := Compare(s, DefaultCompare, Options{})
 	if err != nil {
 		t.Fatal(err)

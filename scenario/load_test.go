@@ -271,6 +271,8 @@ func TestLoadErrors(t *testing.T) {
 
 		// Strategy-dependent rules.
 		{"redlock on two nodes", head + "    redis: {nodes: 2}\n    lock: {key: k, strategy: redlock, ttl: 5s}\n" + clientsOK, "5:20", "strategy redlock needs at least 3 independent masters"},
+		{"absurd drift", head + lockOK + clientsOK + "    faults:\n      - at: 1s\n        clock_drift: {target: A, rate: 1e300}\n", "9:40", "clock_drift.rate must be from 0.001 to 1000"},
+		{"failover_after without replica", base + "    redis: {failover_after: 2s}\n", "7:29", "failover_after needs a replica"},
 		{"fair with reentrant", head + "    lock: {key: k, strategy: lua-release, ttl: 5s, fair: true, reentrant: true}\n" + clientsOK, "5:58", "lock.fair and lock.reentrant cannot be combined"},
 		{"token with fair", head + "    lock: {key: k, strategy: lua-release, ttl: 5s, fair: true, fencing: token}\n" + clientsOK, "5:73", "fencing: token cannot be combined"},
 		{"fair needs owner", head + "    lock: {key: k, strategy: setnx-del, ttl: 5s, fair: true}\n" + clientsOK, "5:56", "lock.fair needs strategy lua-release or redlock"},

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lockstep-sim/lockstep/faults"
 )
 
 // The enumerations of the format, in documented order (messages list them).
@@ -158,6 +160,9 @@ func (c *checker) scenario() {
 	}
 	c.nonNegative("redis.replication_lag", "redis.replication_lag", r.ReplicationLag)
 	c.nonNegative("redis.failover_after", "redis.failover_after", r.FailoverAfter)
+	if r.FailoverAfter > 0 && r.Replicas < 1 {
+		c.errorf("redis.failover_after", "redis.failover_after needs a replica to promote: set redis.replicas to 1 or more")
+	}
 	c.nonNegative("redis.restart_delay", "redis.restart_delay", r.RestartDelay)
 	c.oneOf("redis.persistence", "redis.persistence", r.Persistence, Persistences)
 	c.oneOf("redis.clock", "redis.clock", r.Clock, Clocks)
@@ -357,8 +362,8 @@ func (c *checker) fault(i int) {
 		}
 	case FaultClockDrift:
 		c.target(kp, f, w, w.all(), "")
-		if c.required(field("rate"), "clock_drift.rate (clock speed relative to true time, e.g. rate: 1.1)") && !(f.Rate > 0) {
-			c.errorf(field("rate"), "clock_drift.rate must be greater than 0 (got %g)", f.Rate)
+		if c.required(field("rate"), "clock_drift.rate (clock speed relative to true time, e.g. rate: 1.1)") && !(f.Rate >= faults.MinRate && f.Rate <= faults.MaxRate) {
+			c.errorf(field("rate"), "clock_drift.rate must be from %g to %g (got %g)", faults.MinRate, faults.MaxRate, f.Rate)
 		}
 	case FaultPartition:
 		c.partition(kp, f, w)

@@ -16,7 +16,7 @@ import (
 // Config says how the TUI starts.
 type Config struct {
 	Open    string    // scenario to open at once; "" shows the picker
-	Compare [2]string // strategies to compare; empty: c compares the scenario's own with lua-release (or set-del)
+	Compare [2]string // strategies to compare; empty: c compares the scenario's own with redlock (or lua-release)
 	OutDir  string    // where w and m write files; "" = the current directory
 }
 
@@ -102,9 +102,11 @@ func (m *Model) openCompare(s *scenario.Scenario) error {
 	}
 	a, b := m.cfg.Compare[0], m.cfg.Compare[1]
 	if a == "" {
-		a, b = s.Lock.Strategy, "lua-release"
+		// The scenario's own design against the other half of the
+		// format's default pair (lua-release, redlock).
+		a, b = s.Lock.Strategy, "redlock"
 		if a == b {
-			b = "set-del"
+			b = "lua-release"
 		}
 	}
 	cm, err := openCompare(m.c, s, a, b, base, at)
