@@ -15,7 +15,8 @@ type Strategy interface {
 	Acquire(t *Thread, l *Lease) bool
 	// Release gives the lock back (once per Acquire, nested ones included).
 	Release(t *Thread, l *Lease)
-	// Renew extends the lease (the watchdog); false means it is no longer ours.
+	// Renew extends the lease (the watchdog); false means it could not: the
+	// key is no longer ours, or the renewal went unanswered.
 	Renew(t *Thread, l *Lease) bool
 	// Quorum is how many nodes must hold the key for a grant to be in force.
 	Quorum(w *World) int

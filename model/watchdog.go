@@ -33,7 +33,7 @@ func (c *Client) startWatchdog(l *Lease) *watchdog {
 				return
 			}
 			if !c.w.strategy.Renew(t, l) {
-				c.w.Emit(c.Name, "renew-fail", "watchdog: %s is no longer ours; renewal stops", l.Token)
+				c.w.Emit(c.Name, "renew-fail", "watchdog: renewal of %s failed (the key is no longer ours, or no answer in time); renewal stops", l.Token)
 				return
 			}
 			c.renewals++
