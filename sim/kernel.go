@@ -45,15 +45,23 @@ func (k *Kernel) Seed() uint64 { return k.seed }
 func (k *Kernel) Trace() *Trace { return k.trace }
 
 // Timer is a handle on a scheduled event; Stop cancels it.
-type Timer struct{ ev *event }
+type Timer struct {
+	k  *Kernel
+	ev *event
+}
 
 // Stop cancels the event if it has not run yet. It reports whether it did.
+// The event leaves the queue at once: every request arms a timeout that is
+// almost always stopped, and dead entries would otherwise deepen the heap.
 func (t Timer) Stop() bool {
 	if t.ev == nil || t.ev.done {
 		return false
 	}
 	t.ev.done = true
 	t.ev.fn = nil
+	if q := t.k.queue; t.ev.idx >= 0 && t.ev.idx < len(q) && q[t.ev.idx] == t.ev {
+		heap.Remove(&t.k.queue, t.ev.idx)
+	}
 	return true
 }
 
@@ -66,7 +74,7 @@ func (k *Kernel) At(t time.Duration, fn func()) Timer {
 	k.seq++
 	ev := &event{at: t, seq: k.seq, fn: fn}
 	heap.Push(&k.queue, ev)
-	return Timer{ev}
+	return Timer{k, ev}
 }
 
 // After schedules fn to run d after now.
@@ -155,6 +163,7 @@ func (q *eventQueue) Pop() any {
 	n := len(old)
 	e := old[n-1]
 	old[n-1] = nil
+	e.idx = -1
 	*q = old[:n-1]
 	return e
 }
