@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/mattn/go-isatty"
 	"github.com/muesli/termenv"
 
 	"github.com/lockstep-sim/lockstep/views"
@@ -42,6 +43,10 @@ func cmdTUI(args []string, stdout, stderr io.Writer) int {
 			return exitBadInput
 		}
 		cfg.Compare = [2]string{strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1])}
+	}
+	if !isatty.IsTerminal(os.Stdin.Fd()) && !isatty.IsCygwinTerminal(os.Stdin.Fd()) {
+		fmt.Fprintln(stderr, "lockstep: the TUI needs a terminal; for a headless replay run 'lockstep run' (see 'lockstep help')")
+		return exitBadInput
 	}
 	m, err := views.New(f, cfg)
 	if err != nil {
