@@ -31,7 +31,8 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 	name := fs.String("s", "", "the scenario `NAME` to compare (required)")
 	var strategies names
 	fs.Var(&strategies, "strategies", "comma-separated `LIST` of strategies (default lua-release,redlock)")
-	seed := fs.Int64("seed", -1, "override the scenario's seed with `N` (>= 0)")
+	var seed seedFlag
+	fs.Var(&seed, "seed", "override the scenario's seed with `N` (>= 0)")
 	asJSON := fs.Bool("json", false, "print a JSON array, one object per strategy, instead of the table")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
@@ -40,14 +41,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "lockstep compare: -s NAME is required (lockstep list shows the names)")
 		return exitBadInput
 	}
-	var opts scenario.Options
-	if *seed >= 0 {
-		s := uint64(*seed)
-		opts.Seed = &s
-	} else if *seed != -1 {
-		fmt.Fprintln(stderr, "lockstep compare: --seed must be >= 0")
-		return exitBadInput
-	}
+	opts := scenario.Options{Seed: seed.v}
 	if len(strategies) == 0 {
 		strategies = scenario.DefaultCompare
 	}
@@ -55,14 +49,8 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lockstep compare: %v\n", err)
 		return exitBadInput
 	}
-	f, err := loadFile(*file)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitBadInput
-	}
-	s, err := f.Find(*name)
-	if err != nil {
-		fmt.Fprintf(stderr, "lockstep compare: %v\n", err)
+	s, ok := loadScenario("compare", *file, *name, stderr)
+	if !ok {
 		return exitBadInput
 	}
 	cmp, err := scenario.Compare(s, strategies, opts)

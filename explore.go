@@ -90,14 +90,9 @@ func cmdExplore(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return bad("--faults: %v", err)
 	}
-	f, err := loadFile(*file)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
+	s, ok := loadScenario("explore", *file, *name, stderr)
+	if !ok {
 		return exitBadInput
-	}
-	s, err := f.Find(*name)
-	if err != nil {
-		return bad("%v", err)
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/lockstep-sim/lockstep/scenario"
@@ -90,6 +91,40 @@ func (n *names) Set(v string) error {
 	return nil
 }
 
+// seedFlag is an optional --seed: unset keeps each scenario's own seed.
+type seedFlag struct{ v *uint64 }
+
+func (f *seedFlag) String() string {
+	if f.v == nil {
+		return ""
+	}
+	return strconv.FormatUint(*f.v, 10)
+}
+func (f *seedFlag) Set(s string) error {
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return errors.New("must be a whole number >= 0")
+	}
+	f.v = &v
+	return nil
+}
+
+// loadScenario reads FILE (or the bundled file) and finds scenario name in it,
+// printing the one-line error of a failure and returning false.
+func loadScenario(cmd, file, name string, stderr io.Writer) (*scenario.Scenario, bool) {
+	f, err := loadFile(file)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return nil, false
+	}
+	s, err := f.Find(name)
+	if err != nil {
+		fmt.Fprintf(stderr, "lockstep %s: %v\n", cmd, err)
+		return nil, false
+	}
+	return s, true
+}
+
 // newFlags makes a flag set that prints its usage to stdout on -h and
 // reports errors (not panics, not os.Exit) to the caller.
 func newFlags(name, synopsis string, stdout io.Writer) *flag.FlagSet {
@@ -97,19 +132,26 @@ func newFlags(name, synopsis string, stdout io.Writer) *flag.FlagSet {
 	fs.SetOutput(stdout)
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, "%s\n\nFlags:\n", synopsis)
+		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 	}
 	return fs
 }
 
 // parseFlags parses and maps -h to exit 0 and bad flags to exit 2.
+// A bad flag gets the flag package's one-line message and a pointer to the
+// help, not the whole usage text.
 func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (int, bool) {
+	usage := fs.Usage
+	fs.Usage = func() {}
 	fs.SetOutput(stderr)
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
+		usage()
 		return exitOK, false
 	}
 	if err != nil {
+		fmt.Fprintf(stderr, "(see 'lockstep help %s')\n", fs.Name())
 		return exitBadInput, false
 	}
 	if fs.NArg() > 0 {

@@ -29,7 +29,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	file := fs.String("f", "", "scenario `FILE` (default: the bundled scenarios.yaml)")
 	var sel names
 	fs.Var(&sel, "s", "run only scenario `NAME` (repeatable, or comma-separated)")
-	seed := fs.Int64("seed", -1, "override every scenario's seed with `N` (>= 0)")
+	var seed seedFlag
+	fs.Var(&seed, "seed", "override every scenario's seed with `N` (>= 0)")
 	asJSON := fs.Bool("json", false, "print a JSON array, one object per scenario, instead of text")
 	tracePath := fs.String("trace", "", "write the event trace as JSON lines to `FILE` ('-' for stdout)")
 	mermaid := fs.Bool("mermaid", false, "print a Mermaid sequenceDiagram of each run instead of its report")
@@ -47,20 +48,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lockstep run: %v\n", err)
 		return exitBadInput
 	}
-	var opts scenario.Options
+	opts := scenario.Options{Seed: seed.v}
 	switch *lua {
 	case "fast":
 	case "interpreted":
 		opts.LuaInterpreted = true
 	default:
 		fmt.Fprintf(stderr, "lockstep run: --lua must be fast or interpreted, not %q\n", *lua)
-		return exitBadInput
-	}
-	if *seed >= 0 {
-		s := uint64(*seed)
-		opts.Seed = &s
-	} else if *seed != -1 {
-		fmt.Fprintln(stderr, "lockstep run: --seed must be >= 0")
 		return exitBadInput
 	}
 
