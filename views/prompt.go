@@ -17,6 +17,7 @@ type prompt struct {
 	target string
 	node   bool
 	label  string
+	def    string // the answer an empty field means
 	input  textinput.Model
 }
 
@@ -42,8 +43,10 @@ func newPrompt(kind faults.Kind, target string, node bool) *prompt {
 	}
 	ti := textinput.New()
 	ti.Prompt = ""
-	ti.SetValue(def)
-	ti.CursorEnd()
+	// The default is a placeholder, not a value: typing replaces it, and
+	// enter on an empty field takes it.
+	ti.Placeholder = def
+	p.def = def
 	ti.CharLimit = 16
 	ti.Width = 10
 	ti.Focus()
@@ -55,6 +58,9 @@ func newPrompt(kind faults.Kind, target string, node bool) *prompt {
 func (p *prompt) fault() (faults.Fault, error) {
 	f := faults.Fault{Kind: p.kind, Target: p.target}
 	v := strings.TrimSpace(p.input.Value())
+	if v == "" {
+		v = p.def
+	}
 	d, err := time.ParseDuration(v)
 	if err != nil {
 		return f, fmt.Errorf("%q is not a duration (try 35s, 1.5s, -5s)", v)
