@@ -230,9 +230,9 @@ func (ch *Checker) keyChanged(n *Node, client string, op Op, before, after bool)
 			ch.m.WrongReleases++
 			ch.w.Emit(client, "WRONG-RELEASE", "%s deleted the lock on %s that %s holds", client, name, g.owner)
 		}
-		how := fmt.Sprintf("its key on %s was deleted at %s by %s", name, sim.FormatTime(now), client)
-		if g.owner == client {
-			how = "released"
+		how := "released"
+		if g.owner != client {
+			how = fmt.Sprintf("its key on %s was deleted at %s by %s", name, sim.FormatTime(now), client)
 		}
 		ch.end(name, g, now, how)
 	case before && after && g != nil && g.owner == client && op != OpOther:

@@ -1,8 +1,8 @@
 package model
 
 import (
-	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/sim"
@@ -98,7 +98,17 @@ func (c *Client) Hold() int { return c.hold }
 
 func (c *Client) finished() bool { return c.state == StateDone || c.state == StateCrashed }
 
-func (c *Client) setState(s ClientState) { c.state = s }
+func (c *Client) setState(s ClientState) {
+	was := c.finished()
+	c.state = s
+	if now := c.finished(); now != was {
+		if now {
+			c.w.finishedN++
+		} else {
+			c.w.finishedN--
+		}
+	}
+}
 
 // Pause freezes the whole client process, watchdog included (a GC pause).
 func (c *Client) Pause() {
@@ -146,7 +156,7 @@ func (c *Client) run(t *Thread) {
 	st := c.w.strategy
 	for h := 1; h <= c.Cfg.Holds; h++ {
 		c.hold = h
-		if l := c.acquire(t, fmt.Sprintf("%s-%d", c.Name, h)); l != nil {
+		if l := c.acquire(t, c.Name+"-"+strconv.Itoa(h)); l != nil {
 			c.criticalSection(t, st, l)
 		}
 		if h < c.Cfg.Holds && c.Cfg.Think > 0 {
@@ -170,7 +180,7 @@ func (c *Client) acquire(t *Thread, token string) *Lease {
 	}
 	c.lease = l
 	c.w.Chk.enterCS(c)
-	c.w.Emit(c.Name, "acquired", "acquired %s%s", token, c.describeLease(l))
+	c.w.K.EmitMsg(c.Name, "acquired", "acquired "+token+c.describeLease(l))
 	return l
 }
 
@@ -181,8 +191,11 @@ func (c *Client) retry(t *Thread, token, what string) *Lease {
 	if r != nil && r.Attempts > 1 {
 		attempts = r.Attempts
 	}
+	l := new(Lease)
 	for i := 1; ; i++ {
-		l := &Lease{Token: token, Start: t.Wall()}
+		// Nothing keeps a failed attempt's lease, so the next attempt
+		// reuses it (a contended lock fails most attempts).
+		*l = Lease{Token: token, Start: t.Wall()}
 		if c.w.strategy.Acquire(t, l) {
 			return l
 		}
@@ -217,10 +230,10 @@ func (c *Client) retryDelay(i int) time.Duration {
 func (c *Client) describeLease(l *Lease) string {
 	s := ""
 	if l.Fence > 0 {
-		s += fmt.Sprintf(" with fencing token %d", l.Fence)
+		s += " with fencing token " + itoa(l.Fence)
 	}
 	if l.Until >= 0 {
-		s += fmt.Sprintf(", believes it holds until %s by its clock", sim.FormatTime(l.Until))
+		s += ", believes it holds until " + sim.FormatTime(l.Until) + " by its clock"
 	} else {
 		s += ", no expiry"
 	}
@@ -256,7 +269,7 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 	c.w.Chk.leaveCS(c)
 	st.Release(t, l)
 	c.lease = nil
-	c.w.Emit(c.Name, "released", "released %s", l.Token)
+	c.w.K.EmitMsg(c.Name, "released", "released "+l.Token)
 }
 
 // work is the critical section proper: read the counter, take `work` time,

@@ -21,18 +21,35 @@ import (
 //     a jump moves it: a forward jump makes the lease look shorter, a jump
 //     during a Redlock attempt is counted as elapsed time.
 
-// localTimer is a wake-up at a reading of the client's monotonic clock.
+// localTimer is a wake-up at a reading of the client's monotonic clock. It is
+// its own kernel event handler, so arming one allocates nothing more; a
+// caller that already holds a localTimer (an RPC's timeout) allocates nothing
+// at all.
 type localTimer struct {
 	target time.Duration // monotonic reading at which it fires
 	timer  sim.Timer
-	fn     func()
+	h      sim.Handler // what it runs
 	done   bool
 }
 
+// funcHandler runs a func as a Handler (a func in an interface costs no
+// allocation).
+type funcHandler func()
+
+func (f funcHandler) Fire() { f() }
+
 // afterLocal runs fn once d has passed on the client's monotonic clock.
 func (c *Client) afterLocal(d time.Duration, fn func()) *localTimer {
+	lt := &localTimer{h: funcHandler(fn)}
+	c.armLocal(lt, d)
+	return lt
+}
+
+// armLocal sets lt (with h filled in) to fire once d has passed on the
+// client's monotonic clock.
+func (c *Client) armLocal(lt *localTimer, d time.Duration) {
 	now := c.w.Now()
-	lt := &localTimer{target: c.clock.Mono(now) + d, fn: fn}
+	lt.target = c.clock.Mono(now) + d
 	c.schedule(lt, now)
 	if len(c.timers) >= 16 { // drop finished timers now and then
 		live := c.timers[:0]
@@ -45,14 +62,16 @@ func (c *Client) afterLocal(d time.Duration, fn func()) *localTimer {
 		c.timers = live
 	}
 	c.timers = append(c.timers, lt)
-	return lt
 }
 
 func (c *Client) schedule(lt *localTimer, now time.Duration) {
-	lt.timer = c.w.K.After(c.clock.TrueAfter(now, lt.target-c.clock.Mono(now)), func() {
-		lt.done = true
-		lt.fn()
-	})
+	lt.timer = c.w.K.AfterHandler(c.clock.TrueAfter(now, lt.target-c.clock.Mono(now)), lt)
+}
+
+// Fire is the kernel event: the wake-up is due.
+func (lt *localTimer) Fire() {
+	lt.done = true
+	lt.h.Fire()
 }
 
 // Stop cancels the wake-up.

@@ -105,7 +105,7 @@ type fastPath struct {
 
 func newFastPath(srv *server.Server, on bool) *fastPath {
 	f := &fastPath{on: on, srv: srv, cached: map[string]bool{}}
-	f.peer = server.NewPeer(bufio.NewWriter(&f.buf))
+	f.peer = server.NewPeer(bufio.NewWriterSize(&f.buf, peerBufSize))
 	f.rd = bufio.NewReaderSize(&f.buf, 64)
 	return f
 }
@@ -116,8 +116,7 @@ func (f *fastPath) call(args ...string) (any, error) {
 	f.buf.Reset()
 	f.srv.Dispatch(f.peer, args)
 	f.peer.Flush()
-	f.rd.Reset(&f.buf)
-	return server.ParseReply(f.rd)
+	return parseReply(f.buf.Bytes(), f.rd, &f.buf)
 }
 
 // mustCall is call for a command that cannot fail once the twin has

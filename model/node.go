@@ -64,6 +64,7 @@ type Node struct {
 	clock sim.Clock
 
 	m     *miniredis.Miniredis
+	db0   *miniredis.RedisDB // m's DB 0 (see db)
 	srv   *server.Server
 	conns map[string]*nodeConn
 
@@ -75,6 +76,8 @@ type Node struct {
 	// last advance; miniredis TTLs are relative to it, so a key's absolute
 	// expiry is lastE + TTL.
 	lastE time.Duration
+	// lastWall is the wall reading miniredis was last told (SetTime).
+	lastWall time.Duration
 	// edge holds keys that sit exactly at their expiry instant. Redis keeps a
 	// key while now <= expiry but miniredis deletes it at TTL <= 0, so such a
 	// key is stored with 1ns of TTL and its true TTL is 0 (see trueTTL).
@@ -117,6 +120,12 @@ type nodeConn struct {
 	raw     []byte // the last reply as sent, until the next command (tests compare it)
 }
 
+// peerBufSize is the size of a connection's reply writer. Replies go to a
+// bytes.Buffer, so buffering gains nothing; bufio's default of 4 KiB per
+// connection was most of a small world's memory (an explore run builds a
+// world, its nodes and their connections, many times a second).
+const peerBufSize = 64
+
 // NewNode starts a node that is up, empty, and a master.
 func NewNode(cfg NodeConfig) *Node {
 	switch cfg.Persistence {
@@ -144,13 +153,15 @@ func (n *Node) boot(now time.Duration) {
 	c.Close()
 	m.Seed(1) // SPOP/SRANDMEMBER must not use the global RNG
 	n.m = m
+	n.db0 = m.DB(0)
 	n.srv = m.Server()
 	n.conns = map[string]*nodeConn{}
 	n.edge = nil
 	n.minExpire = noExpiry // empty
 	n.up = true
 	n.lastE = n.expiryClock(now)
-	m.SetTime(Epoch.Add(n.clock.Wall(now)))
+	n.lastWall = n.clock.Wall(now)
+	m.SetTime(Epoch.Add(n.lastWall))
 	n.fast = newFastPath(n.srv, !n.cfg.LuaInterpreted)
 	// One hook does both jobs (miniredis has one slot): READONLY on a
 	// replica, the Lua fast path on a master.
@@ -178,7 +189,7 @@ func (n *Node) conn(name string) *nodeConn {
 	c := n.conns[name]
 	if c == nil {
 		c = &nodeConn{}
-		c.peer = server.NewPeer(bufio.NewWriter(&c.buf))
+		c.peer = server.NewPeer(bufio.NewWriterSize(&c.buf, peerBufSize))
 		c.rd = bufio.NewReaderSize(&c.buf, 64)
 		n.conns[name] = c
 	}
@@ -247,6 +258,7 @@ func (n *Node) Do(now time.Duration, conn string, args ...string) (any, error) {
 	n.cur, n.fastDone = c, false
 	n.srv.Dispatch(c.peer, args)
 	n.cur = nil
+	n.refreshDB(cmd)
 	c.peer.Flush()
 
 	for i, k := range touched {
@@ -302,8 +314,7 @@ func (c *nodeConn) parse() (any, error) {
 		}
 		return nil, RedisError(line)
 	}
-	c.rd.Reset(&c.buf)
-	r, err := server.ParseReply(c.rd)
+	r, err := parseReply(b, c.rd, &c.buf)
 	if err != nil {
 		return nil, fmt.Errorf("model: bad reply %q: %w", b, err)
 	}
@@ -491,24 +502,34 @@ func (n *Node) view(now time.Duration) []Effect {
 // keyState reads key k's current state, with its absolute expiry by the
 // node's expiry clock.
 func (n *Node) keyState(k string) Effect {
-	e := Effect{Key: k, Type: n.m.Type(k)}
-	switch e.Type {
-	case "":
+	db := n.db()
+	e := Effect{Key: k}
+	// Lock keys are strings: one Get answers type and value at once, and
+	// only another type needs the Type lookup (each is a round of
+	// miniredis's lock).
+	v, err := db.Get(k)
+	switch {
+	case err == nil:
+		e.Type, e.Value = "string", v
+	case err == miniredis.ErrKeyNotFound:
 		e.Deleted = true
 		return e
-	case "string":
-		e.Value, _ = n.m.Get(k)
+	default:
+		e.Type = db.Type(k)
+	}
+	switch e.Type {
+	case "string": // read above
 	case "hash":
-		fields, _ := n.m.HKeys(k) // sorted
+		fields, _ := db.HKeys(k) // sorted
 		for _, f := range fields {
-			e.Fields = append(e.Fields, f, n.m.HGet(k, f))
+			e.Fields = append(e.Fields, f, db.HGet(k, f))
 		}
 	case "list":
-		e.Fields, _ = n.m.List(k)
+		e.Fields, _ = db.List(k)
 	case "set":
-		e.Fields, _ = n.m.Members(k) // sorted
+		e.Fields, _ = db.Members(k) // sorted
 	case "zset":
-		scores, _ := n.m.SortedSet(k)
+		scores, _ := db.SortedSet(k)
 		members := make([]string, 0, len(scores))
 		for mb := range scores {
 			members = append(members, mb)
@@ -522,11 +543,28 @@ func (n *Node) keyState(k string) Effect {
 		// shown but not persisted or replicated.
 		e.Value = "(" + e.Type + ")"
 	}
-	if ttl, ok := n.trueTTL(k); ok {
+	if ttl, ok := n.trueTTLIn(db, k); ok {
 		e.Expires = true
 		e.ExpireAt = n.lastE + ttl
 	}
 	return e
+}
+
+// db is the database the node's data lives in: DB 0, which is what
+// miniredis's direct API means too (the model never calls its Select).
+// Holding on to it spares every read a lookup under miniredis's lock; only
+// SWAPDB replaces it (see refreshDB).
+func (n *Node) db() *miniredis.RedisDB { return n.db0 }
+
+// refreshDB looks DB 0 up again after a command that may have run SWAPDB:
+// SWAPDB itself, EXEC (it may be queued) or a script run in Lua.
+func (n *Node) refreshDB(cmd string) {
+	switch cmd {
+	case "SWAPDB", "EXEC", "EVAL", "EVALSHA":
+		if !n.fastDone {
+			n.db0 = n.m.DB(0)
+		}
+	}
 }
 
 // writeState makes key e.Key hold e's value, expiring after ttl by the

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/alicebob/miniredis/v2"
 )
 
 // Bounds for Node.minExpire.
@@ -72,7 +74,13 @@ func (n *Node) expiryClock(now time.Duration) time.Duration {
 // TIME, PXAT and EXAT follow the wall clock in both modes. It returns the
 // keys that expired, with the TTL they had left.
 func (n *Node) advance(now time.Duration) []Expiry {
-	n.m.SetTime(Epoch.Add(n.clock.Wall(now)))
+	// A node is usually advanced several times at the same instant (the
+	// checker's look before a command, the command, the look after); only
+	// tell miniredis the time when it changed. Only boot sets it otherwise.
+	if wall := n.clock.Wall(now); wall != n.lastWall {
+		n.m.SetTime(Epoch.Add(wall))
+		n.lastWall = wall
+	}
 	e := n.expiryClock(now)
 	d := e - n.lastE
 	n.lastE = e
@@ -155,8 +163,11 @@ func (n *Node) backward(b time.Duration) {
 // one at all (miniredis reports 0 for "no TTL"; a stored TTL is never 0,
 // since miniredis deletes the key then). An edge key stored with 1ns has
 // true TTL 0.
-func (n *Node) trueTTL(k string) (time.Duration, bool) {
-	t := n.m.TTL(k)
+func (n *Node) trueTTL(k string) (time.Duration, bool) { return n.trueTTLIn(n.db(), k) }
+
+// trueTTLIn is trueTTL with the node's DB already in hand.
+func (n *Node) trueTTLIn(db *miniredis.RedisDB, k string) (time.Duration, bool) {
+	t := db.TTL(k)
 	if t <= 0 {
 		return 0, false
 	}

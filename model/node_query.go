@@ -10,7 +10,7 @@ func (n *Node) Exists(now time.Duration, key string) bool {
 		return false
 	}
 	n.advance(now)
-	return n.m.Exists(key)
+	return n.db().Exists(key)
 }
 
 // PTTL is key's remaining time to live by the node's expiry clock at true

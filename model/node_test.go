@@ -495,3 +495,28 @@ func BenchmarkNodeEval(b *testing.B) {
 		n.TakeEffects()
 	}
 }
+
+// The node keeps its DB 0 at hand (Node.db); SWAPDB, typed or queued in a
+// transaction, replaces it, and the node's own reads must follow.
+func TestNodeSwapDBFollowed(t *testing.T) {
+	for _, multi := range []bool{false, true} {
+		n := NewNode(NodeConfig{Name: "redis-1"})
+		nodeDo(t, n, 0, "SET", "zero", "0")
+		nodeDo(t, n, 0, "SELECT", "1")
+		nodeDo(t, n, 0, "SET", "one", "1")
+		if multi {
+			nodeDo(t, n, 0, "MULTI")
+			nodeDo(t, n, 0, "SWAPDB", "0", "1")
+			nodeDo(t, n, 0, "EXEC")
+		} else {
+			nodeDo(t, n, 0, "SWAPDB", "0", "1")
+		}
+		var got []string
+		for _, k := range n.Keys(msec) {
+			got = append(got, k.Key)
+		}
+		if !reflect.DeepEqual(got, []string{"one"}) || !n.Exists(msec, "one") || n.Exists(msec, "zero") {
+			t.Fatalf("multi=%v: DB 0 after SWAPDB holds %v", multi, got)
+		}
+	}
+}

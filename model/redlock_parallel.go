@@ -25,11 +25,10 @@ func (t *Thread) callAll(nodes []*Node, op Op, timeout time.Duration, args []str
 	var timer *localTimer
 	for i, n := range nodes {
 		w.Net.Send(from, n.Name(), func() {
-			reply, err := w.exec(n, from, op, args)
-			if err == ErrDown {
+			reply, err, ok := w.serve(n, from, op, args)
+			if !ok {
 				return // a dead node never answers
 			}
-			w.Emit(n.Name(), "cmd", "%s: %s => %s", from, formatCommand(args), formatReply(reply, err))
 			w.Net.Send(n.Name(), from, func() {
 				if got[i] {
 					return // arrived after the timeout: ignored, as by a real client

@@ -1,9 +1,5 @@
 package model
 
-import (
-	"fmt"
-)
-
 // Resource is the shared thing the lock protects: a counter that holders
 // read at the start of their work and write (value+1) at its end, over the
 // network.
@@ -92,7 +88,7 @@ func (r *Resource) read(t *Thread, l *Lease) (int64, bool) {
 			r.w.Emit(ResourceName, "read", "%s read counter = %d and stamped it %s", c.Name, r.Value, l.Token)
 			return readReply{r.Value, true}, nil, true
 		}
-		r.w.Emit(ResourceName, "read", "%s read counter = %d%s", c.Name, r.Value, tokenNote(l))
+		r.w.K.EmitMsg(ResourceName, "read", c.Name+" read counter = "+itoa(r.Value)+tokenNote(l))
 		return readReply{r.Value, true}, nil, true
 	})
 	if err != nil {
@@ -130,9 +126,9 @@ func (r *Resource) write(t *Thread, l *Lease, v int64) {
 		r.accepted++
 		note := ""
 		if v <= old {
-			note = fmt.Sprintf(" (it was %d: an update is lost)", old)
+			note = " (it was " + itoa(old) + ": an update is lost)"
 		}
-		r.w.Emit(ResourceName, "write", "%s wrote counter = %d%s%s", c.Name, v, tokenNote(l), note)
+		r.w.K.EmitMsg(ResourceName, "write", c.Name+" wrote counter = "+itoa(v)+tokenNote(l)+note)
 		return nil, nil, true
 	})
 	if err != nil {
@@ -142,7 +138,7 @@ func (r *Resource) write(t *Thread, l *Lease, v int64) {
 
 func tokenNote(l *Lease) string {
 	if l.Fence > 0 {
-		return fmt.Sprintf(" [token %d]", l.Fence)
+		return " [token " + itoa(l.Fence) + "]"
 	}
 	return ""
 }

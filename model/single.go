@@ -7,6 +7,15 @@ import "time"
 type single struct {
 	cfg  LockConfig
 	kind string
+	ttl  string // cfg.TTL as a command argument, formatted once (see ttlArg)
+}
+
+// ttlArg is the lock's TTL in milliseconds as a command argument.
+func (s *single) ttlArg() string {
+	if s.ttl == "" {
+		s.ttl = msArg(s.cfg.TTL)
+	}
+	return s.ttl
 }
 
 func (s *single) Name() string               { return s.kind }
@@ -17,7 +26,7 @@ func (s *single) node(t *Thread) *Node { return t.master(0) }
 
 // Acquire is one attempt, as each recipe writes it.
 func (s *single) Acquire(t *Thread, l *Lease) bool {
-	n, key, ttl := s.node(t), s.cfg.Key, msArg(s.cfg.TTL)
+	n, key, ttl := s.node(t), s.cfg.Key, s.ttlArg()
 	l.Nodes = []*Node{n}
 	l.Until = l.Start + s.cfg.TTL
 	switch {
@@ -91,7 +100,7 @@ func (s *single) Release(t *Thread, l *Lease) {
 
 // Renew is the watchdog's check-and-PEXPIRE.
 func (s *single) Renew(t *Thread, l *Lease) bool {
-	n, key, ttl := s.node(t), s.cfg.Key, msArg(s.cfg.TTL)
+	n, key, ttl := s.node(t), s.cfg.Key, s.ttlArg()
 	start := t.Wall()
 	script := scriptRenew
 	if s.cfg.Reentrant {

@@ -2,8 +2,11 @@ package model
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/alicebob/miniredis/v2/server"
 
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -38,15 +41,29 @@ func (t *Thread) Sleep(d time.Duration) {
 	if d <= 0 {
 		return
 	}
-	tk := t.p.Arm()
-	t.c.afterLocal(d, func() { tk.Wake(nil) })
+	s := &sleep{tk: t.p.Arm()}
+	s.timer.h = s
+	t.c.armLocal(&s.timer, d)
 	t.p.Park()
 }
+
+// sleep is one Sleep's wake-up: its timer and the ticket it wakes, in one
+// allocation (a retrying client sleeps after every failed attempt).
+type sleep struct {
+	timer localTimer
+	tk    sim.Ticket
+}
+
+func (s *sleep) Fire() { s.tk.Wake(nil) }
 
 type rpcResult struct {
 	reply any
 	err   error
 }
+
+// timedOut is the result a timeout wakes a caller with (shared: a pointer in
+// an interface costs no allocation).
+var timedOut = &rpcResult{nil, ErrTimeout}
 
 // Call sends one command to a node and waits for its reply, or for the lock's
 // request timeout by the client's clock.
@@ -56,16 +73,11 @@ func (t *Thread) Call(n *Node, op Op, args ...string) (any, error) {
 
 // CallTimeout is Call with an explicit timeout (Redlock's per-node timeout).
 func (t *Thread) CallTimeout(n *Node, op Op, timeout time.Duration, args ...string) (any, error) {
-	w := t.c.w
-	from := t.c.Name
-	return t.rpc(n.Name(), timeout, func() (any, error, bool) {
-		reply, err := w.exec(n, from, op, args)
-		if err == ErrDown {
-			return nil, nil, false
-		}
-		w.Emit(n.Name(), "cmd", "%s: %s => %s", from, formatCommand(args), formatReply(reply, err))
-		return reply, err, true
-	})
+	call := &rpcCall{node: n, op: op}
+	// A copy in the call, so the caller's variadic slice can stay on its
+	// stack: most commands fit in argBuf.
+	call.args = append(call.argBuf[:0], args...)
+	return t.call(call, n.Name(), timeout)
 }
 
 // rpc sends a request to process `to`, runs handle there on arrival, and
@@ -73,66 +85,153 @@ func (t *Thread) CallTimeout(n *Node, op Op, timeout time.Duration, args ...stri
 // (a dead node). The caller waits for the reply or the timeout, whichever
 // comes first; the other is ignored.
 func (t *Thread) rpc(to string, timeout time.Duration, handle func() (any, error, bool)) (any, error) {
-	w := t.c.w
-	from := t.c.Name
-	tk := t.p.Arm()
-	replied := false
-	w.Net.Send(from, to, func() {
-		reply, err, ok := handle()
-		if !ok {
-			return
-		}
-		w.Net.Send(to, from, func() { replied = true; tk.Wake(rpcResult{reply, err}) })
-	})
+	return t.call(&rpcCall{handle: handle}, to, timeout)
+}
+
+// rpcCall is one request, its reply and its timeout. It is the handler of
+// all three of its kernel events (through the rpcRequest, rpcReply and
+// rpcTimeout views of it), so a call costs one allocation where closures
+// cost several; every lock command goes through here.
+type rpcCall struct {
+	c  *Client // the caller
+	to string  // the server's process name
+	tk sim.Ticket
+
+	// What runs at the other end: a command on node, or handle.
+	node   *Node
+	op     Op
+	args   []string
+	argBuf [6]string // args' storage when they fit: SET k v NX PX ttl
+	handle func() (any, error, bool)
+
+	timeout time.Duration
+	timer   localTimer // the timeout, by the client's monotonic clock
+	replied bool       // the reply arrived (the caller may not have run yet)
+	res     rpcResult  // the reply
+}
+
+type (
+	rpcRequest rpcCall // Fire: the request arrives at the server
+	rpcReply   rpcCall // Fire: the reply arrives at the client
+	rpcTimeout rpcCall // Fire: the client's timeout is due
+)
+
+func (t *Thread) call(call *rpcCall, to string, timeout time.Duration) (any, error) {
+	c := t.c
+	call.c, call.to = c, to
+	call.tk = t.p.Arm()
+	c.w.Net.SendHandler(c.Name, to, (*rpcRequest)(call))
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	timer := t.c.afterLocal(timeout, func() {
-		if replied {
-			return // the reply came first; the thread has not read it yet (paused)
-		}
-		w.Emit(from, "timeout", "no reply from %s within %s by %s's clock", to, shortDur(timeout), from)
-		tk.Wake(rpcResult{nil, ErrTimeout})
-	})
-	r := t.p.Park().(rpcResult)
-	timer.Stop()
+	call.timeout = timeout
+	call.timer.h = (*rpcTimeout)(call)
+	c.armLocal(&call.timer, timeout)
+	r := t.p.Park().(*rpcResult)
+	call.timer.Stop()
 	return r.reply, r.err
+}
+
+func (r *rpcRequest) Fire() {
+	call := (*rpcCall)(r)
+	w := call.c.w
+	var ok bool
+	if call.node != nil {
+		call.res.reply, call.res.err, ok = w.serve(call.node, call.c.Name, call.op, call.args)
+	} else {
+		call.res.reply, call.res.err, ok = call.handle()
+	}
+	if ok {
+		w.Net.SendHandler(call.to, call.c.Name, (*rpcReply)(call))
+	}
+}
+
+func (r *rpcReply) Fire() {
+	call := (*rpcCall)(r)
+	call.replied = true
+	call.tk.Wake(&call.res)
+}
+
+func (r *rpcTimeout) Fire() {
+	call := (*rpcCall)(r)
+	if call.replied {
+		return // the reply came first; the thread has not read it yet (paused)
+	}
+	from := call.c.Name
+	call.c.w.Emit(from, "timeout", "no reply from %s within %s by %s's clock", call.to, shortDur(call.timeout), from)
+	call.tk.Wake(timedOut)
+}
+
+// serve runs a client's command on node n as it arrives there and traces it;
+// ok false means no reply at all (the node is down).
+func (w *World) serve(n *Node, from string, op Op, args []string) (reply any, err error, ok bool) {
+	reply, err = w.exec(n, from, op, args)
+	if err == ErrDown {
+		return nil, nil, false
+	}
+	w.K.EmitMsg(n.Name(), "cmd", w.cmdLine(from, args, reply, err))
+	return reply, err, true
 }
 
 // DefaultTimeout is a request's timeout when lock.timeout is not set.
 const DefaultTimeout = time.Second
 
+// cmdLine is the "cmd" trace message, "<from>: <command> => <reply>", built
+// in one buffer: one is written for every command a node runs.
+func (w *World) cmdLine(from string, args []string, reply any, err error) string {
+	b := append(w.scratch[:0], from...)
+	b = append(b, ": "...)
+	b = appendCommand(b, args)
+	b = append(b, " => "...)
+	b = appendReply(b, reply, err)
+	w.scratch = b
+	return string(b)
+}
+
 // formatCommand renders a command for the trace, eliding script bodies.
-func formatCommand(args []string) string {
-	parts := make([]string, len(args))
+func formatCommand(args []string) string { return string(appendCommand(nil, args)) }
+
+func appendCommand(b []byte, args []string) []byte {
 	for i, a := range args {
+		if i > 0 {
+			b = append(b, ' ')
+		}
 		if i == 1 && (strings.EqualFold(args[0], "EVAL")) {
 			a = scriptName(a)
 		}
-		parts[i] = a
+		b = append(b, a...)
 	}
-	return strings.Join(parts, " ")
+	return b
 }
 
-func formatReply(reply any, err error) string {
+func formatReply(reply any, err error) string { return string(appendReply(nil, reply, err)) }
+
+func appendReply(b []byte, reply any, err error) []byte {
 	if err != nil {
-		return "(error) " + err.Error()
+		return append(append(b, "(error) "...), err.Error()...)
 	}
 	switch r := reply.(type) {
 	case nil:
-		return "(nil)"
+		return append(b, "(nil)"...)
 	case string:
-		return `"` + r + `"`
+		b = append(b, '"')
+		b = append(b, r...)
+		return append(b, '"')
 	case int:
-		return "(integer) " + itoa(int64(r))
+		return strconv.AppendInt(append(b, "(integer) "...), int64(r), 10)
 	case []any:
-		s := make([]string, len(r))
+		b = append(b, '[')
 		for i, x := range r {
-			s[i] = formatReply(x, nil)
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendReply(b, x, nil)
 		}
-		return "[" + strings.Join(s, ", ") + "]"
+		return append(b, ']')
+	case server.Simple:
+		return append(b, strings.TrimSpace(strings.ToUpper(string(r)))...) // toString without fmt
 	default:
-		return strings.TrimSpace(strings.ToUpper(toString(r)))
+		return append(b, strings.TrimSpace(strings.ToUpper(toString(r)))...)
 	}
 }
 

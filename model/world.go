@@ -25,6 +25,10 @@ type World struct {
 	// cutSince is, for each client|node pair the network separates, since
 	// when (for explanations). Looked up only; its order never reaches output.
 	cutSince map[string]time.Duration
+	scratch  []byte // reused to build trace messages (see cmdLine)
+	// finishedN counts the clients that are done or crashed (kept by
+	// Client.setState): Done is asked before every kernel event.
+	finishedN int
 }
 
 // Shard is one independent Redis master and its replicas. After a failover
@@ -123,14 +127,7 @@ func (w *World) Now() time.Duration { return w.K.Now() }
 func (w *World) Close() { w.K.Close() }
 
 // Done reports whether every client has finished or died: the run can end.
-func (w *World) Done() bool {
-	for _, c := range w.Clients {
-		if !c.finished() {
-			return false
-		}
-	}
-	return true
-}
+func (w *World) Done() bool { return w.finishedN == len(w.Clients) }
 
 // Finish closes the books at the end of the run: the checker's end-of-run
 // metrics (stuck, open episodes) are computed from the world as it is now.

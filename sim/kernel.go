@@ -10,7 +10,6 @@
 package sim
 
 import (
-	"container/heap"
 	"time"
 )
 
@@ -20,6 +19,7 @@ type Kernel struct {
 	now    time.Duration
 	seq    uint64
 	queue  eventQueue
+	free   []*event // events that ran or were stopped, for reuse
 	steps  int
 	seed   uint64
 	trace  *Trace
@@ -44,70 +44,103 @@ func (k *Kernel) Seed() uint64 { return k.seed }
 // Trace is the kernel's event trace.
 func (k *Kernel) Trace() *Trace { return k.trace }
 
+// Handler is an event's action as a value. Scheduling a pointer to a struct
+// that implements it (AtHandler) allocates nothing, where a closure would:
+// the RPC path schedules three events per request, so it uses handlers.
+type Handler interface{ Fire() }
+
 // Timer is a handle on a scheduled event; Stop cancels it.
 type Timer struct {
-	k  *Kernel
-	ev *event
+	k   *Kernel
+	ev  *event
+	seq uint64 // the event's seq when scheduled: events are reused, seqs are not
 }
 
 // Stop cancels the event if it has not run yet. It reports whether it did.
 // The event leaves the queue at once: every request arms a timeout that is
 // almost always stopped, and dead entries would otherwise deepen the heap.
 func (t Timer) Stop() bool {
-	if t.ev == nil || t.ev.done {
-		return false
+	ev := t.ev
+	if ev == nil || ev.seq != t.seq || ev.idx < 0 {
+		return false // never scheduled, already ran or stopped (maybe reused since)
 	}
-	t.ev.done = true
-	t.ev.fn = nil
-	if q := t.k.queue; t.ev.idx >= 0 && t.ev.idx < len(q) && q[t.ev.idx] == t.ev {
-		heap.Remove(&t.k.queue, t.ev.idx)
-	}
+	t.k.queue.remove(ev.idx)
+	t.k.release(ev)
 	return true
 }
 
 // At schedules fn to run at true time t (or now, if t is in the past).
 // Events at the same time run in the order they were scheduled.
 func (k *Kernel) At(t time.Duration, fn func()) Timer {
-	if t < k.now {
-		t = k.now
-	}
-	k.seq++
-	ev := &event{at: t, seq: k.seq, fn: fn}
-	heap.Push(&k.queue, ev)
-	return Timer{k, ev}
+	ev := k.schedule(t)
+	ev.fn = fn
+	return Timer{k, ev, ev.seq}
+}
+
+// AtHandler is At for a Handler: h.Fire() runs at true time t.
+func (k *Kernel) AtHandler(t time.Duration, h Handler) Timer {
+	ev := k.schedule(t)
+	ev.h = h
+	return Timer{k, ev, ev.seq}
 }
 
 // After schedules fn to run d after now.
 func (k *Kernel) After(d time.Duration, fn func()) Timer { return k.At(k.now+d, fn) }
 
+// AfterHandler schedules h.Fire() to run d after now.
+func (k *Kernel) AfterHandler(d time.Duration, h Handler) Timer { return k.AtHandler(k.now+d, h) }
+
+// schedule queues a fresh event at t (or now) with the next sequence number.
+func (k *Kernel) schedule(t time.Duration) *event {
+	if t < k.now {
+		t = k.now
+	}
+	k.seq++
+	var ev *event
+	if n := len(k.free); n > 0 {
+		ev = k.free[n-1]
+		k.free[n-1] = nil
+		k.free = k.free[:n-1]
+	} else {
+		ev = new(event)
+	}
+	ev.at, ev.seq = t, k.seq
+	k.queue.push(ev)
+	return ev
+}
+
+// release returns an event that left the queue to the free list. Its seq
+// stays until reuse, so a Timer still holding it sees idx < 0, and after
+// reuse sees a different seq.
+func (k *Kernel) release(ev *event) {
+	ev.fn, ev.h = nil, nil
+	k.free = append(k.free, ev)
+}
+
 // Next is the time of the next pending event, and false when none is left.
 func (k *Kernel) Next() (time.Duration, bool) {
-	for k.queue.Len() > 0 {
-		ev := k.queue[0]
-		if !ev.done {
-			return ev.at, true
-		}
-		heap.Pop(&k.queue)
+	if len(k.queue) == 0 {
+		return 0, false
 	}
-	return 0, false
+	return k.queue[0].at, true
 }
 
 // Step runs the next event. It reports false when the queue is empty.
 func (k *Kernel) Step() bool {
-	for k.queue.Len() > 0 {
-		ev := heap.Pop(&k.queue).(*event)
-		if ev.done {
-			continue
-		}
-		ev.done = true
-		k.now = ev.at
-		k.steps++
-		fn := ev.fn
-		ev.fn = nil
-		fn()
-		return true
+	if len(k.queue) == 0 {
+		return false
 	}
-	return false
+	ev := k.queue.pop()
+	k.now = ev.at
+	k.steps++
+	fn, h := ev.fn, ev.h
+	k.release(ev) // before running: what it schedules may reuse it
+	if h != nil {
+		h.Fire()
+	} else {
+		fn()
+	}
+	return true
 }
 
 // RunUntil runs events up to and including time t, then sets the clock to t.
@@ -135,35 +168,106 @@ func (k *Kernel) Close() {
 		p.kill()
 	}
 	k.queue = nil
+	k.free = nil
 }
 
 type event struct {
-	at   time.Duration
-	seq  uint64
-	fn   func()
-	done bool
-	idx  int
+	at  time.Duration
+	seq uint64
+	fn  func()  // the action: fn, or h when fn is nil
+	h   Handler //
+	idx int     // position in the queue; -1 once it left it
 }
 
-// eventQueue is a min-heap on (at, seq): ties break by scheduling order,
-// which is what makes equal-time events deterministic.
+// eventQueue is a 4-ary min-heap on (at, seq): ties break by scheduling
+// order, which is what makes equal-time events deterministic. (at, seq) is a
+// total order (seqs are unique), so the heap's shape cannot change which
+// event comes out next. Four children per node halve the depth of a binary
+// heap, and the methods work on *event directly, without container/heap's
+// interface calls.
 type eventQueue []*event
 
-func (q eventQueue) Len() int { return len(q) }
-func (q eventQueue) Less(i, j int) bool {
-	if q[i].at != q[j].at {
-		return q[i].at < q[j].at
+func (a *event) before(b *event) bool {
+	if a.at != b.at {
+		return a.at < b.at
 	}
-	return q[i].seq < q[j].seq
+	return a.seq < b.seq
 }
-func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i]; q[i].idx = i; q[j].idx = j }
-func (q *eventQueue) Push(x any)   { e := x.(*event); e.idx = len(*q); *q = append(*q, e) }
-func (q *eventQueue) Pop() any {
-	old := *q
-	n := len(old)
-	e := old[n-1]
-	old[n-1] = nil
-	e.idx = -1
-	*q = old[:n-1]
-	return e
+
+func (q *eventQueue) push(ev *event) {
+	ev.idx = len(*q)
+	*q = append(*q, ev)
+	q.up(ev.idx)
+}
+
+// pop removes and returns the first event.
+func (q *eventQueue) pop() *event {
+	h := *q
+	ev := h[0]
+	n := len(h) - 1
+	last := h[n]
+	h[n] = nil
+	*q = h[:n]
+	if n > 0 {
+		h[0], last.idx = last, 0
+		q.down(0)
+	}
+	ev.idx = -1
+	return ev
+}
+
+// remove takes out the event at index i.
+func (q *eventQueue) remove(i int) {
+	h := *q
+	ev := h[i]
+	n := len(h) - 1
+	last := h[n]
+	h[n] = nil
+	*q = h[:n]
+	if i < n {
+		h[i], last.idx = last, i
+		q.down(i)
+		q.up(last.idx)
+	}
+	ev.idx = -1
+}
+
+func (q eventQueue) up(i int) {
+	ev := q[i]
+	for i > 0 {
+		p := (i - 1) / 4
+		if !ev.before(q[p]) {
+			break
+		}
+		q[i] = q[p]
+		q[i].idx = i
+		i = p
+	}
+	q[i] = ev
+	ev.idx = i
+}
+
+func (q eventQueue) down(i int) {
+	n := len(q)
+	ev := q[i]
+	for {
+		c := 4*i + 1
+		if c >= n {
+			break
+		}
+		m := c // the first child among up to four
+		for j := c + 1; j < c+4 && j < n; j++ {
+			if q[j].before(q[m]) {
+				m = j
+			}
+		}
+		if !q[m].before(ev) {
+			break
+		}
+		q[i] = q[m]
+		q[i].idx = i
+		i = m
+	}
+	q[i] = ev
+	ev.idx = i
 }

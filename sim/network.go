@@ -22,6 +22,31 @@ type Network struct {
 
 	onChange []func()                     // told after every partition, isolation or heal
 	onDrop   []func(from, to, why string) // told about every message the network drops
+
+	free []*flight // delivered messages, for reuse: every RPC sends two
+}
+
+// flight is one message on its way: the kernel event that delivers it.
+type flight struct {
+	n        *Network
+	from, to string
+	fn       func()  // deliver: fn, or h when fn is nil
+	h        Handler //
+}
+
+// Fire delivers the message, unless a partition began while it travelled.
+func (f *flight) Fire() {
+	n, from, to, fn, h := f.n, f.from, f.to, f.fn, f.h
+	*f = flight{}
+	n.free = append(n.free, f) // before delivering: the reply may reuse it
+	switch {
+	case !n.Connected(from, to):
+		n.dropped(from, to, DropCutInFlight)
+	case fn != nil:
+		fn()
+	default:
+		h.Fire()
+	}
 }
 
 type slowLink struct {
@@ -123,7 +148,7 @@ func (n *Network) SetSlow(name string, latency time.Duration, loss float64) {
 
 // Connected reports whether a and b can exchange messages right now.
 func (n *Network) Connected(a, b string) bool {
-	if a == b {
+	if a == b || len(n.parts) == 0 {
 		return true
 	}
 	for _, p := range n.parts {
@@ -147,15 +172,27 @@ func (n *Network) Connected(a, b string) bool {
 // (false: dropped at once). Random draws happen in a fixed order per call, so
 // the outcome depends only on the seed and the sequence of sends.
 func (n *Network) Send(from, to string, deliver func()) bool {
+	return n.send(from, to, deliver, nil)
+}
+
+// SendHandler is Send with the delivery as a Handler (h.Fire()), which spares
+// the hot RPC path a closure per message.
+func (n *Network) SendHandler(from, to string, h Handler) bool {
+	return n.send(from, to, nil, h)
+}
+
+func (n *Network) send(from, to string, fn func(), h Handler) bool {
 	d := n.latency
 	if n.jitter > 0 {
 		d += time.Duration(n.rng.Int64N(int64(n.jitter)))
 	}
 	loss := 0.0
-	for _, name := range [2]string{from, to} {
-		if s, ok := n.slow[name]; ok {
-			d += s.latency
-			loss = 1 - (1-loss)*(1-s.loss)
+	if len(n.slow) > 0 {
+		for _, name := range [2]string{from, to} {
+			if s, ok := n.slow[name]; ok {
+				d += s.latency
+				loss = 1 - (1-loss)*(1-s.loss)
+			}
 		}
 	}
 	if loss > 0 && n.rng.Float64() < loss {
@@ -166,13 +203,16 @@ func (n *Network) Send(from, to string, deliver func()) bool {
 		n.dropped(from, to, DropPartitioned)
 		return false
 	}
-	n.k.After(d, func() {
-		if n.Connected(from, to) {
-			deliver()
-		} else {
-			n.dropped(from, to, DropCutInFlight)
-		}
-	})
+	var f *flight
+	if k := len(n.free); k > 0 {
+		f = n.free[k-1]
+		n.free[k-1] = nil
+		n.free = n.free[:k-1]
+	} else {
+		f = new(flight)
+	}
+	*f = flight{n: n, from: from, to: to, fn: fn, h: h}
+	n.k.AfterHandler(d, f)
 	return true
 }
 

@@ -27,6 +27,7 @@ type Proc struct {
 	dying bool
 
 	ticket  uint64 // the park the proc is waiting in; wakes for older tickets are stale
+	sleepTk Ticket // the ticket Sleep's wake-up event wakes (see procSleep)
 	parked  bool
 	alive   bool
 	frozen  bool
@@ -134,10 +135,18 @@ func (p *Proc) Park() any {
 
 // Sleep parks the thread for a true duration d.
 func (p *Proc) Sleep(d time.Duration) {
-	tk := p.Arm()
-	p.k.After(d, func() { tk.Wake(nil) })
+	p.sleepTk = p.Arm()
+	p.k.AfterHandler(d, (*procSleep)(p))
 	p.Park()
 }
+
+// procSleep is a Proc as the handler of its Sleep's wake-up, which spares a
+// closure per Sleep. A Proc has at most one such event queued: only that
+// event holds the ticket of the park, so nothing else ends a Sleep early and
+// the Proc cannot sleep again before it fires (a kill ends the Proc).
+type procSleep Proc
+
+func (s *procSleep) Fire() { s.sleepTk.Wake(nil) }
 
 // Wake resumes the ticket's Proc with v, now, from kernel context (an event
 // callback). A stale ticket, a dead Proc or a second wake is ignored; a wake
