@@ -165,7 +165,11 @@ func (c *Client) run(t *Thread) {
 		}
 	}
 	c.setState(StateDone)
-	c.w.Emit(c.Name, "done", "finished %d holds", c.Cfg.Holds)
+	if c.Cfg.Holds == 1 {
+		c.w.K.EmitMsg(c.Name, "done", "finished its hold")
+	} else {
+		c.w.Emit(c.Name, "done", "finished its %d holds", c.Cfg.Holds)
+	}
 }
 
 // acquire tries to take the lock, retrying as configured; nil when it gave up.
@@ -179,8 +183,10 @@ func (c *Client) acquire(t *Thread, token string) *Lease {
 		return nil
 	}
 	c.lease = l
-	c.w.Chk.enterCS(c)
+	// The grant first, then what the checker makes of it: a trace reads
+	// cause before effect.
 	c.w.K.EmitMsg(c.Name, "acquired", "acquired "+token+c.describeLease(l))
+	c.w.Chk.enterCS(c)
 	return l
 }
 

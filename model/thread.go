@@ -162,14 +162,13 @@ func (r *rpcTimeout) Fire() {
 	call.tk.Wake(timedOut)
 }
 
-// serve runs a client's command on node n as it arrives there and traces it;
+// serve runs a client's command on node n as it arrives there (exec traces it);
 // ok false means no reply at all (the node is down).
 func (w *World) serve(n *Node, from string, op Op, args []string) (reply any, err error, ok bool) {
 	reply, err = w.exec(n, from, op, args)
 	if err == ErrDown {
 		return nil, nil, false
 	}
-	w.K.EmitMsg(n.Name(), "cmd", w.cmdLine(from, args, reply, err))
 	return reply, err, true
 }
 

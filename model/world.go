@@ -166,6 +166,9 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 		w.Emit(n.Name(), "no-reply", "%s is down: %s's %s gets no reply", n.Name(), client, commandName(args))
 		return reply, err
 	}
+	// The command's own line comes before what the checker concludes from
+	// it (a wrong release, a lost grant): cause before effect.
+	w.K.EmitMsg(n.Name(), "cmd", w.cmdLine(client, args, reply, err))
 	if track {
 		after := n.Exists(now, key)
 		w.Chk.keyChanged(n, client, op, before, after)

@@ -134,7 +134,7 @@ func TestNextMark(t *testing.T) {
 		t.Fatalf("g should land on the GC pause, landed after %v", e)
 	}
 	press(m, "g")
-	if e := ss.Events()[ss.Event()-1]; e.Kind != "acquired" || ss.Events()[ss.Event()-2].Kind != "VIOLATION" {
+	if e := ss.Events()[ss.Event()-1]; e.Kind != "VIOLATION" || ss.Events()[ss.Event()-2].Kind != "acquired" {
 		t.Fatalf("second g should land on the violation, landed after %v", e)
 	}
 }
