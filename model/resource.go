@@ -21,7 +21,7 @@ type Resource struct {
 	Value    int64
 	MaxToken int64
 	Stamp    string  // fencing: cas — the token of the last read; "" before any
-	Writes   []Write // every write request that reached it, in order
+	Writes   []Write // recent write requests, in order: the last KeptWrites at least, fewer than 2×KeptWrites
 	accepted int64
 	rejected int64
 	maxOwner string // the client that last carried MaxToken, to point out shared tokens
@@ -102,6 +102,19 @@ func (r *Resource) read(t *Thread, l *Lease) (int64, bool) {
 	return rr.value, rr.ok
 }
 
+// KeptWrites is how many recent write requests the resource remembers for
+// display; a long run's memory must not grow with its length.
+const KeptWrites = 64
+
+// record remembers a write request, forgetting the oldest beyond KeptWrites.
+func (r *Resource) record(wr Write) {
+	if len(r.Writes) >= 2*KeptWrites {
+		n := copy(r.Writes, r.Writes[len(r.Writes)-KeptWrites+1:])
+		r.Writes = r.Writes[:n]
+	}
+	r.Writes = append(r.Writes, wr)
+}
+
 // write stores v as the new counter value.
 func (r *Resource) write(t *Thread, l *Lease, v int64) {
 	c := t.c
@@ -109,18 +122,18 @@ func (r *Resource) write(t *Thread, l *Lease, v int64) {
 		wr := Write{At: int64(r.w.Now()), Client: c.Name, Token: l.Fence, Value: v}
 		if !r.stampOK(l) {
 			r.rejected++
-			r.Writes = append(r.Writes, wr)
+			r.record(wr)
 			r.w.Emit(ResourceName, "rejected", "write %d by %s refused: the stamp is %s, not %s (someone read since)", v, c.Name, r.Stamp, l.Token)
 			return nil, nil, true
 		}
 		if !r.admit(c, l) {
 			r.rejected++
-			r.Writes = append(r.Writes, wr)
+			r.record(wr)
 			r.w.Emit(ResourceName, "rejected", "write %d by %s with token %d refused: token %d already seen", v, c.Name, l.Fence, r.MaxToken)
 			return nil, nil, true
 		}
 		wr.Accepted = true
-		r.Writes = append(r.Writes, wr)
+		r.record(wr)
 		old := r.Value
 		r.Value = v
 		r.accepted++

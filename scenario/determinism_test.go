@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -117,5 +118,27 @@ func TestRewindReplaysExactly(t *testing.T) {
 	back.Step()
 	if got := fmt.Sprint(back.Events()); got != want {
 		t.Fatalf("back then forward differs")
+	}
+}
+
+// A long run's memory does not grow with its length: the trace is streamed
+// (a runner that does not keep events holds none) and the resource keeps
+// only its recent writes.
+func TestLongRunHoldsNoHistory(t *testing.T) {
+	s, err := loadBundled(t).Find("counter-30x200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRunner(s, Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rep := r.Run()
+	if rep.Acquired != 6000 || len(r.Events()) != 0 {
+		t.Fatalf("acquired %d, kept %d events", rep.Acquired, len(r.Events()))
+	}
+	if n := len(r.World().Res.Writes); n < model.KeptWrites || n >= 2*model.KeptWrites {
+		t.Fatalf("resource remembers %d writes after 6000 holds", n)
 	}
 }
