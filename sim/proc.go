@@ -215,10 +215,7 @@ func (p *Proc) Thaw() {
 	p.frozen = false
 	pending := p.pending
 	p.pending = nil
-	for _, w := range pending {
-		w := w
-		p.k.At(p.k.now, func() { Ticket{p: w.p, n: w.ticket}.Wake(w.v) })
-	}
+	redeliver(p.k, pending)
 }
 
 // Pause freezes every thread of the process (a stop-the-world GC pause).
@@ -236,9 +233,15 @@ func (g *Group) Resume() {
 	g.frozen = false
 	pending := g.pending
 	g.pending = nil
+	redeliver(g.k, pending)
+}
+
+// redeliver schedules held wakes for now, in the order they arrived. Each is
+// its own event, so a thread that parks again sees only the wakes meant for
+// its new ticket (the others are stale and dropped).
+func redeliver(k *Kernel, pending []wake) {
 	for _, w := range pending {
-		w := w
-		g.k.At(g.k.now, func() { Ticket{p: w.p, n: w.ticket}.Wake(w.v) })
+		k.At(k.now, func() { Ticket{p: w.p, n: w.ticket}.Wake(w.v) })
 	}
 }
 
