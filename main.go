@@ -36,6 +36,7 @@ const usage = `lockstep — watch Redis distributed locks fail, deterministicall
 
 Usage:
   lockstep                         open the TUI on the bundled scenarios
+  lockstep tui [-f FILE] [-s NAME] the TUI on another file, or straight into one scenario
   lockstep run [flags]             replay scenarios headless and check their expectations
   lockstep compare -s NAME [flags] run one scenario under several strategies, side by side
   lockstep explore -s NAME [flags] search random fault schedules for violations; shrink what breaks
