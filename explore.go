@@ -70,6 +70,7 @@ func cmdExplore(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
+	headlessGC()
 	bad := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "lockstep explore: "+format+"\n", a...)
 		return exitBadInput

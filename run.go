@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/sim"
@@ -24,6 +25,19 @@ Mermaid renderer).
 Exit codes: 0 every expectation held, 1 an expectation failed, 2 bad input
 (unreadable or invalid file, unknown scenario name, bad flag).`
 
+// headlessGC makes the garbage collector run less often in the headless
+// commands (run, explore) unless GOGC says otherwise. A simulation allocates
+// fast but keeps little alive (a world is a few MB), so at the default
+// (collect whenever the heap doubles) explore's two workers spent a tenth of
+// their time collecting; at 400 it is ~11 % more runs per second, for a
+// larger peak heap (explore: ~20 MB -> ~75 MB resident). Nothing the
+// simulation computes depends on it: the GC is not observable by it.
+func headlessGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+}
+
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("run", runSynopsis, stdout)
 	file := fs.String("f", "", "scenario `FILE` (default: the bundled scenarios.yaml)")
@@ -38,6 +52,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
+	headlessGC()
 	f, err := loadFile(*file)
 	if err != nil {
 		fmt.Fprintln(stderr, err)

@@ -200,8 +200,9 @@ func (c *Client) retry(t *Thread, token, what string) *Lease {
 	l := new(Lease)
 	for i := 1; ; i++ {
 		// Nothing keeps a failed attempt's lease, so the next attempt
-		// reuses it (a contended lock fails most attempts).
-		*l = Lease{Token: token, Start: t.Wall()}
+		// reuses it (a contended lock fails most attempts), and the
+		// storage of its Nodes (see single.Acquire).
+		*l = Lease{Token: token, Start: t.Wall(), Nodes: l.Nodes[:0]}
 		if c.w.strategy.Acquire(t, l) {
 			return l
 		}

@@ -13,15 +13,17 @@ import (
 	"github.com/alicebob/miniredis/v2/server"
 )
 
-// The Lua fast path.
+// The Lua fast path. Node.Do asks the fast path (answer) first for every
+// command a client sends to a master: scripts here, plain lock commands in
+// fastpath_plain.go.
 //
 // miniredis builds a fresh gopher-lua state for every EVAL and EVALSHA
 // (75-130 µs, over 100x a plain command), which made the Lua scripts the
-// simulator's bottleneck. The node's pre-dispatch hook recognises the
-// project's own scripts (EVAL by exact source, EVALSHA by SHA1) and runs a Go
-// twin of each instead. A twin issues the very commands the script's
-// redis.call would issue, through the same miniredis dispatcher, so data,
-// key versions (WATCH) and TTLs change exactly as under Lua, and the node's
+// simulator's bottleneck. The fast path recognises the project's own scripts
+// (EVAL by exact source, EVALSHA by SHA1) and runs a Go twin of each
+// instead. A twin issues the very commands the script's redis.call would
+// issue, through the plain fast path (fastpath_plain.go) or miniredis's
+// dispatcher, so data and TTLs change exactly as under Lua, and the node's
 // before/after effect detection sees the same writes. It writes the reply
 // the way miniredis's luaToRedis would (a Lua number goes through float64,
 // false becomes a null bulk).
@@ -92,29 +94,51 @@ var fastBySrc, fastBySHA = func() (map[string]*fastScript, map[string]*fastScrip
 // fastPath is one miniredis instance's fast-path state; boot makes a new one
 // with the instance, so it never outlives the script cache it mirrors.
 type fastPath struct {
-	on   bool // answer scripts; off, the node only uses the connection
+	on   bool // answer scripts and plain commands; off, the node only uses the connection
+	node *Node
 	srv  *server.Server
 	peer *server.Peer // the twins' own connection: never in MULTI, DB 0
 	buf  bytes.Buffer
 	rd   *bufio.Reader
+	args []string // call's copy of its arguments
+	// wrote is set when the command being answered may have changed data
+	// (a plain write, or any command dispatched to miniredis): Do reads the
+	// touched keys' states again only then.
+	wrote bool
 	// cached holds the SHAs known to be in miniredis's script cache. It may
 	// miss some (a script loaded inside MULTI) but never holds one that is
 	// not there: any SCRIPT or EXEC command from a client clears it.
 	cached map[string]bool
+	// unloaded are scripts in cached that a fast EVAL cached but that are
+	// not in miniredis's cache yet: SCRIPT LOAD compiles the script in
+	// gopher-lua, a cost worth paying only if something looks (see
+	// loadCached). Each new instance (an explore run builds five) would
+	// otherwise compile every script it is sent once.
+	unloaded []*fastScript
 }
 
-func newFastPath(srv *server.Server, on bool) *fastPath {
-	f := &fastPath{on: on, srv: srv, cached: map[string]bool{}}
+func newFastPath(n *Node, on bool) *fastPath {
+	f := &fastPath{on: on, node: n, srv: n.srv, cached: map[string]bool{}}
 	f.peer = server.NewPeer(bufio.NewWriterSize(&f.buf, peerBufSize))
 	f.rd = bufio.NewReaderSize(&f.buf, 64)
 	return f
 }
 
 // call runs one command on the twins' connection and parses its reply, as
-// miniredis's redis.call does (a -ERR reply is the error).
+// miniredis's redis.call does (a -ERR reply is the error). A plain command
+// the plain fast path can answer skips the dispatcher and the reply's round
+// trip through RESP.
 func (f *fastPath) call(args ...string) (any, error) {
+	if f.on {
+		if r, ok := f.plain(args[0], args[1:]); ok {
+			return r.value(), nil
+		}
+	}
+	f.writing()
 	f.buf.Reset()
-	f.srv.Dispatch(f.peer, args)
+	// A copy, so that the callers' variadic slices stay on their stacks.
+	f.args = append(f.args[:0], args...)
+	f.srv.Dispatch(f.peer, f.args)
 	f.peer.Flush()
 	return parseReply(f.buf.Bytes(), f.rd, &f.buf)
 }
@@ -125,29 +149,72 @@ func (f *fastPath) call(args ...string) (any, error) {
 func (f *fastPath) mustCall(script string, args ...string) any {
 	r, err := f.call(args...)
 	if err != nil {
-		panic(fmt.Sprintf("model: Lua fast path %s: %v after a write: %v", script, args, err))
+		// Joined, not args itself: passing the slice to fmt would move
+		// every caller's variadic arguments to the heap.
+		panic(fmt.Sprintf("model: Lua fast path %s: [%s] after a write: %v", script, strings.Join(args, " "), err))
 	}
 	return r
 }
 
-// hook is the fast path's part of the node's pre-dispatch hook. conn is the
-// client connection Do is running a command for (nil otherwise); commands
-// from anywhere else (the twins' own, those a Lua script calls) pass.
-func (f *fastPath) hook(conn *nodeConn, c *server.Peer, cmd string, args []string) bool {
-	switch cmd {
-	case "EVAL", "EVALSHA":
-	case "SCRIPT", "EXEC":
-		// SCRIPT FLUSH (possibly queued in a transaction that EXEC runs)
-		// empties miniredis's cache; forget what we knew.
-		if c != f.peer {
-			clear(f.cached)
-		}
-		return false
-	default:
-		return false
+// answer is the fast path: Node.Do asks it first for every command a client
+// sends to a master, and dispatches to miniredis only when it declines. It
+// answers the project's scripts (EVAL by source, EVALSHA by SHA1) with their
+// Go twins and the plain lock commands with plain (fastpath_plain.go), and
+// declines, having changed nothing, when it is off, when the connection is
+// in MULTI (the command must be queued) or has state it cannot see (SELECT,
+// pub/sub, AUTH, HELLO), and whenever a command is not one it reproduces
+// exactly.
+func (f *fastPath) answer(conn *nodeConn, cmd string, args []string) (plainReply, bool) {
+	f.wrote = false
+	if !f.on || conn.multi || conn.tainted {
+		return plainReply{}, false
 	}
-	if !f.on || conn == nil || c != conn.peer || conn.multi || conn.tainted || len(args) < 2 {
-		return false
+	if cmd == "EVAL" || cmd == "EVALSHA" {
+		r, ok := f.script(cmd, args)
+		if !ok {
+			return plainReply{}, false
+		}
+		if r.null {
+			return plainReply{kind: plainNull}, true
+		}
+		return plainReply{kind: plainInt, n: r.n}, true
+	}
+	return f.plain(cmd, args)
+}
+
+// writing is called before the fast path changes data (or dispatches):
+// the touched keys must be read again, and miniredis's TTLs must be brought
+// up to date before it sets a TTL or creates a key (see Node.lag).
+func (f *fastPath) writing() {
+	f.wrote = true
+	f.node.syncTTLs()
+}
+
+// hook is the fast path's part of the node's pre-dispatch hook, which sees
+// every command miniredis dispatches: SCRIPT FLUSH (possibly queued in a
+// transaction that EXEC runs) empties miniredis's script cache, so forget
+// what we knew.
+func (f *fastPath) hook(c *server.Peer, cmd string) {
+	if (cmd == "SCRIPT" || cmd == "EXEC") && c != f.peer {
+		clear(f.cached)
+	}
+}
+
+// loadCached puts the scripts a fast EVAL cached into miniredis's script
+// cache. Node.Do calls it before dispatching any command that can see that
+// cache (EVALSHA, SCRIPT, EXEC, and EVAL, whose script might call SCRIPT).
+func (f *fastPath) loadCached() {
+	for _, s := range f.unloaded {
+		f.mustCall(s.name, "SCRIPT", "LOAD", s.src)
+	}
+	f.unloaded = f.unloaded[:0]
+}
+
+// script runs the Go twin of EVAL or EVALSHA with args (script or SHA,
+// numkeys, keys, argv), or returns ok=false, having written nothing.
+func (f *fastPath) script(cmd string, args []string) (luaReply, bool) {
+	if len(args) < 2 {
+		return luaReply{}, false
 	}
 	var s *fastScript
 	if cmd == "EVAL" {
@@ -156,13 +223,13 @@ func (f *fastPath) hook(conn *nodeConn, c *server.Peer, cmd string, args []strin
 		s = fastBySHA[args[0]]
 	}
 	if s == nil || args[1] != s.numkeys || len(args) != 2+s.keys+s.argv {
-		return false
+		return luaReply{}, false
 	}
 	if cmd == "EVALSHA" && !f.cached[s.sha] {
 		// Loaded by the client (SCRIPT LOAD), or NOSCRIPT: ask.
 		r, err := f.call("SCRIPT", "EXISTS", s.sha)
 		if a, ok := r.([]any); err != nil || !ok || len(a) != 1 || a[0] != 1 {
-			return false
+			return luaReply{}, false
 		}
 		f.cached[s.sha] = true
 	}
@@ -170,25 +237,21 @@ func (f *fastPath) hook(conn *nodeConn, c *server.Peer, cmd string, args []strin
 	for i := range keys {
 		for _, k := range keys[:i] {
 			if k == keys[i] {
-				return false // a twin assumes distinct keys
+				return luaReply{}, false // a twin assumes distinct keys
 			}
 		}
 	}
 	r, ok := s.run(f, keys, argv)
 	if !ok {
-		return false
+		return luaReply{}, false
 	}
 	if cmd == "EVAL" && !f.cached[s.sha] {
-		// A successful EVAL caches the script, so a later EVALSHA works.
-		f.mustCall(s.name, "SCRIPT", "LOAD", s.src)
+		// A successful EVAL caches the script, so a later EVALSHA works:
+		// it is loaded into miniredis before anything can tell.
+		f.unloaded = append(f.unloaded, s)
 		f.cached[s.sha] = true
 	}
-	if r.null {
-		c.WriteNull()
-	} else {
-		c.WriteInt(r.n)
-	}
-	return true
+	return r, true
 }
 
 // luaNum is what a Redis integer reply becomes after a round trip through
@@ -236,6 +299,9 @@ func validPEXPIRE(ms string) bool {
 // getEquals is `redis.call(cmd..., key) == want` for GET or HGET. ok is false
 // when the read failed (wrong type), which makes Lua raise an error.
 func (f *fastPath) getEquals(want string, args ...string) (eq, ok bool) {
+	if r, ok := f.plain(args[0], args[1:]); ok { // GET: no boxing of the value
+		return r.kind == plainBulk && r.s == want, true
+	}
 	r, err := f.call(args...)
 	if err != nil {
 		return false, false

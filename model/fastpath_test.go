@@ -23,6 +23,8 @@ type luaPair struct {
 	now             time.Duration
 	fastHits        int // scripts the fast path answered
 	scripts         int // scripts sent
+	plainHits       int // plain commands the fast path answered
+	plains          int // plain commands sent (those it may answer)
 }
 
 func newLuaPair(cfg NodeConfig) *luaPair {
@@ -43,16 +45,25 @@ func (p *luaPair) do(t testing.TB, step int, conn string, args ...string) any {
 	hit := p.fast.fastDone
 	rs, es := p.slow.Do(p.now, conn, args...)
 	bs := rawReply(p.slow, conn)
+	if p.slow.fastDone {
+		t.Fatalf("step %d: %s: the interpreted node used the fast path", step, showArgs(args))
+	}
 	p.ref.minExpire = minExpireUnknown
 	rr, er := p.ref.Do(p.now, conn, args...)
 	if br := rawReply(p.ref, conn); !bytes.Equal(bf, br) || fmt.Sprintf("%#v %v", rf, ef) != fmt.Sprintf("%#v %v", rr, er) {
 		t.Fatalf("step %d at %v: %s\nfast: %q\nref:  %q", step, p.now, showArgs(args), bf, br)
 	}
 	cmd := strings.ToUpper(args[0])
-	if cmd == "EVAL" || cmd == "EVALSHA" {
+	switch cmd {
+	case "EVAL", "EVALSHA":
 		p.scripts++
 		if hit {
 			p.fastHits++
+		}
+	case "SET", "SETNX", "GET", "DEL", "EXISTS", "PEXPIRE":
+		p.plains++
+		if hit {
+			p.plainHits++
 		}
 	}
 	if !bytes.Equal(bf, bs) || fmt.Sprintf("%#v %v", rf, ef) != fmt.Sprintf("%#v %v", rs, es) {
@@ -129,14 +140,34 @@ func TestFastPathBasics(t *testing.T) {
 	}
 	p.now = 1 * sec
 	release, renew := fastBySrc[scriptRelease].sha, fastBySrc[scriptRenew].sha
-	expect(server.Simple("OK"), false, "a", "SET", "lock", "A", "NX", "PX", "30000")
+	expect(server.Simple("OK"), true, "a", "SET", "lock", "A", "NX", "PX", "30000")
+	expect(nil, true, "b", "SET", "lock", "B", "NX", "PX", "30000")
+	expect(0, true, "b", "SETNX", "lock", "B")
 	expect(0, true, "a", "EVAL", scriptRelease, "1", "lock", "B")
 	expect(1, true, "a", "EVAL", scriptRenew, "1", "lock", "A", "5000")
 	expect(5000, false, "a", "PTTL", "lock")
+	expect(1, true, "a", "PEXPIRE", "lock", "4000")
+	expect(0, true, "a", "PEXPIRE", "nolock", "4000")
+	expect(4000, false, "a", "PTTL", "lock")
 	// EVAL cached the script, so EVALSHA finds it; renew was never sent by
 	// EVAL before the flush below, so its SHA is unknown after it.
 	expect(1, true, "b", "EVALSHA", release, "1", "lock", "A")
-	expect(nil, false, "a", "GET", "lock")
+	expect(nil, true, "a", "GET", "lock")
+	expect(1, true, "a", "SETNX", "lock", "C")
+	expect("C", true, "a", "GET", "lock")
+	expect(-1, false, "a", "PTTL", "lock")
+	expect(server.Simple("OK"), true, "a", "set", "lock", "D", "px", "2000") // no NX: replaces, with a TTL
+	expect(2000, false, "a", "PTTL", "lock")
+	expect(server.Simple("OK"), true, "a", "SET", "lock", "E") // no PX: drops the TTL
+	expect(-1, false, "a", "PTTL", "lock")
+	expect(1, true, "a", "EXISTS", "lock", "nolock")
+	expect(1, true, "a", "DEL", "lock", "lock:fence", "lock")
+	// What the plain path leaves to miniredis: other options, bad TTLs.
+	expect(server.Simple("OK"), false, "a", "SET", "lock", "F", "PX", "100", "NX")
+	expect(server.Simple("OK"), false, "a", "SET", "lock", "F", "XX")
+	expect(1, false, "a", "PEXPIRE", "lock", "100", "NX") // SET ... XX dropped the TTL
+	expect(1, false, "a", "PEXPIRE", "lock", "0")         // deletes the key at once
+	expect(0, true, "a", "EXISTS", "lock")
 	expect(1, true, "a", "EVAL", scriptFencedAcquire, "2", "f", "f:fence", "A", "1000")
 	expect(nil, true, "a", "EVAL", scriptFencedAcquire, "2", "f", "f:fence", "B", "1000")
 	expect(server.Simple("OK"), false, "a", "SCRIPT", "FLUSH")
@@ -154,23 +185,43 @@ func TestFastPathBasics(t *testing.T) {
 	expect(nil, false, "a", "EVAL", scriptFencedAcquire, "2", "x", "x", "A", "1000")
 	expect(int64(1), false, "a", "HSET", "h", "holder", "A")
 	expectErr("ERR", "EVAL", scriptRelease, "1", "h", "A") // WRONGTYPE inside the script
+	expectErr("WRONGTYPE", "GET", "h")
+	expectErr("ERR", "SET", "lock", "A", "NX", "PX", "0")
+	expectErr("ERR", "SET", "lock", "A", "NX", "PX", "abc")
+	expectErr("ERR", "PEXPIRE", "lock", "1.5")
+	expectErr("ERR", "SETNX", "lock")
+	expect(nil, true, "a", "SET", "h", "A", "NX", "PX", "100")
 	expect(1, true, "a", "EVAL", scriptReentrantRenew, "1", "h", "A", "100")
 	expect(1, true, "a", "EVAL", scriptReentrantAcquire, "1", "h", "A", "100")
 	expect(1, true, "a", "EVAL", scriptReentrantRelease, "1", "h", "A") // count 1 -> 0: deleted
 	expect(0, true, "a", "EVAL", scriptReentrantRelease, "1", "h", "A")
-	expect(0, false, "a", "EXISTS", "h")
+	expect(0, true, "a", "EXISTS", "h")
+	// SET replaces a key of another type; miniredis's direct Set would not,
+	// so that is left to the handler.
+	expect(int64(1), false, "a", "HSET", "h", "holder", "A")
+	expect(server.Simple("OK"), false, "a", "SET", "h", "A")
+	expect("A", true, "a", "GET", "h")
 	expect(1, true, "a", "EVAL", scriptFairAcquire, "3", "fl", "fl:q", "fl:t", "A", "1000", "1767225600000", "5000")
 	expect(0, true, "a", "EVAL", scriptFairAcquire, "3", "fl", "fl:q", "fl:t", "B", "1000", "1767225600000", "5000")
 	expect([]any{"B"}, false, "a", "LRANGE", "fl:q", "0", "-1")
 	// Inside MULTI the script is queued and runs, in Lua, at EXEC.
 	expect(server.Simple("OK"), false, "a", "MULTI")
 	expect(server.Simple("QUEUED"), false, "a", "EVAL", scriptRelease, "1", "fl", "A")
-	expect([]any{1}, false, "a", "EXEC")
+	expect(server.Simple("QUEUED"), false, "a", "GET", "fl")
+	expect([]any{1, nil}, false, "a", "EXEC")
+	// A connection that changed state the fast path cannot see (SELECT)
+	// always goes to miniredis.
+	expect(server.Simple("OK"), false, "s", "SELECT", "1")
+	expect(server.Simple("OK"), false, "s", "SET", "fl", "other-db")
+	expect(nil, true, "a", "GET", "fl")
+	expect("other-db", false, "s", "GET", "fl")
 	// A replica runs scripts in Lua, where the write fails with READONLY.
 	for _, n := range p.nodes() {
 		n.SetReplica(true)
 	}
 	expect(0, false, "a", "EVAL", scriptRelease, "1", "fl", "A")
+	expect(nil, false, "a", "GET", "fl")
+	expectErr("READONLY", "SET", "fl", "A", "NX", "PX", "100")
 	expectErr("ERR", "EVAL", scriptFairAcquire, "3", "fl", "fl:q", "fl:t", "B", "1000", "1767225600000", "5000")
 }
 
@@ -193,7 +244,11 @@ func TestFastPathDifferential(t *testing.T) {
 	if p.fastHits < p.scripts/3 {
 		t.Errorf("fast path answered only %d of %d scripts", p.fastHits, p.scripts)
 	}
-	t.Logf("%d operations, %d scripts (%d by the fast path) in %v", ops, p.scripts, p.fastHits, time.Since(start).Round(time.Millisecond))
+	if p.plainHits < p.plains/2 {
+		t.Errorf("fast path answered only %d of %d plain commands", p.plainHits, p.plains)
+	}
+	t.Logf("%d operations, %d scripts (%d by the fast path), %d plain commands (%d by the fast path) in %v",
+		ops, p.scripts, p.fastHits, p.plains, p.plainHits, time.Since(start).Round(time.Millisecond))
 }
 
 // The random traffic's vocabulary: few keys and tokens so that scripts
@@ -226,12 +281,21 @@ func runDifferential(t *testing.T, p *luaPair, r *rand.Rand, ops int) {
 		switch op := r.IntN(100); {
 		case op < 22:
 			args = []string{"SET", k, tok, "NX", "PX", diffTTL(r)}
+			if r.IntN(5) == 0 {
+				args = plainVariant(r, k, tok)
+			}
 		case op < 32:
 			args = []string{"GET", k}
 		case op < 38:
 			args = []string{"DEL", k}
+			if r.IntN(5) == 0 {
+				args = []string{pick(r, []string{"DEL", "EXISTS", "del"}), k, pick(r, diffKeys), k}
+			}
 		case op < 43:
 			args = []string{"PEXPIRE", k, diffTTL(r)}
+			if r.IntN(10) == 0 {
+				args = append(args, pick(r, []string{"NX", "XX", "GT", "LT"}))
+			}
 		case op < 44:
 			args = []string{"HSET", pick(r, []string{"lock", "rlock"}), "holder", tok} // the reentrant lock's shape, or a wrong type
 		case op < 45:
@@ -285,6 +349,31 @@ func runDifferential(t *testing.T, p *luaPair, r *rand.Rand, ops int) {
 			p.same(t, step)
 		}
 	}
+}
+
+// plainVariant is a random plain command around the lock's SET NX PX: the
+// forms the plain fast path answers, with other cases and argument counts,
+// and options it leaves to miniredis.
+func plainVariant(r *rand.Rand, k, tok string) []string {
+	switch r.IntN(9) {
+	case 0:
+		return []string{"SETNX", k, tok}
+	case 1:
+		return []string{"SET", k, tok}
+	case 2:
+		return []string{"SET", k, tok, "PX", diffTTL(r)}
+	case 3:
+		return []string{"set", k, tok, "nx", "px", diffTTL(r)}
+	case 4:
+		return []string{"SET", k, tok, "NX"}
+	case 5:
+		return []string{"EXISTS", k}
+	case 6:
+		return []string{"SET", k, tok, "PX", diffTTL(r), "NX"} // other order: miniredis
+	case 7:
+		return []string{"SET", k, tok, pick(r, []string{"XX", "GET", "KEEPTTL", "EX"}), "10"} // miniredis
+	}
+	return []string{"SETNX", k} // wrong argument count: miniredis's error
 }
 
 // scriptArgs is a random EVAL or EVALSHA of one of the project's scripts,

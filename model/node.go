@@ -49,9 +49,10 @@ type NodeConfig struct {
 	Monotonic    bool          // redis.clock: monotonic — key expiry ignores wall jumps (drift still applies)
 	Persistence  string        // "none" (or "") | "everysec" | "always"
 	RestartDelay time.Duration // after restart, answer every command with -LOADING for this long
-	// LuaInterpreted turns the Lua fast path off (--lua=interpreted): every
-	// script then runs in miniredis's gopher-lua, 100x slower. The replies
-	// and data are the same either way (see fastpath.go).
+	// LuaInterpreted turns the fast path off (--lua=interpreted): every
+	// script then runs in miniredis's gopher-lua, 100x slower, and every
+	// plain command goes through miniredis's dispatcher. The replies and
+	// data are the same either way (see fastpath.go, fastpath_plain.go).
 	LuaInterpreted bool
 }
 
@@ -83,9 +84,20 @@ type Node struct {
 	// key is stored with 1ns of TTL and its true TTL is 0 (see trueTTL).
 	edge map[string]bool
 
-	fast     *fastPath // the Lua fast path (off with LuaInterpreted) and the node's own connection
-	cur      *nodeConn // the connection Do is dispatching for, else nil
-	fastDone bool      // the fast path answered the command Do dispatched
+	fast     *fastPath // the fast path (off with LuaInterpreted) and the node's own connection
+	fastDone bool      // the fast path answered the command Do is running
+	// lag is expiry-clock time that has passed but that miniredis's TTLs
+	// (durations that only FastForward shortens) do not reflect yet: a
+	// key's true TTL is its miniredis TTL minus lag. While no key can
+	// expire (see minExpire) advancing only adds to lag, which spares a
+	// FastForward (a sort of all keys) on every advance; syncTTLs applies
+	// it before anything reads or writes miniredis's TTLs other than
+	// trueTTL. Zero whenever fieldTTLs is set.
+	lag time.Duration
+	// fieldTTLs: a command that may give a hash field its own TTL has run
+	// since boot. Those expire by FastForward too, unseen by minExpire, so
+	// the node then tells miniredis of every advance at once.
+	fieldTTLs bool
 	// minExpire is a lower bound on every key's absolute expiry (by the
 	// expiry clock) while the bound is valid: advance skips the scan of all
 	// keys when the clock stays below it. It is lowered by every write whose
@@ -118,6 +130,7 @@ type nodeConn struct {
 	// its scripts then always run in Lua.
 	tainted bool
 	raw     []byte // the last reply as sent, until the next command (tests compare it)
+	scratch []byte // reused to encode the fast path's replies
 }
 
 // peerBufSize is the size of a connection's reply writer. Replies go to a
@@ -157,12 +170,13 @@ func (n *Node) boot(now time.Duration) {
 	n.srv = m.Server()
 	n.conns = map[string]*nodeConn{}
 	n.edge = nil
+	n.lag, n.fieldTTLs = 0, false
 	n.minExpire = noExpiry // empty
 	n.up = true
 	n.lastE = n.expiryClock(now)
 	n.lastWall = n.clock.Wall(now)
 	m.SetTime(Epoch.Add(n.lastWall))
-	n.fast = newFastPath(n.srv, !n.cfg.LuaInterpreted)
+	n.fast = newFastPath(n, !n.cfg.LuaInterpreted)
 	// One hook does both jobs (miniredis has one slot): READONLY on a
 	// replica, the Lua fast path on a master.
 	n.srv.SetPreHook(n.preHook)
@@ -207,15 +221,37 @@ func (n *Node) conn(name string) *nodeConn {
 // post-state of every key it changed is appended to the log and to the
 // effects that TakeEffects returns.
 func (n *Node) Do(now time.Duration, conn string, args ...string) (any, error) {
+	r, _, err := n.do(now, conn, "", args)
+	return r, err
+}
+
+// presence is whether a key existed before and after a command.
+type presence struct{ before, after bool }
+
+// unchanged is the presence of key when a command changed nothing.
+func (n *Node) unchanged(key string) presence {
+	if key == "" {
+		return presence{}
+	}
+	x := n.db().Exists(key)
+	return presence{x, x}
+}
+
+// do is Do that also reports whether key (unless "") existed just before
+// the command ran (after the node's clock was advanced to now) and right
+// after it: the checker's ground truth about the lock key, read from the
+// key states Do reads anyway for a write that touches it. A down node has
+// no keys.
+func (n *Node) do(now time.Duration, conn, key string, args []string) (any, presence, error) {
 	if !n.up {
-		return nil, ErrDown
+		return nil, presence{}, ErrDown
 	}
 	n.advance(now)
 	if now < n.loadingUntil {
-		return nil, errLoading
+		return nil, n.unchanged(key), errLoading
 	}
 	if len(args) == 0 {
-		return nil, RedisError("ERR empty command")
+		return nil, n.unchanged(key), RedisError("ERR empty command")
 	}
 	cmd := strings.ToUpper(args[0])
 	c := n.conn(conn)
@@ -227,7 +263,7 @@ func (n *Node) Do(now time.Duration, conn string, args ...string) (any, error) {
 	if isWrite && n.replica && spec != keysScript {
 		// Scripts may run on a replica and only fail if they call a write
 		// command (preHook); plain writes are refused up front.
-		return nil, errReadOnly
+		return nil, n.unchanged(key), errReadOnly
 	}
 
 	var touched []string
@@ -247,22 +283,62 @@ func (n *Node) Do(now time.Duration, conn string, args ...string) (any, error) {
 	}
 
 	pre := n.pre[:0] // reused: one allocation per node, not per write
+	tracked := -1    // key's index in touched
 	if len(touched) > 0 {
 		touched = dedupe(touched)
-		for _, k := range touched {
+		for i, k := range touched {
 			pre = append(pre, n.keyState(k))
+			if k == key {
+				tracked = i
+			}
 		}
+	}
+	var p presence
+	switch {
+	case tracked >= 0:
+		p.before = !pre[tracked].Deleted
+	case key != "":
+		p.before = n.db().Exists(key)
 	}
 
 	c.buf.Reset()
-	n.cur, n.fastDone = c, false
-	n.srv.Dispatch(c.peer, args)
-	n.cur = nil
-	n.refreshDB(cmd)
-	c.peer.Flush()
+	n.fastDone = false
+	if !n.replica {
+		// The fast path answers the lock commands without miniredis's
+		// dispatcher; its reply is the bytes miniredis would send.
+		var r plainReply
+		if r, n.fastDone = n.fast.answer(c, cmd, args[1:]); n.fastDone {
+			c.scratch = r.appendRESP(c.scratch[:0])
+			c.buf.Write(c.scratch)
+		}
+	}
+	if !n.fastDone {
+		switch cmd {
+		case "EVAL", "EVALSHA", "SCRIPT", "EXEC":
+			n.fast.loadCached()
+		}
+		n.syncTTLs()
+		if !noFieldTTLs(cmd, isWrite, spec) {
+			n.fieldTTLs = true
+		}
+		n.srv.Dispatch(c.peer, args)
+		n.refreshDB(cmd)
+		c.peer.Flush()
+	}
 
+	p.after = p.before
+	if n.fastDone && !n.fast.wrote {
+		// The fast path only read (SET NX on a held lock, a release by
+		// a non-owner): the touched keys are as they were.
+		touched = nil
+	} else if key != "" && tracked < 0 {
+		p.after = n.db().Exists(key)
+	}
 	for i, k := range touched {
 		post := n.keyState(k)
+		if i == tracked {
+			p.after = !post.Deleted
+		}
 		if !post.sameState(pre[i]) {
 			n.record(now, post)
 		}
@@ -287,7 +363,7 @@ func (n *Node) Do(now time.Duration, conn string, args ...string) (any, error) {
 		// compile fails to load, as on Redis).
 		n.fast.call("SCRIPT", "LOAD", args[1])
 	}
-	return reply, err
+	return reply, p, err
 }
 
 // evalNumkeysValid reports whether EVAL's numkeys is one Redis accepts,
@@ -437,20 +513,15 @@ var connStateCommands = map[string]bool{
 // preHook runs before every command miniredis dispatches, including the
 // commands a Lua script calls. On a replica, a write fails the way it does on
 // a real read-only replica, also from inside a script (so scripts on a
-// replica always run in Lua). On a master, the Lua fast path may answer a
-// script itself.
+// replica always run in Lua). The fast path watches for SCRIPT FLUSH.
 func (n *Node) preHook(c *server.Peer, cmd string, args ...string) bool {
 	if n.replica {
 		if spec, ok := writeCommands[cmd]; ok && spec != keysScript {
 			c.WriteError(string(errReadOnly))
 			return true
 		}
-		return false
 	}
-	if n.fast.hook(n.cur, c, cmd, args) {
-		n.fastDone = true
-		return true
-	}
+	n.fast.hook(c, cmd)
 	return false
 }
 
@@ -571,6 +642,7 @@ func (n *Node) refreshDB(cmd string) {
 // node's expiry clock (ignored unless e.Expires; ttl must be >= 0). Used by
 // restart, replication and full resync, never by client commands.
 func (n *Node) writeState(e Effect, ttl time.Duration) {
+	n.syncTTLs() // a key created while TTLs lag must not be forwarded by the lag
 	k := e.Key
 	n.m.Del(k)
 	delete(n.edge, k)

@@ -102,11 +102,18 @@ func (n *Node) forward(now, d time.Duration) []Expiry {
 	if n.lastE < n.minExpire {
 		// Every key expires after the new reading: nothing to expire and
 		// no edge key (an edge key's expiry is the old reading, below the
-		// bound), so skip listing and sorting the keys.
-		n.m.FastForward(d)
+		// bound), so skip listing and sorting the keys. Telling miniredis
+		// can wait too (see lag), unless a hash field may have a TTL of
+		// its own, which the bound does not cover.
+		if n.fieldTTLs {
+			n.m.FastForward(d)
+		} else {
+			n.lag += d
+		}
 		n.edge = nil
 		return nil
 	}
+	n.syncTTLs()
 	var expired []Expiry
 	least := noExpiry // the exact bound after this advance
 	var edge map[string]bool
@@ -143,6 +150,7 @@ func (n *Node) forward(now, d time.Duration) []Expiry {
 // SetTTL bumps the key's version, so a WATCH across a backward jump fails
 // where Redis would let it pass; no lock recipe here uses WATCH.
 func (n *Node) backward(b time.Duration) {
+	n.syncTTLs()
 	for _, k := range n.m.Keys() {
 		if ttl, ok := n.trueTTL(k); ok {
 			n.m.SetTTL(k, ttl+b)
@@ -171,14 +179,35 @@ func (n *Node) trueTTLIn(db *miniredis.RedisDB, k string) (time.Duration, bool) 
 	if t <= 0 {
 		return 0, false
 	}
+	t -= n.lag
 	if t == 1 && n.edge[k] {
 		return 0, true
 	}
 	return t, true
 }
 
+// syncTTLs tells miniredis the time its TTLs lag behind (see Node.lag).
+// Called before anything else writes a TTL or runs a command in miniredis.
+// No key expires here: while lag grows every key expires after the reading
+// it was grown to, so FastForward(lag) at once leaves miniredis exactly as
+// the FastForward of each step would have.
+func (n *Node) syncTTLs() {
+	if n.lag != 0 {
+		n.m.FastForward(n.lag)
+		n.lag = 0
+	}
+}
+
+// noFieldTTLs reports whether cmd is known not to give a hash field a TTL
+// of its own (HEXPIRE and friends do; a script in Lua or a transaction
+// might).
+func noFieldTTLs(cmd string, isWrite bool, spec keySpec) bool {
+	return (isWrite && spec != keysScript) || readCommands[cmd]
+}
+
 // setTTL gives key k (which must exist) a true TTL of ttl >= 0.
 func (n *Node) setTTL(k string, ttl time.Duration) {
+	n.syncTTLs()
 	n.minExpire = min(n.minExpire, n.lastE+ttl)
 	if ttl == 0 {
 		n.m.SetTTL(k, 1)

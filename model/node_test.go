@@ -520,3 +520,44 @@ func TestNodeSwapDBFollowed(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeLagAndFieldTTLs: while no key can expire, a node tells miniredis
+// the time lazily (Node.lag); what it reports must not change, and a hash
+// field's own TTL (which the expiry bound does not cover) must still expire
+// on time.
+func TestNodeLagAndFieldTTLs(t *testing.T) {
+	n := NewNode(NodeConfig{Name: "redis-1"})
+	nodeLockAt(t, n, 0, 10*sec)
+	for now := 100 * msec; now < 1*sec; now += 100 * msec {
+		if !n.Exists(now, "lock:x") || n.lag == 0 {
+			t.Fatalf("at %v: lock:x gone, or no lag (%v)", now, n.lag)
+		}
+		if got := n.PTTL(now, "lock:x"); got != 10*sec-now {
+			t.Fatalf("Node.PTTL at %v = %v (lag %v)", now, got, n.lag)
+		}
+		if ks := n.Keys(now); len(ks) != 1 || ks[0].TTL != 10*sec-now {
+			t.Fatalf("Keys at %v = %v", now, ks)
+		}
+		if got, want := nodePTTL(t, n, now, "lock:x"), int((10*sec-now)/msec); got != want {
+			t.Fatalf("PTTL at %v = %d, want %d", now, got, want)
+		}
+	}
+	if n.fieldTTLs {
+		t.Fatal("fieldTTLs set by plain lock commands")
+	}
+	nodeDo(t, n, 1*sec, "HSET", "h", "f", "v", "g", "w")
+	nodeDo(t, n, 1*sec, "HEXPIRE", "h", "2", "FIELDS", "1", "f")
+	if !n.fieldTTLs {
+		t.Fatal("HEXPIRE did not set fieldTTLs")
+	}
+	// Only the lock key has a TTL: advancing takes the no-scan branch.
+	if got := fmt.Sprint(nodeDo(t, n, 2900*msec, "HKEYS", "h")); got != "[f g]" {
+		t.Errorf("HKEYS before the field's expiry = %s", got)
+	}
+	if !n.Exists(3*sec, "h") || n.lag != 0 {
+		t.Fatalf("h gone or lag %v", n.lag)
+	}
+	if got := fmt.Sprint(n.Keys(3 * sec)); !strings.Contains(got, "g=w") || strings.Contains(got, "f=v") {
+		t.Errorf("Keys after the field's expiry = %s", got)
+	}
+}

@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/sim"
@@ -80,6 +79,22 @@ const (
 	OutcomeTimeout Outcome = "timeout" // no reply within request_timeout (the SET may still have run)
 	OutcomeError   Outcome = "error"   // an error reply: -LOADING, -READONLY ...
 )
+
+// traceKind is the kind of the trace line that reports outcome o of one
+// node ("node-" and the outcome), without building it on every line.
+func (o Outcome) traceKind() string {
+	switch o {
+	case OutcomeOK:
+		return "node-ok"
+	case OutcomeTaken:
+		return "node-taken"
+	case OutcomeTimeout:
+		return "node-timeout"
+	case OutcomeError:
+		return "node-error"
+	}
+	return "node-" + string(o)
+}
 
 // NodeOutcome is one node's part in an attempt.
 type NodeOutcome struct {
@@ -208,7 +223,7 @@ func (r *Redlock) attempt(t *Thread, l *Lease) bool {
 	r.each(t, nodes, OpAcquire, args, func(i int, res rpcResult) {
 		o := classify(nodes[i], res)
 		a.Nodes[i] = o
-		w.Emit(c.Name, "node-"+string(o.Outcome), "%s", describeOutcome(o))
+		w.K.EmitMsg(c.Name, o.Outcome.traceKind(), describeOutcome(o))
 		if o.Outcome == OutcomeOK {
 			granted = append(granted, nodes[i])
 			fence = max(fence, o.Fence)
@@ -245,19 +260,29 @@ func (r *Redlock) attempt(t *Thread, l *Lease) bool {
 // tally lists the nodes by outcome, in outcome then node order:
 // "[ok redis-1 redis-2; taken redis-3; timeout redis-4 redis-5]".
 func (a *Attempt) tally() string {
-	var parts []string
+	// One buffer: this runs for every attempt.
+	b := make([]byte, 0, 64)
+	b = append(b, '[')
+	first := true
 	for _, oc := range []Outcome{OutcomeOK, OutcomeTaken, OutcomeTimeout, OutcomeError} {
-		s := string(oc)
+		n := 0
 		for _, o := range a.Nodes {
-			if o.Outcome == oc {
-				s += " " + o.Node
+			if o.Outcome != oc {
+				continue
 			}
-		}
-		if s != string(oc) {
-			parts = append(parts, s)
+			if n == 0 {
+				if !first {
+					b = append(b, "; "...)
+				}
+				b = append(b, oc...)
+				first = false
+			}
+			b = append(b, ' ')
+			b = append(b, o.Node...)
+			n++
 		}
 	}
-	return "[" + strings.Join(parts, "; ") + "]"
+	return string(append(b, ']'))
 }
 
 // classify turns a node's reply to the acquire command into an outcome.

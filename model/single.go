@@ -27,7 +27,7 @@ func (s *single) node(t *Thread) *Node { return t.master(0) }
 // Acquire is one attempt, as each recipe writes it.
 func (s *single) Acquire(t *Thread, l *Lease) bool {
 	n, key, ttl := s.node(t), s.cfg.Key, s.ttlArg()
-	l.Nodes = []*Node{n}
+	l.Nodes = append(l.Nodes[:0], n) // a retried lease's storage (Client.retry)
 	l.Until = l.Start + s.cfg.TTL
 	switch {
 	case s.kind == StrategySetnxDel:

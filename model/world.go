@@ -155,13 +155,12 @@ const (
 // and ships what the command changed to the node's replicas.
 func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) {
 	now := w.K.Now()
-	key := w.Cfg.Lock.Key
 	track := op != OpOther
-	var before bool
+	var key string // the lock key, whose presence Do reports
 	if track {
-		before = n.Exists(now, key)
+		key = w.Cfg.Lock.Key
 	}
-	reply, err := n.Do(now, client, args...)
+	reply, p, err := n.do(now, client, key, args)
 	if err == ErrDown {
 		w.Emit(n.Name(), "no-reply", "%s is down: %s's %s gets no reply", n.Name(), client, commandName(args))
 		return reply, err
@@ -170,8 +169,7 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	// it (a wrong release, a lost grant): cause before effect.
 	w.K.EmitMsg(n.Name(), "cmd", w.cmdLine(client, args, reply, err))
 	if track {
-		after := n.Exists(now, key)
-		w.Chk.keyChanged(n, client, op, before, after)
+		w.Chk.keyChanged(n, client, op, p.before, p.after)
 	}
 	effs := n.TakeEffects()
 	if len(effs) > 0 && n.Stale() {
