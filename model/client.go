@@ -185,7 +185,9 @@ func (c *Client) acquire(t *Thread, token string) *Lease {
 	c.lease = l
 	// The grant first, then what the checker makes of it: a trace reads
 	// cause before effect.
-	c.w.K.EmitMsg(c.Name, "acquired", "acquired "+token+c.describeLease(l))
+	b := append(c.w.line(), "acquired "...)
+	b = append(b, token...)
+	c.w.emitLine(c.Name, "acquired", appendLease(b, l))
 	c.w.Chk.enterCS(c)
 	return l
 }
@@ -234,17 +236,15 @@ func (c *Client) retryDelay(i int) time.Duration {
 	return time.Duration(d)
 }
 
-func (c *Client) describeLease(l *Lease) string {
-	s := ""
+func appendLease(b []byte, l *Lease) []byte {
 	if l.Fence > 0 {
-		s += " with fencing token " + itoa(l.Fence)
+		b = strconv.AppendInt(append(b, " with fencing token "...), l.Fence, 10)
 	}
-	if l.Until >= 0 {
-		s += ", believes it holds until " + sim.FormatTime(l.Until) + " by its clock"
-	} else {
-		s += ", no expiry"
+	if l.Until < 0 {
+		return append(b, ", no expiry"...)
 	}
-	return s
+	b = sim.AppendTime(append(b, ", believes it holds until "...), l.Until)
+	return append(b, " by its clock"...)
 }
 
 // criticalSection is one hold's inside: nested re-entries, the work, the
@@ -276,7 +276,7 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 	c.w.Chk.leaveCS(c)
 	st.Release(t, l)
 	c.lease = nil
-	c.w.K.EmitMsg(c.Name, "released", "released "+l.Token)
+	c.w.emitLine(c.Name, "released", append(append(c.w.line(), "released "...), l.Token...))
 }
 
 // work is the critical section proper: read the counter, take `work` time,

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/sim"
@@ -62,6 +63,19 @@ func (c *Client) armLocal(lt *localTimer, d time.Duration) {
 		c.timers = live
 	}
 	c.timers = append(c.timers, lt)
+}
+
+// forgetTimer takes a finished timer off the list before its memory is
+// reused (a pooled RPC's timeout), so that it is never listed twice. Only
+// finished timers leave early, and SetClockRate skips those anyway. The
+// list is short and the timer recent: it is searched from the end.
+func (c *Client) forgetTimer(lt *localTimer) {
+	for i := len(c.timers) - 1; i >= 0; i-- {
+		if c.timers[i] == lt {
+			c.timers = slices.Delete(c.timers, i, i+1)
+			return
+		}
+	}
 }
 
 func (c *Client) schedule(lt *localTimer, now time.Duration) {

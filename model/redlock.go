@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/sim"
@@ -223,7 +224,7 @@ func (r *Redlock) attempt(t *Thread, l *Lease) bool {
 	r.each(t, nodes, OpAcquire, args, func(i int, res rpcResult) {
 		o := classify(nodes[i], res)
 		a.Nodes[i] = o
-		w.K.EmitMsg(c.Name, o.Outcome.traceKind(), describeOutcome(o))
+		w.emitLine(c.Name, o.Outcome.traceKind(), appendOutcome(w.line(), o))
 		if o.Outcome == OutcomeOK {
 			granted = append(granted, nodes[i])
 			fence = max(fence, o.Fence)
@@ -304,21 +305,24 @@ func classify(n *Node, res rpcResult) NodeOutcome {
 	return o
 }
 
-func describeOutcome(o NodeOutcome) string {
+func appendOutcome(b []byte, o NodeOutcome) []byte {
+	b = append(append(b, o.Node...), ": "...)
 	switch o.Outcome {
 	case OutcomeOK:
+		b = append(b, "OK"...)
 		if o.Fence > 0 {
-			return fmt.Sprintf("%s: OK (counter %d)", o.Node, o.Fence)
+			b = strconv.AppendInt(append(b, " (counter "...), o.Fence, 10)
+			b = append(b, ')')
 		}
-		return o.Node + ": OK"
+		return b
 	case OutcomeTaken:
-		return o.Node + ": taken by another client"
+		return append(b, "taken by another client"...)
 	case OutcomeTimeout:
-		return o.Node + ": no reply within request_timeout"
+		return append(b, "no reply within request_timeout"...)
 	case OutcomeError:
-		return o.Node + ": error " + o.Detail
+		return append(append(b, "error "...), o.Detail...)
 	}
-	return o.Node + ": " + string(o.Outcome)
+	return append(b, o.Outcome...)
 }
 
 // Release is the compare-and-delete script on every master: the client does

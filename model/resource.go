@@ -1,5 +1,7 @@
 package model
 
+import "strconv"
+
 // Resource is the shared thing the lock protects: a counter that holders
 // read at the start of their work and write (value+1) at its end, over the
 // network.
@@ -88,7 +90,9 @@ func (r *Resource) read(t *Thread, l *Lease) (int64, bool) {
 			r.w.Emit(ResourceName, "read", "%s read counter = %d and stamped it %s", c.Name, r.Value, l.Token)
 			return readReply{r.Value, true}, nil, true
 		}
-		r.w.K.EmitMsg(ResourceName, "read", c.Name+" read counter = "+itoa(r.Value)+tokenNote(l))
+		b := append(r.w.line(), c.Name...)
+		b = strconv.AppendInt(append(b, " read counter = "...), r.Value, 10)
+		r.w.emitLine(ResourceName, "read", appendTokenNote(b, l))
 		return readReply{r.Value, true}, nil, true
 	})
 	if err != nil {
@@ -137,11 +141,14 @@ func (r *Resource) write(t *Thread, l *Lease, v int64) {
 		old := r.Value
 		r.Value = v
 		r.accepted++
-		note := ""
+		b := append(r.w.line(), c.Name...)
+		b = strconv.AppendInt(append(b, " wrote counter = "...), v, 10)
+		b = appendTokenNote(b, l)
 		if v <= old {
-			note = " (it was " + itoa(old) + ": an update is lost)"
+			b = strconv.AppendInt(append(b, " (it was "...), old, 10)
+			b = append(b, ": an update is lost)"...)
 		}
-		r.w.K.EmitMsg(ResourceName, "write", c.Name+" wrote counter = "+itoa(v)+tokenNote(l)+note)
+		r.w.emitLine(ResourceName, "write", b)
 		return nil, nil, true
 	})
 	if err != nil {
@@ -149,9 +156,10 @@ func (r *Resource) write(t *Thread, l *Lease, v int64) {
 	}
 }
 
-func tokenNote(l *Lease) string {
+func appendTokenNote(b []byte, l *Lease) []byte {
 	if l.Fence > 0 {
-		return " [token " + itoa(l.Fence) + "]"
+		b = strconv.AppendInt(append(b, " [token "...), l.Fence, 10)
+		b = append(b, ']')
 	}
-	return ""
+	return b
 }

@@ -41,20 +41,40 @@ func (t *Thread) Sleep(d time.Duration) {
 	if d <= 0 {
 		return
 	}
-	s := &sleep{tk: t.p.Arm()}
+	w := t.c.w
+	var s *sleep
+	if n := len(w.sleeps); n > 0 {
+		s = w.sleeps[n-1]
+		w.sleeps[n-1] = nil
+		w.sleeps = w.sleeps[:n-1]
+	} else {
+		s = new(sleep)
+	}
+	s.c, s.tk = t.c, t.p.Arm()
 	s.timer.h = s
 	t.c.armLocal(&s.timer, d)
 	t.p.Park()
 }
 
-// sleep is one Sleep's wake-up: its timer and the ticket it wakes, in one
-// allocation (a retrying client sleeps after every failed attempt).
+// sleep is one Sleep's wake-up: its timer and the ticket it wakes (a
+// retrying client sleeps after every failed attempt). Sleeps are pooled per
+// world: nothing stops a sleep's timer (a drift only moves it), so its one
+// Fire is the end of it.
 type sleep struct {
 	timer localTimer
+	c     *Client
 	tk    sim.Ticket
 }
 
-func (s *sleep) Fire() { s.tk.Wake(nil) }
+// Fire returns the sleep to the pool, then wakes the thread, which may
+// sleep again at once and reuse it: nothing touches s after the Wake.
+func (s *sleep) Fire() {
+	c, tk := s.c, s.tk
+	c.forgetTimer(&s.timer)
+	*s = sleep{}
+	c.w.sleeps = append(c.w.sleeps, s)
+	tk.Wake(nil)
+}
 
 type rpcResult struct {
 	reply any
@@ -73,7 +93,8 @@ func (t *Thread) Call(n *Node, op Op, args ...string) (any, error) {
 
 // CallTimeout is Call with an explicit timeout (Redlock's per-node timeout).
 func (t *Thread) CallTimeout(n *Node, op Op, timeout time.Duration, args ...string) (any, error) {
-	call := &rpcCall{node: n, op: op}
+	call := t.c.w.newCall()
+	call.node, call.op = n, op
 	// A copy in the call, so the caller's variadic slice can stay on its
 	// stack: most commands fit in argBuf.
 	call.args = append(call.argBuf[:0], args...)
@@ -85,14 +106,28 @@ func (t *Thread) CallTimeout(n *Node, op Op, timeout time.Duration, args ...stri
 // (a dead node). The caller waits for the reply or the timeout, whichever
 // comes first; the other is ignored.
 func (t *Thread) rpc(to string, timeout time.Duration, handle func() (any, error, bool)) (any, error) {
-	return t.call(&rpcCall{handle: handle}, to, timeout)
+	call := t.c.w.newCall()
+	call.handle = handle
+	return t.call(call, to, timeout)
 }
 
 // rpcCall is one request, its reply and its timeout. It is the handler of
 // all three of its kernel events (through the rpcRequest, rpcReply and
-// rpcTimeout views of it), so a call costs one allocation where closures
+// rpcTimeout views of it), so a call costs no allocation where closures
 // cost several; every lock command goes through here.
+//
+// Calls are pooled per world (World.newCall). The request, the reply and
+// the caller's wait (which owns the timeout) end in any order: a reply can
+// land after the timeout woke the caller, the caller can return while the
+// request is still on its way to a node. So a call is reused only once all
+// of them are over: each outstanding part holds a bit of live, and the
+// call goes back to the pool when the last bit is cleared. No kernel event
+// can then still point at it: the request and the reply are each delivered
+// or dropped exactly once (sim.Dropper), and the caller stops the timeout
+// before it lets go (a stopped sim.Timer never fires).
 type rpcCall struct {
+	live callParts // parts not over yet; free when none is left
+
 	c  *Client // the caller
 	to string  // the server's process name
 	tk sim.Ticket
@@ -111,15 +146,52 @@ type rpcCall struct {
 }
 
 type (
-	rpcRequest rpcCall // Fire: the request arrives at the server
-	rpcReply   rpcCall // Fire: the reply arrives at the client
+	rpcRequest rpcCall // Fire: the request arrives at the server; Drop: it is lost
+	rpcReply   rpcCall // Fire: the reply arrives at the client; Drop: it is lost
 	rpcTimeout rpcCall // Fire: the client's timeout is due
 )
+
+// callParts are the parts of a call still in progress.
+type callParts uint8
+
+const (
+	partWait    callParts = 1 << iota // the caller has not read the result yet
+	partRequest                       // the request is in flight
+	partReply                         // the reply is in flight
+)
+
+// newCall is a zero rpcCall from the world's pool.
+func (w *World) newCall() *rpcCall {
+	if n := len(w.calls); n > 0 {
+		call := w.calls[n-1]
+		w.calls[n-1] = nil
+		w.calls = w.calls[:n-1]
+		return call
+	}
+	return new(rpcCall)
+}
+
+// over ends a part of the call; the last one returns it to the pool. The
+// caller must not touch the call after this.
+func (call *rpcCall) over(p callParts) {
+	if call.live&p == 0 {
+		panic("model: rpc call part ended twice (a stale event on a reused call)")
+	}
+	call.live &^= p
+	if call.live != 0 {
+		return
+	}
+	c := call.c
+	c.forgetTimer(&call.timer) // or a reuse would list it twice
+	*call = rpcCall{}          // drop what it references
+	c.w.calls = append(c.w.calls, call)
+}
 
 func (t *Thread) call(call *rpcCall, to string, timeout time.Duration) (any, error) {
 	c := t.c
 	call.c, call.to = c, to
 	call.tk = t.p.Arm()
+	call.live = partWait | partRequest
 	c.w.Net.SendHandler(c.Name, to, (*rpcRequest)(call))
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -129,7 +201,9 @@ func (t *Thread) call(call *rpcCall, to string, timeout time.Duration) (any, err
 	c.armLocal(&call.timer, timeout)
 	r := t.p.Park().(*rpcResult)
 	call.timer.Stop()
-	return r.reply, r.err
+	reply, err := r.reply, r.err // r may be call.res: read it before letting go
+	call.over(partWait)
+	return reply, err
 }
 
 func (r *rpcRequest) Fire() {
@@ -142,16 +216,26 @@ func (r *rpcRequest) Fire() {
 		call.res.reply, call.res.err, ok = call.handle()
 	}
 	if ok {
+		call.live |= partReply
 		w.Net.SendHandler(call.to, call.c.Name, (*rpcReply)(call))
 	}
+	call.over(partRequest)
 }
+
+func (r *rpcRequest) Drop() { (*rpcCall)(r).over(partRequest) }
 
 func (r *rpcReply) Fire() {
 	call := (*rpcCall)(r)
 	call.replied = true
-	call.tk.Wake(&call.res)
+	call.tk.Wake(&call.res) // the caller may run now, but partReply keeps the call
+	call.over(partReply)
 }
 
+func (r *rpcReply) Drop() { (*rpcCall)(r).over(partReply) }
+
+// Fire wakes the caller with ErrTimeout. The caller then stops the timer and
+// may let go of the call (and reuse it) before Wake returns, so nothing
+// here touches the call after Wake.
 func (r *rpcTimeout) Fire() {
 	call := (*rpcCall)(r)
 	if call.replied {
@@ -176,15 +260,14 @@ func (w *World) serve(n *Node, from string, op Op, args []string) (reply any, er
 const DefaultTimeout = time.Second
 
 // cmdLine is the "cmd" trace message, "<from>: <command> => <reply>", built
-// in one buffer: one is written for every command a node runs.
-func (w *World) cmdLine(from string, args []string, reply any, err error) string {
-	b := append(w.scratch[:0], from...)
+// in the world's reused buffer (World.line): one is written for every
+// command a node runs.
+func (w *World) cmdLine(from string, args []string, reply any, err error) []byte {
+	b := append(w.line(), from...)
 	b = append(b, ": "...)
 	b = appendCommand(b, args)
 	b = append(b, " => "...)
-	b = appendReply(b, reply, err)
-	w.scratch = b
-	return string(b)
+	return appendReply(b, reply, err)
 }
 
 // formatCommand renders a command for the trace, eliding script bodies.

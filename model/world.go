@@ -25,7 +25,9 @@ type World struct {
 	// cutSince is, for each client|node pair the network separates, since
 	// when (for explanations). Looked up only; its order never reaches output.
 	cutSince map[string]time.Duration
-	scratch  []byte // reused to build trace messages (see cmdLine)
+	scratch  []byte     // reused to build trace messages (see cmdLine)
+	calls    []*rpcCall // finished RPCs, for reuse (see rpcCall)
+	sleeps   []*sleep   // finished Sleeps, for reuse
 	// finishedN counts the clients that are done or crashed (kept by
 	// Client.setState): Done is asked before every kernel event.
 	finishedN int
@@ -138,6 +140,16 @@ func (w *World) Emit(proc, kind, format string, args ...any) {
 	w.K.Emit(proc, kind, format, args...)
 }
 
+// line starts a trace message in the world's reused buffer, for the hottest
+// lines; emitLine records it. Built with append rather than fmt or string
+// concatenation, it is only hashed unless a sink wants its text.
+func (w *World) line() []byte { return w.scratch[:0] }
+
+func (w *World) emitLine(proc, kind string, b []byte) {
+	w.scratch = b // keep the grown buffer
+	w.K.EmitBytes(proc, kind, b)
+}
+
 // Op says what a command means to the lock, so the checker can keep ground
 // truth without parsing Lua.
 type Op int
@@ -167,7 +179,7 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	}
 	// The command's own line comes before what the checker concludes from
 	// it (a wrong release, a lost grant): cause before effect.
-	w.K.EmitMsg(n.Name(), "cmd", w.cmdLine(client, args, reply, err))
+	w.emitLine(n.Name(), "cmd", w.cmdLine(client, args, reply, err))
 	if track {
 		w.Chk.keyChanged(n, client, op, p.before, p.after)
 	}

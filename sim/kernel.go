@@ -23,6 +23,7 @@ type Kernel struct {
 	steps  int
 	seed   uint64
 	trace  *Trace
+	buf    []byte // reused by Emit to format a message
 	procs  []*Proc
 	closed bool
 }

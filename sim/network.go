@@ -42,6 +42,7 @@ func (f *flight) Fire() {
 	switch {
 	case !n.Connected(from, to):
 		n.dropped(from, to, DropCutInFlight)
+		dropHandler(h)
 	case fn != nil:
 		fn()
 	default:
@@ -115,6 +116,19 @@ func (n *Network) dropped(from, to, why string) {
 	}
 }
 
+// Dropper is a Handler that wants to know when its message will never be
+// delivered (see SendHandler).
+type Dropper interface {
+	Handler
+	Drop()
+}
+
+func dropHandler(h Handler) {
+	if d, ok := h.(Dropper); ok {
+		d.Drop()
+	}
+}
+
 // Why a message was dropped, as OnDrop reports it.
 const (
 	DropLost        = "lost"
@@ -176,7 +190,9 @@ func (n *Network) Send(from, to string, deliver func()) bool {
 }
 
 // SendHandler is Send with the delivery as a Handler (h.Fire()), which spares
-// the hot RPC path a closure per message.
+// the hot RPC path a closure per message. If h is also a Dropper, it is told
+// when the message is dropped instead, at once or in flight: exactly one of
+// Fire and Drop is called, so a pooled handler knows when it is free.
 func (n *Network) SendHandler(from, to string, h Handler) bool {
 	return n.send(from, to, nil, h)
 }
@@ -197,10 +213,12 @@ func (n *Network) send(from, to string, fn func(), h Handler) bool {
 	}
 	if loss > 0 && n.rng.Float64() < loss {
 		n.dropped(from, to, DropLost)
+		dropHandler(h)
 		return false
 	}
 	if !n.Connected(from, to) {
 		n.dropped(from, to, DropPartitioned)
+		dropHandler(h)
 		return false
 	}
 	var f *flight

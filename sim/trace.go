@@ -40,10 +40,20 @@ func (e Event) String() string {
 // Trace receives every event in order, hashes it, and hands it to sinks. It
 // holds no history itself, so a long run's memory stays bounded; a sink that
 // wants history keeps it.
+//
+// Most runs are headless: nobody reads the text of a message, only its hash
+// and its kind. So a sink says whether it needs the text (Subscribe: always;
+// SubscribeMsgIf: for some kinds), and a message emitted as bytes
+// (EmitBytes) becomes a string only when some sink needs it.
 type Trace struct {
 	n     int
 	h     uint64 // FNV-64a state
-	sinks []func(Event)
+	sinks []sink
+}
+
+type sink struct {
+	fn      func(Event)
+	wantMsg func(kind string) bool // nil: always
 }
 
 // FNV-64a, as hash/fnv computes it; inlined so that hashing a line is a loop
@@ -55,8 +65,15 @@ const (
 
 func newTrace() *Trace { return &Trace{h: fnvOffset64} }
 
-// Subscribe adds a sink that sees every later event.
-func (t *Trace) Subscribe(fn func(Event)) { t.sinks = append(t.sinks, fn) }
+// Subscribe adds a sink that sees every later event, its message included.
+func (t *Trace) Subscribe(fn func(Event)) { t.sinks = append(t.sinks, sink{fn: fn}) }
+
+// SubscribeMsgIf adds a sink that sees every later event but needs its
+// message only when wantMsg(kind) is true (asked at every event, so the
+// answer may change during the run). For other events its Msg may be empty.
+func (t *Trace) SubscribeMsgIf(fn func(Event), wantMsg func(kind string) bool) {
+	t.sinks = append(t.sinks, sink{fn, wantMsg})
+}
 
 // Len is the number of events so far.
 func (t *Trace) Len() int { return t.n }
@@ -67,50 +84,79 @@ func (t *Trace) Hash() uint64 { return t.h }
 // Emit records an event at the kernel's current time, its message formatted
 // as by fmt.Sprintf.
 func (k *Kernel) Emit(proc, kind, format string, args ...any) {
-	var msg string
 	switch {
 	case len(args) == 0 && strings.IndexByte(format, '%') < 0:
-		msg = format // what Sprintf would return, without the copy
+		k.EmitMsg(proc, kind, format) // what Sprintf would return, without the copy
+		return
 	case format == "%s" && len(args) == 1:
 		if s, ok := args[0].(string); ok {
-			msg = s
-		} else {
-			msg = fmt.Sprintf(format, args...)
+			k.EmitMsg(proc, kind, s)
+			return
 		}
-	default:
-		msg = fmt.Sprintf(format, args...)
 	}
-	k.EmitMsg(proc, kind, msg)
+	k.buf = fmt.Appendf(k.buf[:0], format, args...)
+	k.EmitBytes(proc, kind, k.buf)
 }
 
-// EmitMsg records an event whose message is already built: the hot paths
-// build theirs with strconv and append instead of fmt.
+// EmitMsg records an event whose message is already a string.
 func (k *Kernel) EmitMsg(proc, kind, msg string) {
 	t := k.trace
+	t.h = fnvString(t.hashHead(k.now, proc, kind), msg)
+	t.h = fnvString(t.h, "\n")
 	t.n++
-	e := Event{Seq: t.n, At: k.now, Proc: proc, Kind: kind, Msg: msg}
-	t.hashLine(&e)
+	t.publish(Event{Seq: t.n, At: k.now, Proc: proc, Kind: kind, Msg: msg})
+}
+
+// EmitBytes records an event whose message the caller built in its own
+// buffer (the hot paths append theirs, without fmt): it is hashed as it is,
+// and copied into a string only if a sink needs the text. The caller may
+// reuse msg once EmitBytes returns.
+func (k *Kernel) EmitBytes(proc, kind string, msg []byte) {
+	t := k.trace
+	h := t.hashHead(k.now, proc, kind)
+	for _, b := range msg {
+		h = (h ^ uint64(b)) * fnvPrime64
+	}
+	t.h = fnvString(h, "\n")
+	t.n++
+	e := Event{Seq: t.n, At: k.now, Proc: proc, Kind: kind}
+	if t.wantMsg(kind) {
+		e.Msg = string(msg)
+	}
+	t.publish(e)
+}
+
+// wantMsg reports whether any sink needs the text of an event of this kind.
+func (t *Trace) wantMsg(kind string) bool {
 	for _, s := range t.sinks {
-		s(e)
+		if s.wantMsg == nil || s.wantMsg(kind) {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *Trace) publish(e Event) {
+	for _, s := range t.sinks {
+		s.fn(e)
 	}
 }
 
-// hashLine adds "<at ns>|<proc>|<kind>|<msg>\n" to the hash: the line the
-// trace hash has always been defined over (it was once written with
-// fmt.Fprintf), so hashes stay comparable across versions.
-func (t *Trace) hashLine(e *Event) {
+// hashHead adds "<at ns>|<proc>|<kind>|" to the hash; the message and "\n"
+// follow. "<at ns>|<proc>|<kind>|<msg>\n" is the line the trace hash has
+// always been defined over (it was once written with fmt.Fprintf), so
+// hashes stay comparable across versions.
+func (t *Trace) hashHead(at time.Duration, proc, kind string) uint64 {
 	var num [20]byte
 	h := t.h
-	for _, b := range strconv.AppendInt(num[:0], int64(e.At), 10) {
+	for _, b := range strconv.AppendInt(num[:0], int64(at), 10) {
 		h = (h ^ uint64(b)) * fnvPrime64
 	}
 	h = fnvString(h, "|")
-	h = fnvString(h, e.Proc)
+	h = fnvString(h, proc)
 	h = fnvString(h, "|")
-	h = fnvString(h, e.Kind)
-	h = fnvString(h, "|")
-	h = fnvString(h, e.Msg)
-	t.h = fnvString(h, "\n")
+	h = fnvString(h, kind)
+	return fnvString(h, "|")
 }
 
 func fnvString(h uint64, s string) uint64 {
@@ -123,13 +169,16 @@ func fnvString(h uint64, s string) uint64 {
 // FormatTime renders a true time as seconds with millisecond precision
 // ("31.002s"), the unit the stories and explanations use.
 func FormatTime(d time.Duration) string {
-	neg := d < 0
-	if neg {
+	var buf [32]byte
+	return string(AppendTime(buf[:0], d))
+}
+
+// AppendTime appends FormatTime(d) to b.
+func AppendTime(b []byte, d time.Duration) []byte {
+	if d < 0 {
+		b = append(b, '-')
 		d = -d
 	}
-	s := strconv.FormatFloat(float64(d)/float64(time.Second), 'f', 3, 64) + "s"
-	if neg {
-		return "-" + s
-	}
-	return s
+	b = strconv.AppendFloat(b, float64(d)/float64(time.Second), 'f', 3, 64)
+	return append(b, 's')
 }
