@@ -42,14 +42,7 @@ func (t *Thread) Sleep(d time.Duration) {
 		return
 	}
 	w := t.c.w
-	var s *sleep
-	if n := len(w.sleeps); n > 0 {
-		s = w.sleeps[n-1]
-		w.sleeps[n-1] = nil
-		w.sleeps = w.sleeps[:n-1]
-	} else {
-		s = new(sleep)
-	}
+	s := w.sleeps.Get()
 	s.c, s.tk = t.c, t.p.Arm()
 	s.timer.h = s
 	t.c.armLocal(&s.timer, d)
@@ -72,7 +65,7 @@ func (s *sleep) Fire() {
 	c, tk := s.c, s.tk
 	c.forgetTimer(&s.timer)
 	*s = sleep{}
-	c.w.sleeps = append(c.w.sleeps, s)
+	c.w.sleeps.Put(s)
 	tk.Wake(nil)
 }
 
@@ -162,13 +155,7 @@ const (
 
 // newCall is a zero rpcCall from the world's pool.
 func (w *World) newCall() *rpcCall {
-	if n := len(w.calls); n > 0 {
-		call := w.calls[n-1]
-		w.calls[n-1] = nil
-		w.calls = w.calls[:n-1]
-		return call
-	}
-	return new(rpcCall)
+	return w.calls.Get()
 }
 
 // over ends a part of the call; the last one returns it to the pool. The
@@ -184,7 +171,7 @@ func (call *rpcCall) over(p callParts) {
 	c := call.c
 	c.forgetTimer(&call.timer) // or a reuse would list it twice
 	*call = rpcCall{}          // drop what it references
-	c.w.calls = append(c.w.calls, call)
+	c.w.calls.Put(call)
 }
 
 func (t *Thread) call(call *rpcCall, to string, timeout time.Duration) (any, error) {

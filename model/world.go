@@ -25,9 +25,9 @@ type World struct {
 	// cutSince is, for each client|node pair the network separates, since
 	// when (for explanations). Looked up only; its order never reaches output.
 	cutSince map[string]time.Duration
-	scratch  []byte     // reused to build trace messages (see cmdLine)
-	calls    []*rpcCall // finished RPCs, for reuse (see rpcCall)
-	sleeps   []*sleep   // finished Sleeps, for reuse
+	scratch  []byte                // reused to build trace messages (see cmdLine)
+	calls    sim.FreeList[rpcCall] // finished RPCs, for reuse (see rpcCall)
+	sleeps   sim.FreeList[sleep]   // finished Sleeps, for reuse
 	// finishedN counts the clients that are done or crashed (kept by
 	// Client.setState): Done is asked before every kernel event.
 	finishedN int

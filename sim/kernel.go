@@ -19,7 +19,7 @@ type Kernel struct {
 	now    time.Duration
 	seq    uint64
 	queue  eventQueue
-	free   []*event // events that ran or were stopped, for reuse
+	free   FreeList[event] // events that ran or were stopped, for reuse
 	steps  int
 	seed   uint64
 	trace  *Trace
@@ -97,14 +97,7 @@ func (k *Kernel) schedule(t time.Duration) *event {
 		t = k.now
 	}
 	k.seq++
-	var ev *event
-	if n := len(k.free); n > 0 {
-		ev = k.free[n-1]
-		k.free[n-1] = nil
-		k.free = k.free[:n-1]
-	} else {
-		ev = new(event)
-	}
+	ev := k.free.Get()
 	ev.at, ev.seq = t, k.seq
 	k.queue.push(ev)
 	return ev
@@ -115,7 +108,7 @@ func (k *Kernel) schedule(t time.Duration) *event {
 // reuse sees a different seq.
 func (k *Kernel) release(ev *event) {
 	ev.fn, ev.h = nil, nil
-	k.free = append(k.free, ev)
+	k.free.Put(ev)
 }
 
 // Next is the time of the next pending event, and false when none is left.
@@ -169,7 +162,7 @@ func (k *Kernel) Close() {
 		p.kill()
 	}
 	k.queue = nil
-	k.free = nil
+	k.free.Reset()
 }
 
 type event struct {

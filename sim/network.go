@@ -23,7 +23,7 @@ type Network struct {
 	onChange []func()                     // told after every partition, isolation or heal
 	onDrop   []func(from, to, why string) // told about every message the network drops
 
-	free []*flight // delivered messages, for reuse: every RPC sends two
+	free FreeList[flight] // delivered messages, for reuse: every RPC sends two
 }
 
 // flight is one message on its way: the kernel event that delivers it.
@@ -38,7 +38,7 @@ type flight struct {
 func (f *flight) Fire() {
 	n, from, to, fn, h := f.n, f.from, f.to, f.fn, f.h
 	*f = flight{}
-	n.free = append(n.free, f) // before delivering: the reply may reuse it
+	n.free.Put(f) // before delivering: the reply may reuse it
 	switch {
 	case !n.Connected(from, to):
 		n.dropped(from, to, DropCutInFlight)
@@ -221,14 +221,7 @@ func (n *Network) send(from, to string, fn func(), h Handler) bool {
 		dropHandler(h)
 		return false
 	}
-	var f *flight
-	if k := len(n.free); k > 0 {
-		f = n.free[k-1]
-		n.free[k-1] = nil
-		n.free = n.free[:k-1]
-	} else {
-		f = new(flight)
-	}
+	f := n.free.Get()
 	*f = flight{n: n, from: from, to: to, fn: fn, h: h}
 	n.k.AfterHandler(d, f)
 	return true
