@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/sim"
@@ -306,12 +305,4 @@ func (ch *Checker) finish() {
 			return
 		}
 	}
-}
-
-func joinNames(cs []*Client) string {
-	s := make([]string, len(cs))
-	for i, c := range cs {
-		s[i] = c.Name
-	}
-	return strings.Join(s, ", ")
 }

@@ -166,26 +166,6 @@ func (w *World) netChanged() {
 	w.sentinel()
 }
 
-// shardOf is the shard a node belongs to (as master, replica or stale master).
-func (w *World) shardOf(n *Node) *Shard {
-	for _, sh := range w.Shards {
-		if sh.Master == n {
-			return sh
-		}
-		for _, r := range sh.Replicas {
-			if r == n {
-				return sh
-			}
-		}
-		for _, r := range sh.Stale {
-			if r == n {
-				return sh
-			}
-		}
-	}
-	return nil
-}
-
 func removeNode(ns []*Node, n *Node) []*Node {
 	for i, x := range ns {
 		if x == n {

@@ -58,8 +58,6 @@ func msArg(d interface{ Milliseconds() int64 }) string {
 	return strconv.FormatInt(d.Milliseconds(), 10)
 }
 
-func itoa(v int64) string { return strconv.FormatInt(v, 10) }
-
 func toString(v any) string { return fmt.Sprint(v) }
 
 // scriptName names a known script in the trace instead of printing its body.

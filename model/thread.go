@@ -257,9 +257,6 @@ func (w *World) cmdLine(from string, args []string, reply any, err error) []byte
 	return appendReply(b, reply, err)
 }
 
-// formatCommand renders a command for the trace, eliding script bodies.
-func formatCommand(args []string) string { return string(appendCommand(nil, args)) }
-
 func appendCommand(b []byte, args []string) []byte {
 	for i, a := range args {
 		if i > 0 {
@@ -272,8 +269,6 @@ func appendCommand(b []byte, args []string) []byte {
 	}
 	return b
 }
-
-func formatReply(reply any, err error) string { return string(appendReply(nil, reply, err)) }
 
 func appendReply(b []byte, reply any, err error) []byte {
 	if err != nil {

@@ -37,8 +37,9 @@ func TestClockJumpMovesWallOnly(t *testing.T) {
 		t.Fatalf("offset = %v", got)
 	}
 	// Calling again for the same instant gives the same reading.
-	if c.Wall(10*time.Second) != c.Wall(10*time.Second) {
-		t.Fatal("not idempotent")
+	first := c.Wall(10 * time.Second)
+	if again := c.Wall(10 * time.Second); again != first {
+		t.Fatalf("not idempotent: %v then %v", first, again)
 	}
 }
 
