@@ -2,16 +2,17 @@ package sim
 
 import (
 	"fmt"
-	"hash/fnv"
 	"testing"
 	"time"
+
+	"github.com/cespare/xxhash/v2"
 )
 
 // EmitBytes, EmitMsg and Emit's fmt path hash the same line, and a message
 // becomes text only for the events some sink wants it for.
 func TestEmitBytesHashAndLazyText(t *testing.T) {
 	k := NewKernel(1)
-	h := fnv.New64a()
+	h := xxhash.New()
 	var texts []string
 	k.Trace().SubscribeMsgIf(func(e Event) { texts = append(texts, e.Kind+"="+e.Msg) },
 		func(kind string) bool { return kind == "want" })
