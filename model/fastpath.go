@@ -105,6 +105,11 @@ type fastPath struct {
 	// (a plain write, or any command dispatched to miniredis): Do reads the
 	// touched keys' states again only then.
 	wrote bool
+	// seenKey is a key the command being answered found to exist or not
+	// (seenExists): after a command that only read, Do takes its ground
+	// truth from here instead of asking miniredis again.
+	seenKey    string
+	seenExists bool
 	// cached holds the SHAs known to be in miniredis's script cache. It may
 	// miss some (a script loaded inside MULTI) but never holds one that is
 	// not there: any SCRIPT or EXEC command from a client clears it.
@@ -165,7 +170,7 @@ func (f *fastPath) mustCall(script string, args ...string) any {
 // pub/sub, AUTH, HELLO), and whenever a command is not one it reproduces
 // exactly.
 func (f *fastPath) answer(conn *nodeConn, cmd string, args []string) (plainReply, bool) {
-	f.wrote = false
+	f.wrote, f.seenKey = false, ""
 	if !f.on || conn.multi || conn.tainted {
 		return plainReply{}, false
 	}
@@ -182,11 +187,16 @@ func (f *fastPath) answer(conn *nodeConn, cmd string, args []string) (plainReply
 	return f.plain(cmd, args)
 }
 
+// saw notes whether key exists, as the command being answered found it.
+func (f *fastPath) saw(key string, exists bool) { f.seenKey, f.seenExists = key, exists }
+
 // writing is called before the fast path changes data (or dispatches):
-// the touched keys must be read again, and miniredis's TTLs must be brought
+// the touched keys' states before the command must be read now (Do diffs
+// them against the states after it), and miniredis's TTLs must be brought
 // up to date before it sets a TTL or creates a key (see Node.lag).
 func (f *fastPath) writing() {
 	f.wrote = true
+	f.node.capturePre()
 	f.node.syncTTLs()
 }
 

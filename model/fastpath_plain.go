@@ -101,8 +101,10 @@ func (f *fastPath) plain(cmd string, args []string) (r plainReply, ok bool) {
 		v, err := db.Get(args[0])
 		switch err {
 		case nil:
+			f.saw(args[0], true)
 			return plainReply{kind: plainBulk, s: v}, true
 		case miniredis.ErrKeyNotFound:
+			f.saw(args[0], false)
 			return plainReply{kind: plainNull}, true
 		}
 		return r, false // WRONGTYPE
@@ -124,6 +126,7 @@ func (f *fastPath) plain(cmd string, args []string) (r plainReply, ok bool) {
 		}
 		// Deleting touches no other key's TTL: no need to sync them.
 		f.wrote = true
+		f.node.capturePre()
 		n := 0
 		for _, k := range args {
 			if db.Del(k) {
@@ -183,6 +186,7 @@ func (f *fastPath) plainSet(db *miniredis.RedisDB, args []string) (r plainReply,
 	}
 	if nx {
 		if db.Exists(key) {
+			f.saw(key, true)
 			return plainReply{kind: plainNull}, true
 		}
 	} else if t := db.Type(key); t != "" && t != "string" {

@@ -37,21 +37,28 @@ func newLuaPair(cfg NodeConfig) *luaPair {
 func (p *luaPair) nodes() []*Node { return []*Node{p.fast, p.slow, p.ref} }
 
 // do runs one command on both nodes and fails unless the replies are
-// byte-identical and the effects equal.
+// byte-identical, the effects equal, and the nodes agree on whether the
+// lock key "lock" existed before and after (the checker's ground truth,
+// which the fast path takes from what it read).
 func (p *luaPair) do(t testing.TB, step int, conn string, args ...string) any {
 	t.Helper()
-	rf, ef := p.fast.Do(p.now, conn, args...)
+	const key = "lock"
+	rf, pf, ef := p.fast.do(p.now, conn, key, args)
 	bf := rawReply(p.fast, conn)
 	hit := p.fast.fastDone
-	rs, es := p.slow.Do(p.now, conn, args...)
+	rs, ps, es := p.slow.do(p.now, conn, key, args)
 	bs := rawReply(p.slow, conn)
 	if p.slow.fastDone {
 		t.Fatalf("step %d: %s: the interpreted node used the fast path", step, showArgs(args))
 	}
 	p.ref.minExpire = minExpireUnknown
-	rr, er := p.ref.Do(p.now, conn, args...)
+	rr, pr, er := p.ref.do(p.now, conn, key, args)
 	if br := rawReply(p.ref, conn); !bytes.Equal(bf, br) || fmt.Sprintf("%#v %v", rf, ef) != fmt.Sprintf("%#v %v", rr, er) {
 		t.Fatalf("step %d at %v: %s\nfast: %q\nref:  %q", step, p.now, showArgs(args), bf, br)
+	}
+	if pf != ps || pf != pr {
+		t.Fatalf("step %d at %v: %s: %q existed (before, after): fast %v, lua %v, ref %v",
+			step, p.now, showArgs(args), key, pf, ps, pr)
 	}
 	cmd := strings.ToUpper(args[0])
 	switch cmd {

@@ -106,7 +106,14 @@ type Node struct {
 
 	outbox []Effect // effects not yet taken by TakeEffects
 	pre    []Effect // scratch: touched keys' states before a write
-	aof    appendLog
+	// The command Do is running: the keys it may write, whether their
+	// states before it are in pre yet (capturePre), and whether Do's
+	// tracked key existed before, if it is not among them.
+	touched   []string
+	preRead   bool
+	preKey    string // Do's tracked key when it is not in touched
+	keyBefore bool   // whether preKey existed
+	aof       appendLog
 
 	// Replication and failure detection (replication_stream.go, sentinel.go).
 	upstream   *replStream   // the stream feeding this replica; nil for a master
@@ -282,23 +289,23 @@ func (n *Node) do(now time.Duration, conn, key string, args []string) (any, pres
 		touched = n.touchedKeys(spec, args)
 	}
 
-	pre := n.pre[:0] // reused: one allocation per node, not per write
-	tracked := -1    // key's index in touched
+	// The touched keys' states before the command are read just before
+	// its first change (capturePre, also called by the fast path): a fast
+	// answer that only reads (SET NX on a held lock, a release by a
+	// non-owner: most of a contended lock's commands) needs none of them.
 	if len(touched) > 0 {
 		touched = dedupe(touched)
-		for i, k := range touched {
-			pre = append(pre, n.keyState(k))
-			if k == key {
-				tracked = i
-			}
+	}
+	n.touched, n.pre, n.preRead = touched, n.pre[:0], false
+	tracked := -1 // key's index in touched
+	for i, k := range touched {
+		if k == key {
+			tracked = i
 		}
 	}
-	var p presence
-	switch {
-	case tracked >= 0:
-		p.before = !pre[tracked].Deleted
-	case key != "":
-		p.before = n.db().Exists(key)
+	n.preKey = ""
+	if tracked < 0 {
+		n.preKey = key
 	}
 
 	c.buf.Reset()
@@ -313,6 +320,7 @@ func (n *Node) do(now time.Duration, conn, key string, args []string) (any, pres
 		}
 	}
 	if !n.fastDone {
+		n.capturePre()
 		switch cmd {
 		case "EVAL", "EVALSHA", "SCRIPT", "EXEC":
 			n.fast.loadCached()
@@ -326,13 +334,30 @@ func (n *Node) do(now time.Duration, conn, key string, args []string) (any, pres
 		c.peer.Flush()
 	}
 
-	p.after = p.before
-	if n.fastDone && !n.fast.wrote {
-		// The fast path only read (SET NX on a held lock, a release by
-		// a non-owner): the touched keys are as they were.
+	var p presence
+	pre := n.pre
+	if !n.preRead {
+		// The fast path only read: the touched keys are as they were.
 		touched = nil
-	} else if key != "" && tracked < 0 {
-		p.after = n.db().Exists(key)
+		switch {
+		case key == "":
+		case n.fast.seenKey == key:
+			p.before = n.fast.seenExists
+		default:
+			p.before = n.db().Exists(key)
+		}
+		p.after = p.before
+	} else {
+		switch {
+		case tracked >= 0:
+			p.before = !pre[tracked].Deleted
+		case key != "":
+			p.before = n.keyBefore
+		}
+		p.after = p.before
+		if key != "" && tracked < 0 {
+			p.after = n.db().Exists(key)
+		}
 	}
 	for i, k := range touched {
 		post := n.keyState(k)
@@ -350,7 +375,7 @@ func (n *Node) do(now time.Duration, conn, key string, args []string) (any, pres
 		n.minExpire = minExpireUnknown
 	}
 	clear(pre) // drop references to values
-	n.pre = pre
+	n.touched = nil
 
 	reply, err := c.parse()
 	if err == nil && cmd == "MULTI" {
@@ -364,6 +389,23 @@ func (n *Node) do(now time.Duration, conn, key string, args []string) (any, pres
 		n.fast.call("SCRIPT", "LOAD", args[1])
 	}
 	return reply, p, err
+}
+
+// capturePre reads the states of the keys the running command may write,
+// before its first change to the data: Do diffs them against the states
+// after it. The fast path calls it (through fastPath.writing) before it
+// writes; Do before it dispatches. Only the first call reads.
+func (n *Node) capturePre() {
+	if n.preRead {
+		return
+	}
+	n.preRead = true
+	if n.preKey != "" {
+		n.keyBefore = n.db().Exists(n.preKey)
+	}
+	for _, k := range n.touched {
+		n.pre = append(n.pre, n.keyState(k))
+	}
 }
 
 // evalNumkeysValid reports whether EVAL's numkeys is one Redis accepts,
