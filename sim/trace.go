@@ -59,7 +59,7 @@ type sink struct {
 	wantMsg func(kind string) bool // nil: always
 }
 
-func newTrace() *Trace { return &Trace{h: xxhash.New()} }
+func newTrace() *Trace { return &Trace{h: xxhash.New(), line: make([]byte, 0, 256)} }
 
 // Subscribe adds a sink that sees every later event, its message included.
 func (t *Trace) Subscribe(fn func(Event)) { t.sinks = append(t.sinks, sink{fn: fn}) }
