@@ -66,9 +66,6 @@ type Checker struct {
 	ended    map[string]*grant // node name -> the last grant that ended there
 	stuckWhy string
 	finished bool
-	// tokens maps a lock value to the client that wrote it, so a key that
-	// reappears on another node (a promoted replica) has a known owner.
-	tokens map[string]string
 	// clockNotes are the clock faults per node name, in time order.
 	clockNotes map[string][]clockNote
 }
@@ -91,7 +88,7 @@ type grant struct {
 
 func newChecker(w *World) *Checker {
 	return &Checker{w: w, grants: map[string]*grant{}, ended: map[string]*grant{},
-		tokens: map[string]string{}, clockNotes: map[string][]clockNote{}}
+		clockNotes: map[string][]clockNote{}}
 }
 
 // Metrics are the metrics so far (final after World.Finish).
@@ -219,7 +216,6 @@ func (ch *Checker) keyChanged(n *Node, client string, op Op, before, after bool)
 		g := &grant{owner: client, at: now, value: n.lockValue(ch.w.Cfg.Lock.Key)}
 		ch.setExpiry(n, g)
 		ch.grants[name] = g
-		ch.tokens[g.value] = client
 		if n.Stale() {
 			g.lostBy = fmt.Sprintf("%s had replaced %s as master at %s; cut off, %s still granted it: split brain",
 				n.replacedBy.Name(), name, sim.FormatTime(n.replacedAt), name)

@@ -117,13 +117,34 @@ func (ch *Checker) adopt(n *Node) {
 		return
 	}
 	v := n.lockValue(key)
-	owner, ok := ch.tokens[v]
+	owner, ok := ch.tokenOwner(v)
 	if !ok {
 		return
 	}
 	g := &grant{owner: owner, at: now, value: v}
 	ch.setExpiry(n, g)
 	ch.grants[n.Name()] = g
+}
+
+// tokenOwner is the client whose token v is. A client writes only its own
+// tokens into the lock key, "<name>-<hold>" (Client.run), so the value
+// names its owner: a key that reappears on another node (a promoted
+// replica) has a known owner without a table of every token ever granted,
+// which would grow with the run.
+func (ch *Checker) tokenOwner(v string) (string, bool) {
+	i := strings.LastIndexByte(v, '-')
+	if i <= 0 || i == len(v)-1 {
+		return "", false
+	}
+	for _, r := range v[i+1:] {
+		if r < '0' || r > '9' {
+			return "", false
+		}
+	}
+	if _, ok := ch.w.byName[v[:i]].(*Client); !ok {
+		return "", false
+	}
+	return v[:i], true
 }
 
 // resynced judges the grant on r after a full resync made it a copy of m:

@@ -156,6 +156,7 @@ func (c *Client) run(t *Thread) {
 	st := c.w.strategy
 	for h := 1; h <= c.Cfg.Holds; h++ {
 		c.hold = h
+		// The token names its owner (Checker.tokenOwner relies on it).
 		if l := c.acquire(t, c.Name+"-"+strconv.Itoa(h)); l != nil {
 			c.criticalSection(t, st, l)
 		}

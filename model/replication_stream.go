@@ -226,6 +226,11 @@ func (w *World) ship(n *Node, effs []Effect) {
 	for _, s := range n.downstream {
 		s.push(effs)
 	}
+	if len(n.downstream) == 0 && n.outbox == nil {
+		// Nobody kept them: the next write reuses the storage.
+		clear(effs)
+		n.outbox = effs[:0]
+	}
 }
 
 // flushStreams retries every replication link (after a network change).
