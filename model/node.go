@@ -84,6 +84,11 @@ type Node struct {
 	// key is stored with 1ns of TTL and its true TTL is 0 (see trueTTL).
 	edge map[string]bool
 
+	// seeded: miniredis's RNG has been seeded. SPOP, SRANDMEMBER and the
+	// other random commands must not use the global RNG, but seeding it
+	// costs a quarter of a node's boot and a lock scenario never sends
+	// one, so preHook seeds it before the first command miniredis runs.
+	seeded   bool
 	fast     *fastPath // the fast path (off with LuaInterpreted) and the node's own connection
 	fastDone bool      // the fast path answered the command Do is running
 	// lag is expiry-clock time that has passed but that miniredis's TTLs
@@ -171,7 +176,7 @@ func (n *Node) boot(now time.Duration) {
 		panic("model: miniredis: " + err.Error())
 	}
 	c.Close()
-	m.Seed(1) // SPOP/SRANDMEMBER must not use the global RNG
+	n.seeded = false // see preHook
 	n.m = m
 	n.db0 = m.DB(0)
 	n.srv = m.Server()
@@ -557,6 +562,13 @@ var connStateCommands = map[string]bool{
 // a real read-only replica, also from inside a script (so scripts on a
 // replica always run in Lua). The fast path watches for SCRIPT FLUSH.
 func (n *Node) preHook(c *server.Peer, cmd string, args ...string) bool {
+	if !n.seeded {
+		// The first command dispatched is never one a script or EXEC
+		// dispatches from inside (that comes after its own), so
+		// miniredis's lock, which Seed takes, is free here.
+		n.seeded = true
+		n.m.Seed(1)
+	}
 	if n.replica {
 		if spec, ok := writeCommands[cmd]; ok && spec != keysScript {
 			c.WriteError(string(errReadOnly))

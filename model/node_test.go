@@ -561,3 +561,29 @@ func TestNodeLagAndFieldTTLs(t *testing.T) {
 		t.Errorf("Keys after the field's expiry = %s", got)
 	}
 }
+
+// miniredis's RNG is seeded before the first command it runs, even when
+// that command is a script whose own redis.call draws from it (the seeding
+// must not wait for miniredis's lock, which the script holds): two fresh
+// nodes pop the same members. The global RNG would not.
+func TestNodeRandomCommandsSeeded(t *testing.T) {
+	run := func() string {
+		n := NewNode(NodeConfig{Name: "redis-1"})
+		members := make([]string, 50)
+		for i := range members {
+			members[i] = fmt.Sprint("m", i)
+		}
+		if _, err := n.db().SetAdd("s", members...); err != nil {
+			t.Fatal(err)
+		}
+		r, err := n.Do(time.Second, "a", "EVAL", "return redis.call('SPOP', KEYS[1], 5)", "1", "s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r2, _ := n.Do(time.Second, "a", "SRANDMEMBER", "s", "5")
+		return fmt.Sprint(r, r2)
+	}
+	if a, b := run(), run(); a != b {
+		t.Fatalf("two fresh nodes drew differently: %s vs %s", a, b)
+	}
+}
