@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/lockstep-sim/lockstep/scenario"
 )
@@ -240,13 +241,14 @@ func (m *Model) View() string {
 
 func (m *Model) helpView(w, h int) string {
 	st := m.c.st
-	m.c.help.Width = 0
-	var lines []string
-	lines = append(lines, "Keys (any key closes this page)", "")
-	groups := m.c.keys.FullHelp()
-	lines = append(lines, strings.Split(m.c.help.FullHelpView(groups[:2]), "\n")...)
-	lines = append(lines, "")
-	lines = append(lines, strings.Split(m.c.help.FullHelpView(groups[2:]), "\n")...)
+	lines := []string{"Keys (any key closes this page)", ""}
+	room := h - 2 - len(lines) // inside the box, below the title
+	keys := m.helpKeys(w-2, room)
+	if !fits(keys, w-2, room) {
+		lines = lines[:1] // a small terminal: every line for the keys
+		keys = m.helpKeys(w-2, room+1)
+	}
+	lines = append(lines, keys...)
 	lines = append(lines, "",
 		"Faults strike the selected process (tab to Clients or Nodes, ↑/↓ to select)",
 		"at the cursor's true time; they join the run's schedule, so stepping back",
@@ -258,4 +260,65 @@ func (m *Model) helpView(w, h int) string {
 		"Nodes: ● up ✖ down ◌ refusing (loading) ⇹ partitioned; TTL bars by the node's clock.",
 	)
 	return render(box(st, "Help", lines, w, h, true), h)
+}
+
+// fits reports whether lines fit in w columns and h lines.
+func fits(lines []string, w, h int) bool {
+	if len(lines) > h {
+		return false
+	}
+	for _, l := range lines {
+		if lipgloss.Width(l) > w {
+			return false
+		}
+	}
+	return true
+}
+
+// helpKeys lays out every key binding in at most w columns and, if it can,
+// h lines: by purpose, as many groups side by side as the width allows;
+// when that is too tall (a small terminal), one binding per line in as many
+// columns as the height needs, so that no key is ever cut off.
+func (m *Model) helpKeys(w, h int) []string {
+	m.c.help.Width = 0
+	groups := m.c.keys.FullHelp()
+	const gap = 4
+	var lines, row []string
+	rowW := 0
+	flush := func() {
+		if len(row) > 0 {
+			if len(lines) > 0 {
+				lines = append(lines, "")
+			}
+			lines = append(lines, strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, row...), "\n")...)
+		}
+		row, rowW = nil, 0
+	}
+	for _, g := range groups {
+		col := m.c.help.FullHelpView([][]key.Binding{g})
+		cw := lipgloss.Width(col)
+		if len(row) > 0 && rowW+gap+cw > w {
+			flush()
+		}
+		if len(row) > 0 {
+			col = lipgloss.NewStyle().PaddingLeft(gap).Render(col)
+			cw += gap
+		}
+		row, rowW = append(row, col), rowW+cw
+	}
+	flush()
+	if len(lines) <= h || h < 1 {
+		return lines
+	}
+	// Too tall: one binding per line, in as many columns as h requires.
+	var flat []key.Binding
+	for _, g := range groups {
+		flat = append(flat, g...)
+	}
+	var cols [][]key.Binding
+	for len(flat) > 0 {
+		n := min(h, len(flat))
+		cols, flat = append(cols, flat[:n]), flat[n:]
+	}
+	return strings.Split(m.c.help.FullHelpView(cols), "\n")
 }

@@ -8,7 +8,7 @@ import (
 // help.KeyMap so the help bubble lists exactly what works.
 type KeyMap struct {
 	Play, Step, Back, Faster, Slower, NextMark, Focus, Up, Down  key.Binding
-	Pause, Jump, Crash, Failover, Isolate                        key.Binding
+	Pause, Hang, Jump, Drift, Crash, Failover, Isolate, Slow     key.Binding
 	Write, Mermaid, Compare, ZoomIn, ZoomOut, Picker, Help, Quit key.Binding
 }
 
@@ -28,10 +28,13 @@ func DefaultKeys() KeyMap {
 		Up:       b("↑", "select/scroll up", "up"),
 		Down:     b("↓", "select/scroll down", "down"),
 		Pause:    b("p", "inject GC pause", "p"),
+		Hang:     b("h", "inject hang", "h"),
 		Jump:     b("j", "inject clock jump", "j"),
+		Drift:    b("d", "inject drift", "d"),
 		Crash:    b("x", "inject crash", "x"),
 		Failover: b("f", "inject failover", "f"),
 		Isolate:  b("i", "inject isolate", "i"),
+		Slow:     b("s", "inject slow link", "s"),
 		Write:    b("w", "write scenario YAML", "w"),
 		Mermaid:  b("m", "write Mermaid diagram", "m"),
 		Compare:  b("c", "compare strategies", "c"),
@@ -53,7 +56,8 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Play, k.Step, k.Back, k.Faster, k.Slower, k.NextMark},
 		{k.Focus, k.Up, k.Down, k.ZoomIn, k.ZoomOut},
-		{k.Pause, k.Jump, k.Crash, k.Failover, k.Isolate},
+		{k.Pause, k.Hang, k.Jump, k.Drift},
+		{k.Crash, k.Failover, k.Isolate, k.Slow},
 		{k.Write, k.Mermaid, k.Compare, k.Picker, k.Help, k.Quit},
 	}
 }

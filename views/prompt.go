@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -10,8 +11,8 @@ import (
 	"github.com/lockstep-sim/lockstep/faults"
 )
 
-// prompt asks for the one number a fault needs (how long, how far) before it
-// is injected at the cursor.
+// prompt asks for the numbers a fault needs (how long, how far, how fast)
+// before it is injected at the cursor.
 type prompt struct {
 	kind   faults.Kind
 	target string
@@ -33,6 +34,12 @@ func newPrompt(kind faults.Kind, target string, node bool) *prompt {
 		p.label, def = fmt.Sprintf("jump %s's clock by (±)", target), "+20s"
 	case faults.Isolate:
 		p.label, def = fmt.Sprintf("isolate %s for", target), "10s"
+	case faults.Hang:
+		p.label, def = fmt.Sprintf("hang %s's work thread (its watchdog runs on) for", target), "30s"
+	case faults.ClockDrift:
+		p.label, def = fmt.Sprintf("%s's clock runs at × true speed", target), "1.5"
+	case faults.Slow:
+		p.label, def = fmt.Sprintf("slow %s's links: +latency [loss 0..1] [for]", target), "200ms 0 10s"
 	case faults.Crash:
 		if !node {
 			return nil
@@ -47,8 +54,8 @@ func newPrompt(kind faults.Kind, target string, node bool) *prompt {
 	// enter on an empty field takes it.
 	ti.Placeholder = def
 	p.def = def
-	ti.CharLimit = 16
-	ti.Width = 10
+	ti.CharLimit = 24
+	ti.Width = 14
 	ti.Focus()
 	p.input = ti
 	return p
@@ -61,12 +68,23 @@ func (p *prompt) fault() (faults.Fault, error) {
 	if v == "" {
 		v = p.def
 	}
+	switch p.kind {
+	case faults.ClockDrift:
+		r, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSuffix(v, "x"), "×"), 64)
+		if err != nil || !(r >= faults.MinRate && r <= faults.MaxRate) {
+			return f, fmt.Errorf("%q is not a clock rate from %g to %g (try 1.5 for fast, 0.5 for slow)", v, faults.MinRate, float64(faults.MaxRate))
+		}
+		f.Rate = r
+		return f, nil
+	case faults.Slow:
+		return p.slow(f, v)
+	}
 	d, err := time.ParseDuration(v)
 	if err != nil {
 		return f, fmt.Errorf("%q is not a duration (try 35s, 1.5s, -5s)", v)
 	}
 	switch p.kind {
-	case faults.Pause, faults.Isolate:
+	case faults.Pause, faults.Isolate, faults.Hang:
 		if d <= 0 {
 			return f, fmt.Errorf("%s needs a positive duration", p.kind)
 		}
@@ -81,6 +99,35 @@ func (p *prompt) fault() (faults.Fault, error) {
 			return f, fmt.Errorf("restart after must not be negative")
 		}
 		f.RestartAfter = d
+	}
+	return f, nil
+}
+
+// slow reads "latency [loss [for]]", e.g. "200ms", "50ms 0.3", "0s 1 5s"
+// (loss alone: every message dropped for 5s); loss defaults to 0 and for
+// to 10s.
+func (p *prompt) slow(f faults.Fault, v string) (faults.Fault, error) {
+	fields := strings.Fields(strings.ReplaceAll(v, ",", " "))
+	if len(fields) > 3 {
+		return f, fmt.Errorf("%q: give latency, then loss and for if you like (e.g. 200ms 0.1 10s)", v)
+	}
+	f.Loss, f.For = 0, 10*time.Second
+	var err error
+	if f.Latency, err = time.ParseDuration(fields[0]); err != nil || f.Latency < 0 {
+		return f, fmt.Errorf("%q is not an extra latency (try 200ms)", fields[0])
+	}
+	if len(fields) > 1 {
+		if f.Loss, err = strconv.ParseFloat(fields[1], 64); err != nil || !(f.Loss >= 0 && f.Loss <= 1) {
+			return f, fmt.Errorf("%q is not a loss probability from 0 to 1", fields[1])
+		}
+	}
+	if len(fields) > 2 {
+		if f.For, err = time.ParseDuration(fields[2]); err != nil || f.For <= 0 {
+			return f, fmt.Errorf("%q is not a positive duration", fields[2])
+		}
+	}
+	if f.Latency == 0 && f.Loss == 0 {
+		return f, fmt.Errorf("no extra latency and no loss changes nothing")
 	}
 	return f, nil
 }

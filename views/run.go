@@ -1,9 +1,12 @@
 package views
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -203,6 +206,12 @@ func (m *RunModel) onKey(msg tea.KeyMsg) tea.Cmd {
 		return m.startFault(faults.Failover)
 	case key.Matches(msg, k.Isolate):
 		return m.startFault(faults.Isolate)
+	case key.Matches(msg, k.Hang):
+		return m.startFault(faults.Hang)
+	case key.Matches(msg, k.Drift):
+		return m.startFault(faults.ClockDrift)
+	case key.Matches(msg, k.Slow):
+		return m.startFault(faults.Slow)
 	case key.Matches(msg, k.Write):
 		m.write()
 	case key.Matches(msg, k.Mermaid):
@@ -255,6 +264,9 @@ func (m *RunModel) startFault(kind faults.Kind) tea.Cmd {
 	switch {
 	case kind == faults.Pause && node:
 		m.setStatus(false, "a GC pause stops a client: tab to Clients and select one")
+		return nil
+	case kind == faults.Hang && node:
+		m.setStatus(false, "a hang stalls a client's work thread: tab to Clients and select one")
 		return nil
 	case kind == faults.Failover && !node:
 		m.setStatus(false, "failover promotes a master's replica: tab to Nodes and select a master")
@@ -309,8 +321,8 @@ func (m *RunModel) write() {
 		m.setStatus(false, "not written: %v", err)
 		return
 	}
-	path := filepath.Join(m.c.outDir, m.ss.S.Name+"-live.yaml")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	path, err := writeNew(m.c.outDir, m.ss.S.Name+"-live", ".yaml", data)
+	if err != nil {
 		m.setStatus(false, "not written: %v", err)
 		return
 	}
@@ -318,10 +330,37 @@ func (m *RunModel) write() {
 }
 
 func (m *RunModel) mermaid() {
-	path := filepath.Join(m.c.outDir, m.ss.S.Name+".mmd")
-	if err := os.WriteFile(path, []byte(MermaidEvents(m.ss.S.Name, Participants(m.snap), m.ss.Events())), 0o644); err != nil {
+	data := []byte(MermaidEvents(m.ss.S.Name, Participants(m.snap), m.ss.Events()))
+	path, err := writeNew(m.c.outDir, m.ss.S.Name, ".mmd", data)
+	if err != nil {
 		m.setStatus(false, "not written: %v", err)
 		return
 	}
 	m.setStatus(true, "wrote %s (Mermaid sequenceDiagram of the whole run)", path)
+}
+
+// writeNew writes data to dir/base+ext, or to base-2+ext, base-3+ext, ...
+// when that exists: pressing w twice, or in a directory holding an earlier
+// session's file, never overwrites anything.
+func writeNew(dir, base, ext string, data []byte) (string, error) {
+	for i := 1; i < 1000; i++ {
+		name := base + ext
+		if i > 1 {
+			name = base + "-" + strconv.Itoa(i) + ext
+		}
+		path := filepath.Join(dir, name)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		if _, err := f.Write(data); err != nil {
+			f.Close()
+			return "", err
+		}
+		return path, f.Close()
+	}
+	return "", fmt.Errorf("%s%s and 998 numbered copies exist in %s", base, ext, dir)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
 )
 
@@ -290,5 +291,91 @@ func TestCompareSharedCursor(t *testing.T) {
 	}
 	if v := c.sides[0].Final().Verdict(); v != "UNSAFE" {
 		t.Fatalf("set-del verdict %s", v)
+	}
+}
+
+// The help page shows every key at every supported size: on a small
+// terminal in more columns, never cut off.
+func TestHelpListsEveryKey(t *testing.T) {
+	for _, sz := range [][2]int{{60, 16}, {70, 18}, {80, 24}, {120, 40}} {
+		m := openModel(t, "gc-pause-wrong-delete", sz[0], sz[1])
+		press(m, "?")
+		v := m.View()
+		for _, g := range DefaultKeys().FullHelp() {
+			for _, b := range g {
+				if !strings.Contains(v, b.Help().Desc) {
+					t.Errorf("%dx%d: help lacks %q (%s)", sz[0], sz[1], b.Help().Desc, b.Help().Key)
+				}
+			}
+		}
+	}
+}
+
+// h, d and s ask for a hang, a drift rate and a slow link, and inject them;
+// nonsense is refused with a reason and injects nothing.
+func TestInjectHangDriftSlow(t *testing.T) {
+	m := openModel(t, "gc-pause-wrong-delete", 100, 30)
+	stepTo(t, m, 5)
+	ss := m.Run().Session()
+	press(m, "h", "enter") // A, the default 30s
+	press(m, "d", "0", "enter")
+	if !strings.Contains(m.Run().status, "clock rate") || m.Run().prompt == nil {
+		t.Fatalf("a drift rate of 0 must be refused and keep the prompt, status %q", m.Run().status)
+	}
+	press(m, "esc")
+	press(m, "tab", "d", "2", "x", "enter") // redis-1 runs twice as fast
+	press(m, "s", "5", "0", "m", "s", " ", "0", ".", "5", "enter")
+	got := ss.Injected()
+	if len(got) != 3 {
+		t.Fatalf("injected %v, status %q", got, m.Run().status)
+	}
+	if f := got[0]; f.Kind != faults.Hang || f.Target != "A" || f.For != 30*time.Second {
+		t.Errorf("hang: %+v", f)
+	}
+	if f := got[1]; f.Kind != faults.ClockDrift || f.Target != "redis-1" || f.Rate != 2 {
+		t.Errorf("drift: %+v", f)
+	}
+	if f := got[2]; f.Kind != faults.Slow || f.Target != "redis-1" || f.Latency != 50*time.Millisecond || f.Loss != 0.5 || f.For != 10*time.Second {
+		t.Errorf("slow: %+v", f)
+	}
+	press(m, "h") // redis-1 is still selected: a node has no work thread
+	if m.Run().prompt != nil || len(ss.Injected()) != 3 || !strings.Contains(m.Run().status, "work thread") {
+		t.Fatalf("a hang on a node must be refused, status %q", m.Run().status)
+	}
+	// The written scenario replays to the same outcome.
+	press(m, "w")
+	f, err := scenario.LoadFile(filepath.Join(m.c.outDir, "gc-pause-wrong-delete-live.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := scenario.NewRunner(f.Scenarios[0], scenario.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if got, want := r.Run(), ss.Final(); got.TraceHash != want.TraceHash || !got.OK {
+		t.Fatalf("replay of the written run differs or fails:\n got %+v\nwant %+v", got, want)
+	}
+	for _, bad := range []string{"abc", "200ms 2", "0s 0", "1s 0 -1s", "1 2 3 4"} {
+		p := newPrompt(faults.Slow, "A", false)
+		p.input.SetValue(bad)
+		if _, err := p.fault(); err == nil {
+			t.Errorf("slow %q accepted", bad)
+		}
+	}
+}
+
+// w and m never overwrite: a second press writes a numbered copy.
+func TestWriteDoesNotOverwrite(t *testing.T) {
+	m := openModel(t, "gc-pause-wrong-delete", 100, 30)
+	press(m, "w", "w", "m", "m")
+	for _, name := range []string{"gc-pause-wrong-delete-live.yaml", "gc-pause-wrong-delete-live-2.yaml",
+		"gc-pause-wrong-delete.mmd", "gc-pause-wrong-delete-2.mmd"} {
+		if _, err := os.Stat(filepath.Join(m.c.outDir, name)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if !strings.Contains(m.Run().status, "gc-pause-wrong-delete-2.mmd") {
+		t.Errorf("status should name the file written: %q", m.Run().status)
 	}
 }
