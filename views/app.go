@@ -120,6 +120,23 @@ func (m *Model) openCompare(s *scenario.Scenario) error {
 	return nil
 }
 
+// eachRune handles the runes of msg one key at a time. bubbletea delivers
+// the characters of one read as a single message: keys typed ahead while
+// the program starts, or typed fast, would otherwise arrive as "/coun" or
+// "nnn" and match no binding.
+func (m *Model) eachRune(msg tea.KeyMsg) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, r := range msg.Runes {
+		k := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}
+		if r == ' ' {
+			k = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{r}, Alt: msg.Alt}
+		}
+		_, cmd := m.Update(k)
+		cmds = append(cmds, cmd)
+	}
+	return tea.Sequence(cmds...)
+}
+
 // Init starts nothing: the play loop starts on space.
 func (m *Model) Init() tea.Cmd { return nil }
 
@@ -132,6 +149,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.picker.setSize(msg.Width, msg.Height)
 		return m, nil
 	case tea.KeyMsg:
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+			return m, m.eachRune(msg)
+		}
 		if msg.Type == tea.KeyCtrlC {
 			m.Close()
 			return m, tea.Quit

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/lockstep-sim/lockstep/faults"
@@ -377,5 +378,30 @@ func TestWriteDoesNotOverwrite(t *testing.T) {
 	}
 	if !strings.Contains(m.Run().status, "gc-pause-wrong-delete-2.mmd") {
 		t.Errorf("status should name the file written: %q", m.Run().status)
+	}
+}
+
+// Keys typed ahead or fast reach bubbletea in one read and arrive as one
+// message with several runes; each still counts as its own key.
+func TestTypedAheadKeys(t *testing.T) {
+	m, err := New(bundled(t), Config{OutDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	m.Update(teaSize(120, 35))
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/counter")})
+	if got := m.picker.list.FilterValue(); got != "counter" {
+		t.Fatalf("filter %q after typing /counter in one burst", got)
+	}
+	r := openModel(t, "gc-pause-wrong-delete", 100, 30)
+	r.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("nnn")})
+	if got := r.Run().Session().Event(); got != 3 {
+		t.Fatalf("nnn in one burst: event %d, want 3", got)
+	}
+	// A paste is text, not keys: it is left alone.
+	r.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("nn"), Paste: true})
+	if got := r.Run().Session().Event(); got != 3 {
+		t.Fatalf("a pasted nn moved the cursor to %d", got)
 	}
 }
