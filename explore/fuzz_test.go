@@ -93,7 +93,7 @@ func checkSchedule(t *testing.T, w *World, sched []faults.Fault) {
 		t.Helper()
 		t.Fatalf(format+"\nschedule (%s on %s):\n%v", append(args, w.Strategy, w.Base.Name, faultLines(sched))...)
 	}
-	m := rep.Metrics()
+	m := rep.Metrics
 	switch {
 	case m.Safe != (m.Violations == 0):
 		fail("safe %t with %d violations", m.Safe, m.Violations)

@@ -70,7 +70,7 @@ func FromFault(f faults.Fault) Fault {
 
 // outcomeExpect states a report's measurements as expectations.
 func outcomeExpect(rep *Report) []Expectation {
-	m := rep.Metrics()
+	m := rep.Metrics
 	var out []Expectation
 	for _, name := range []string{"safe", "violations", "lost_updates", "fencing_rejections", "wrong_releases", "stuck", "acquired"} {
 		v, _ := m.Get(name)

@@ -40,8 +40,8 @@ func TestExportRoundTrip(t *testing.T) {
 			}
 			defer r.Close()
 			got := r.Run()
-			if got.TraceHash != want.TraceHash || got.Metrics() != want.Metrics() {
-				t.Fatalf("replay differs: got %s %+v, want %s %+v\n%s", got.TraceHash, got.Metrics(), want.TraceHash, want.Metrics(), data)
+			if got.TraceHash != want.TraceHash || got.Metrics != want.Metrics {
+				t.Fatalf("replay differs: got %s %+v, want %s %+v\n%s", got.TraceHash, got.Metrics, want.TraceHash, want.Metrics, data)
 			}
 			if !got.OK {
 				t.Fatalf("written expectations fail: %+v", got.Expectations)

@@ -15,29 +15,22 @@ import (
 // JSON form is what `lockstep run --json` prints; field names are the
 // format's metric names.
 type Report struct {
-	Scenario          string         `json:"scenario"`
-	Title             string         `json:"title,omitempty"`
-	Strategy          string         `json:"strategy"`
-	Seed              uint64         `json:"seed"`
-	Safe              bool           `json:"safe"`
-	Violations        int64          `json:"violations"`
-	LostUpdates       int64          `json:"lost_updates"`
-	FencingRejections int64          `json:"fencing_rejections"`
-	WrongReleases     int64          `json:"wrong_releases"`
-	Stuck             bool           `json:"stuck"`
-	Acquired          int64          `json:"acquired"`
-	FailedAcquires    int64          `json:"failed_acquires"`
-	MaxWaitMS         int64          `json:"max_wait"` // milliseconds
-	SimTimeMS         int64          `json:"sim_time_ms"`
-	Events            int            `json:"events"`
-	Expectations      []ExpectResult `json:"expectations"`
-	OK                bool           `json:"ok"`
-	FirstViolation    string         `json:"first_violation,omitempty"`
-	StuckReason       string         `json:"stuck_reason,omitempty"`
-	Skipped           []string       `json:"skipped_faults,omitempty"`
-	TraceHash         string         `json:"trace_hash"`
-
-	metrics model.Metrics
+	Scenario string `json:"scenario"`
+	Title    string `json:"title,omitempty"`
+	Strategy string `json:"strategy"`
+	Seed     uint64 `json:"seed"`
+	// The metrics, flattened into the JSON object by their format names;
+	// max_wait follows in milliseconds.
+	model.Metrics
+	MaxWaitMS      int64          `json:"max_wait"`
+	SimTimeMS      int64          `json:"sim_time_ms"`
+	Events         int            `json:"events"`
+	Expectations   []ExpectResult `json:"expectations"`
+	OK             bool           `json:"ok"`
+	FirstViolation string         `json:"first_violation,omitempty"`
+	StuckReason    string         `json:"stuck_reason,omitempty"`
+	Skipped        []string       `json:"skipped_faults,omitempty"`
+	TraceHash      string         `json:"trace_hash"`
 }
 
 // ExpectResult is one expectation checked against the run.
@@ -48,22 +41,16 @@ type ExpectResult struct {
 	OK    bool   `json:"ok"`
 }
 
-// Metrics are the report's metrics.
-func (rep *Report) Metrics() model.Metrics { return rep.metrics }
-
 // Report is the report of the run as it stands (final once the run is over).
 func (r *Runner) Report() *Report {
 	m := r.Metrics()
 	rep := &Report{
 		Scenario: r.S.Name, Title: r.S.Title, Strategy: r.w.Strategy().Name(), Seed: r.w.Cfg.Seed,
-		Safe: m.Safe, Violations: m.Violations, LostUpdates: m.LostUpdates,
-		FencingRejections: m.FencingRejections, WrongReleases: m.WrongReleases, Stuck: m.Stuck,
-		Acquired: m.Acquired, FailedAcquires: m.FailedAcquires, MaxWaitMS: m.MaxWait.Milliseconds(),
+		Metrics: m, MaxWaitMS: m.MaxWait.Milliseconds(),
 		SimTimeMS: r.Now().Milliseconds(), Events: r.EventCount(), OK: true,
 		FirstViolation: r.w.Chk.FirstViolation(), StuckReason: r.w.Chk.StuckReason(),
 		TraceHash: fmt.Sprintf("%016x", r.w.K.Trace().Hash()), Skipped: r.skippedFaults,
 		Expectations: []ExpectResult{},
-		metrics:      m,
 	}
 	for _, e := range r.S.Expect {
 		got, _ := m.Get(e.Metric)

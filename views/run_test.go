@@ -187,7 +187,7 @@ func TestInjectWriteReplay(t *testing.T) {
 	}
 	defer r.Close()
 	got, want := r.Run(), ss.Final()
-	if got.TraceHash != want.TraceHash || got.Metrics() != want.Metrics() || got.Events != want.Events {
+	if got.TraceHash != want.TraceHash || got.Metrics != want.Metrics || got.Events != want.Events {
 		t.Fatalf("replay differs:\n got %+v\nwant %+v", got, want)
 	}
 	if !got.OK {
