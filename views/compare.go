@@ -194,12 +194,10 @@ func (m *CompareModel) column(i int, ss *Session, w, h int) []string {
 	in = append(in, st.Header.Render("nodes"))
 	in = append(in, nl...)
 	in = append(in, resourceLine(st, snap.Resource))
-	for _, l := range []string{
-		fmt.Sprintf(" violations %d · lost_updates %d · wrong_releases %d", snap.Metrics.Violations, snap.Metrics.LostUpdates, snap.Metrics.WrongReleases),
-		fmt.Sprintf(" fencing_rejections %d · acquired %d · stuck %t", snap.Metrics.FencingRejections, snap.Metrics.Acquired, snap.Metrics.Stuck),
-	} {
-		in = append(in, l)
-	}
+	mt := snap.Metrics
+	in = append(in,
+		fmt.Sprintf(" violations %d · lost_updates %d · wrong_releases %d", mt.Violations, mt.LostUpdates, mt.WrongReleases),
+		fmt.Sprintf(" fencing_rejections %d · acquired %d · stuck %t", mt.FencingRejections, mt.Acquired, mt.Stuck))
 	if fv := snap.FirstViolation; fv != "" {
 		in = append(in, st.Bad.Render("✖ "+fv))
 	}
