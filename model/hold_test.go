@@ -8,6 +8,26 @@ import (
 	"github.com/lockstep-sim/lockstep/model"
 )
 
+// holdWorld is one client holding an uncontended Lua-release lock `holds`
+// times on one node, 1ms from it, with no end in simulated time.
+func holdWorld(tb testing.TB, holds int) *model.World {
+	tb.Helper()
+	w, err := model.NewWorld(model.Config{
+		Seed:     1,
+		Duration: time.Duration(1<<62 - 1),
+		Latency:  time.Millisecond,
+		Nodes:    model.NodesConfig{Masters: 1},
+		Lock: model.LockConfig{Key: key, Strategy: model.StrategyLuaRelease, TTL: 30 * time.Second,
+			Timeout: time.Second},
+		Clients: []model.ClientConfig{{Name: "A", Holds: holds}},
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(w.Close)
+	return w
+}
+
 // BenchmarkHoldCycle is one uncontended lock hold through the whole
 // simulator: SET NX PX, the resource's read and write, the Lua release
 // (four requests, eight network messages, four timeouts armed and stopped,
@@ -16,20 +36,7 @@ import (
 // and the Redis model together, to set beside BenchmarkRawDispatch (one
 // command in miniredis alone).
 func BenchmarkHoldCycle(b *testing.B) {
-	cfg := model.Config{
-		Seed:     1,
-		Duration: time.Duration(1<<62 - 1),
-		Latency:  time.Millisecond,
-		Nodes:    model.NodesConfig{Masters: 1},
-		Lock: model.LockConfig{Key: key, Strategy: model.StrategyLuaRelease, TTL: 30 * time.Second,
-			Timeout: time.Second},
-		Clients: []model.ClientConfig{{Name: "A", Holds: b.N}},
-	}
-	w, err := model.NewWorld(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer w.Close()
+	w := holdWorld(b, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for w.K.Step() {
@@ -45,20 +52,7 @@ func BenchmarkHoldCycle(b *testing.B) {
 // record per hold (the checker once kept every token it had seen).
 func TestMemoryFlatOverHolds(t *testing.T) {
 	const warm, more = 10_000, 50_000
-	cfg := model.Config{
-		Seed:     1,
-		Duration: time.Duration(1<<62 - 1),
-		Latency:  time.Millisecond,
-		Nodes:    model.NodesConfig{Masters: 1},
-		Lock: model.LockConfig{Key: key, Strategy: model.StrategyLuaRelease, TTL: 30 * time.Second,
-			Timeout: time.Second},
-		Clients: []model.ClientConfig{{Name: "A", Holds: warm + more}},
-	}
-	w, err := model.NewWorld(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
+	w := holdWorld(t, warm+more)
 	heapAfter := func(holds int64) uint64 {
 		for w.Chk.Metrics().Acquired < holds && w.K.Step() {
 		}
