@@ -91,3 +91,8 @@ func benchScenario(b *testing.B, name string) {
 // BenchmarkCounterScenario is seed 003's counter test alone (30 clients x
 // 200 holds, 6000 grants): the scenario the 50x target is about.
 func BenchmarkCounterScenario(b *testing.B) { benchScenario(b, "counter-30x200") }
+
+// BenchmarkCounterLoopback is the same test in the conditions of the seed's
+// demo (loopback latency, no work between the read and the write): the one
+// timed beside the demo on a real redis-server in BENCHMARKS.md.
+func BenchmarkCounterLoopback(b *testing.B) { benchScenario(b, "counter-30x200-loopback") }
