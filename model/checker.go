@@ -213,8 +213,14 @@ func (ch *Checker) keyChanged(n *Node, client string, op Op, before, after bool)
 	}
 	switch {
 	case !before && after:
-		g := &grant{owner: client, at: now, value: n.lockValue(ch.w.Cfg.Lock.Key)}
-		ch.setExpiry(n, g)
+		g := &grant{owner: client, at: now}
+		if e, ok := n.lastKeyState(); ok {
+			g.value = e.lockValue()
+			ch.setExpiryFrom(n, g, e.pttl(n))
+		} else {
+			g.value = n.lockValue(ch.w.Cfg.Lock.Key)
+			ch.setExpiry(n, g)
+		}
 		ch.grants[name] = g
 		if n.Stale() {
 			g.lostBy = fmt.Sprintf("%s had replaced %s as master at %s; cut off, %s still granted it: split brain",
@@ -231,7 +237,11 @@ func (ch *Checker) keyChanged(n *Node, client string, op Op, before, after bool)
 		}
 		ch.end(name, g, now, how)
 	case before && after && g != nil && g.owner == client && op != OpOther:
-		ch.setExpiry(n, g)
+		if e, ok := n.lastKeyState(); ok {
+			ch.setExpiryFrom(n, g, e.pttl(n))
+		} else {
+			ch.setExpiry(n, g)
+		}
 	}
 }
 
@@ -244,8 +254,12 @@ func (ch *Checker) end(name string, g *grant, at time.Duration, how string) {
 // expiry estimates the true time at which the lock key on n expires, from
 // its PTTL and the node clock's rate.
 func (ch *Checker) expiry(n *Node) time.Duration {
+	return ch.expiryAt(n, n.PTTL(ch.w.Now(), ch.w.Cfg.Lock.Key))
+}
+
+// expiryAt is expiry for the key's PTTL on n now.
+func (ch *Checker) expiryAt(n *Node, pttl time.Duration) time.Duration {
 	now := ch.w.Now()
-	pttl := n.PTTL(now, ch.w.Cfg.Lock.Key)
 	if pttl < 0 {
 		return -1
 	}

@@ -32,9 +32,14 @@ func (ch *Checker) splitBrain(owner string) string {
 
 // setExpiry records the lock key's TTL on n now and when it will expire.
 func (ch *Checker) setExpiry(n *Node, g *grant) {
+	ch.setExpiryFrom(n, g, n.PTTL(ch.w.Now(), ch.w.Cfg.Lock.Key))
+}
+
+// setExpiryFrom is setExpiry with the key's PTTL on n now already known.
+func (ch *Checker) setExpiryFrom(n *Node, g *grant, pttl time.Duration) {
 	g.set = ch.w.Now()
-	g.ttl = n.PTTL(g.set, ch.w.Cfg.Lock.Key)
-	g.expires = ch.expiry(n)
+	g.ttl = pttl
+	g.expires = ch.expiryAt(n, pttl)
 }
 
 // expiredHow says how grant g on n ran out, naming the clock faults in force

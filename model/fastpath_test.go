@@ -56,6 +56,17 @@ func (p *luaPair) do(t testing.TB, step int, conn string, args ...string) any {
 	if br := rawReply(p.ref, conn); !bytes.Equal(bf, br) || fmt.Sprintf("%#v %v", rf, ef) != fmt.Sprintf("%#v %v", rr, er) {
 		t.Fatalf("step %d at %v: %s\nfast: %q\nref:  %q", step, p.now, showArgs(args), bf, br)
 	}
+	for _, n := range p.nodes() {
+		// What Do kept of the key equals asking the node again.
+		if e, ok := n.lastKeyState(); ok {
+			if got, want := e.pttl(n), n.PTTL(p.now, key); got != want {
+				t.Fatalf("step %d: %s: kept PTTL %v, node says %v", step, showArgs(args), got, want)
+			}
+			if got, want := e.lockValue(), n.lockValue(key); got != want {
+				t.Fatalf("step %d: %s: kept value %q, node says %q", step, showArgs(args), got, want)
+			}
+		}
+	}
 	if pf != ps || pf != pr {
 		t.Fatalf("step %d at %v: %s: %q existed (before, after): fast %v, lua %v, ref %v",
 			step, p.now, showArgs(args), key, pf, ps, pr)

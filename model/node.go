@@ -118,7 +118,12 @@ type Node struct {
 	preRead   bool
 	preKey    string // Do's tracked key when it is not in touched
 	keyBefore bool   // whether preKey existed
-	aof       appendLog
+	// The tracked key's state right after the last command, when Do read
+	// it (the command wrote it): the checker's grant needs its value and
+	// TTL, and asking miniredis again would read the same.
+	keyAfter   Effect
+	keyAfterOK bool
+	aof        appendLog
 
 	// Replication and failure detection (replication_stream.go, sentinel.go).
 	upstream   *replStream   // the stream feeding this replica; nil for a master
@@ -302,6 +307,7 @@ func (n *Node) do(now time.Duration, conn, key string, args []string) (any, pres
 		touched = dedupe(touched)
 	}
 	n.touched, n.pre, n.preRead = touched, n.pre[:0], false
+	n.keyAfter, n.keyAfterOK = Effect{}, false
 	tracked := -1 // key's index in touched
 	for i, k := range touched {
 		if k == key {
@@ -368,6 +374,7 @@ func (n *Node) do(now time.Duration, conn, key string, args []string) (any, pres
 		post := n.keyState(k)
 		if i == tracked {
 			p.after = !post.Deleted
+			n.keyAfter, n.keyAfterOK = post, true
 		}
 		if !post.sameState(pre[i]) {
 			n.record(now, post)

@@ -34,7 +34,12 @@ func (n *Node) lockValue(key string) string {
 	if !n.up {
 		return ""
 	}
-	e := n.keyState(key)
+	return n.keyState(key).lockValue()
+}
+
+// lockValue is the owner token a lock key in state e holds (see
+// Node.lockValue).
+func (e Effect) lockValue() string {
 	if e.Type == "hash" {
 		for i := 0; i+1 < len(e.Fields); i += 2 {
 			if e.Fields[i] == "holder" {
@@ -43,4 +48,20 @@ func (n *Node) lockValue(key string) string {
 		}
 	}
 	return e.display()
+}
+
+// lastKeyState is the state of the key Do tracked right after the last
+// command, if Do read it: what keyState would read now, at the same instant.
+func (n *Node) lastKeyState() (Effect, bool) { return n.keyAfter, n.keyAfterOK }
+
+// pttl is what PTTL returns for a key in state e on n at the instant e was
+// read: -2 deleted, -1 no TTL, else the time left by n's expiry clock.
+func (e Effect) pttl(n *Node) time.Duration {
+	switch {
+	case e.Deleted:
+		return -2
+	case !e.Expires:
+		return -1
+	}
+	return e.ExpireAt - n.lastE
 }
