@@ -194,9 +194,13 @@ func (f *fastPath) saw(key string, exists bool) { f.seenKey, f.seenExists = key,
 // the touched keys' states before the command must be read now (Do diffs
 // them against the states after it), and miniredis's TTLs must be brought
 // up to date before it sets a TTL or creates a key (see Node.lag).
-func (f *fastPath) writing() {
+func (f *fastPath) writing() { f.writingAbsent("") }
+
+// writingAbsent is writing when the command found key missing (it is about
+// to create it): its state before need not be read again.
+func (f *fastPath) writingAbsent(key string) {
 	f.wrote = true
-	f.node.capturePre()
+	f.node.capturePreKnowing(key, nil)
 	f.node.syncTTLs()
 }
 

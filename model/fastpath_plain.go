@@ -117,7 +117,7 @@ func (f *fastPath) plain(cmd string, args []string) (r plainReply, ok bool) {
 		if db.Exists(args[0]) {
 			return plainReply{kind: plainInt}, true
 		}
-		f.writing()
+		f.writingAbsent(args[0])
 		_ = db.Set(args[0], args[1]) // absent: cannot be of another type
 		return plainReply{kind: plainInt, n: 1}, true
 	case "DEL":
@@ -126,14 +126,7 @@ func (f *fastPath) plain(cmd string, args []string) (r plainReply, ok bool) {
 		}
 		// Deleting touches no other key's TTL: no need to sync them.
 		f.wrote = true
-		f.node.capturePre()
-		n := 0
-		for _, k := range args {
-			if db.Del(k) {
-				n++
-			}
-		}
-		return plainReply{kind: plainInt, n: n}, true
+		return plainReply{kind: plainInt, n: f.node.delKeys(args)}, true
 	case "EXISTS":
 		if len(args) == 0 {
 			return r, false
@@ -189,12 +182,14 @@ func (f *fastPath) plainSet(db *miniredis.RedisDB, args []string) (r plainReply,
 			f.saw(key, true)
 			return plainReply{kind: plainNull}, true
 		}
+		f.writingAbsent(key)
 	} else if t := db.Type(key); t != "" && t != "string" {
 		// miniredis's direct Set refuses to replace a key of another
 		// type, which SET does: leave that to the handler.
 		return r, false
+	} else {
+		f.writing()
 	}
-	f.writing()
 	_ = db.Set(key, value)
 	if ttl > 0 {
 		db.SetTTL(key, ttl)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -407,7 +408,13 @@ func (n *Node) do(now time.Duration, conn, key string, args []string) (any, pres
 // before its first change to the data: Do diffs them against the states
 // after it. The fast path calls it (through fastPath.writing) before it
 // writes; Do before it dispatches. Only the first call reads.
-func (n *Node) capturePre() {
+func (n *Node) capturePre() { n.capturePreKnowing("", nil) }
+
+// capturePreKnowing is capturePre when the caller already knows something:
+// absent names a key it found missing (a SET NX about to create it), whose
+// state is then not read again; the keys in deleting are about to be
+// deleted, and their states are left for delete to complete (see delKeys).
+func (n *Node) capturePreKnowing(absent string, deleting []string) {
 	if n.preRead {
 		return
 	}
@@ -416,8 +423,36 @@ func (n *Node) capturePre() {
 		n.keyBefore = n.db().Exists(n.preKey)
 	}
 	for _, k := range n.touched {
+		if k == absent || slices.Contains(deleting, k) {
+			n.pre = append(n.pre, Effect{Key: k, Deleted: true}) // what keyState reads for a missing key
+			continue
+		}
 		n.pre = append(n.pre, n.keyState(k))
 	}
+}
+
+// delKeys deletes keys from DB 0, the running command's first change or not,
+// and returns how many existed. When it is the first, the states before of
+// the keys it deletes are not read in full: a deleted key's state after is
+// the same whatever it held, so Do's diff and its ground truth only need
+// whether it existed, which each deletion reports.
+func (n *Node) delKeys(keys []string) int {
+	db := n.db()
+	first := !n.preRead
+	n.capturePreKnowing("", keys)
+	count := 0
+	for _, k := range keys {
+		if !db.Del(k) {
+			continue
+		}
+		count++
+		if first {
+			if i := slices.Index(n.touched, k); i >= 0 {
+				n.pre[i].Deleted = false // it existed (only Deleted is compared: see above)
+			}
+		}
+	}
+	return count
 }
 
 // evalNumkeysValid reports whether EVAL's numkeys is one Redis accepts,
