@@ -53,7 +53,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	headlessGC()
-	f, err := loadFile(*file)
+	f, err := loadFileFor(*file, sel)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitBadInput

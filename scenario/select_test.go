@@ -1,0 +1,43 @@
+package scenario
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// LoadSelected gives exactly the scenario the full load gives, positions
+// included, for every bundled scenario, alone and in company; an unknown
+// name falls back to the full load, whose error lists every name.
+func TestLoadSelectedMatchesLoad(t *testing.T) {
+	data, err := os.ReadFile("../scenarios.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := Load("scenarios.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range full.Scenarios {
+		f, err := LoadSelected("scenarios.yaml", data, []string{want.Name})
+		if err != nil {
+			t.Fatalf("%s: %v", want.Name, err)
+		}
+		if len(f.Scenarios) != 1 || !reflect.DeepEqual(f.Scenarios[0], want) {
+			t.Fatalf("%s: selected load differs from the full load", want.Name)
+		}
+	}
+	first, last := full.Scenarios[0], full.Scenarios[len(full.Scenarios)-1]
+	f, err := LoadSelected("scenarios.yaml", data, []string{last.Name, first.Name, last.Name})
+	if err != nil || len(f.Scenarios) != 2 || !reflect.DeepEqual(f.Scenarios, []*Scenario{first, last}) {
+		t.Fatalf("two names: %v, %d scenarios", err, len(f.Scenarios))
+	}
+	f, err = LoadSelected("scenarios.yaml", data, []string{first.Name, "no-such"})
+	if err != nil || len(f.Scenarios) != len(full.Scenarios) {
+		t.Fatalf("an unknown name should fall back to the full file: %v", err)
+	}
+	if _, err := f.Find("no-such"); err == nil || !strings.Contains(err.Error(), last.Name) {
+		t.Fatalf("the error should list every name: %v", err)
+	}
+}
