@@ -9,6 +9,7 @@ import (
 type KeyMap struct {
 	Play, Step, Back, Faster, Slower, NextMark, Focus, Up, Down  key.Binding
 	Pause, Hang, Jump, Drift, Crash, Failover, Isolate, Slow     key.Binding
+	Partition                                                    key.Binding
 	Write, Mermaid, Compare, ZoomIn, ZoomOut, Picker, Help, Quit key.Binding
 }
 
@@ -18,31 +19,32 @@ func DefaultKeys() KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return KeyMap{
-		Play:     b("space", "play/pause", " "),
-		Step:     b("n/→", "next event", "n", "right"),
-		Back:     b("b/←", "event back", "b", "left"),
-		Faster:   b("]", "speed ×2", "]"),
-		Slower:   b("[", "speed ÷2", "["),
-		NextMark: b("g", "next fault/violation", "g"),
-		Focus:    b("tab", "focus panel", "tab"),
-		Up:       b("↑", "select/scroll up", "up"),
-		Down:     b("↓", "select/scroll down", "down"),
-		Pause:    b("p", "inject GC pause", "p"),
-		Hang:     b("h", "inject hang", "h"),
-		Jump:     b("j", "inject clock jump", "j"),
-		Drift:    b("d", "inject drift", "d"),
-		Crash:    b("x", "inject crash", "x"),
-		Failover: b("f", "inject failover", "f"),
-		Isolate:  b("i", "inject isolate", "i"),
-		Slow:     b("s", "inject slow link", "s"),
-		Write:    b("w", "write scenario YAML", "w"),
-		Mermaid:  b("m", "write Mermaid diagram", "m"),
-		Compare:  b("c", "compare strategies", "c"),
-		ZoomIn:   b("+", "zoom timeline in", "+", "="),
-		ZoomOut:  b("-", "zoom timeline out", "-"),
-		Picker:   b("esc", "back to scenarios", "esc"),
-		Help:     b("?", "all keys", "?"),
-		Quit:     b("q", "quit", "q", "ctrl+c"),
+		Play:      b("space", "play/pause", " "),
+		Step:      b("n/→", "next event", "n", "right"),
+		Back:      b("b/←", "event back", "b", "left"),
+		Faster:    b("]", "speed ×2", "]"),
+		Slower:    b("[", "speed ÷2", "["),
+		NextMark:  b("g", "next fault/violation", "g"),
+		Focus:     b("tab", "focus panel", "tab"),
+		Up:        b("↑", "select/scroll up", "up"),
+		Down:      b("↓", "select/scroll down", "down"),
+		Pause:     b("p", "inject GC pause", "p"),
+		Hang:      b("h", "inject hang", "h"),
+		Jump:      b("j", "inject clock jump", "j"),
+		Drift:     b("d", "inject drift", "d"),
+		Crash:     b("x", "inject crash", "x"),
+		Failover:  b("f", "inject failover", "f"),
+		Isolate:   b("i", "inject isolate", "i"),
+		Slow:      b("s", "inject slow link", "s"),
+		Partition: b("P", "inject partition", "P"),
+		Write:     b("w", "write scenario YAML", "w"),
+		Mermaid:   b("m", "write Mermaid diagram", "m"),
+		Compare:   b("c", "compare strategies", "c"),
+		ZoomIn:    b("+", "zoom timeline in", "+", "="),
+		ZoomOut:   b("-", "zoom timeline out", "-"),
+		Picker:    b("esc", "back to scenarios", "esc"),
+		Help:      b("?", "all keys", "?"),
+		Quit:      b("q", "quit", "q", "ctrl+c"),
 	}
 }
 
@@ -57,7 +59,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Play, k.Step, k.Back, k.Faster, k.Slower, k.NextMark},
 		{k.Focus, k.Up, k.Down, k.ZoomIn, k.ZoomOut},
 		{k.Pause, k.Hang, k.Jump, k.Drift},
-		{k.Crash, k.Failover, k.Isolate, k.Slow},
+		{k.Crash, k.Failover, k.Isolate, k.Partition, k.Slow},
 		{k.Write, k.Mermaid, k.Compare, k.Picker, k.Help, k.Quit},
 	}
 }

@@ -17,6 +17,7 @@ type prompt struct {
 	kind   faults.Kind
 	target string
 	node   bool
+	procs  []string // every process, for a partition's "rest"
 	label  string
 	def    string // the answer an empty field means
 	input  textinput.Model
@@ -40,6 +41,8 @@ func newPrompt(kind faults.Kind, target string, node bool) *prompt {
 		p.label, def = fmt.Sprintf("%s's clock runs at × true speed", target), "1.5"
 	case faults.Slow:
 		p.label, def = fmt.Sprintf("slow %s's links: +latency [loss 0..1] [for]", target), "200ms 0 10s"
+	case faults.Partition:
+		p.label, def = "partition: groups split by |, then for", target+" | rest 10s"
 	case faults.Crash:
 		if !node {
 			return nil
@@ -56,6 +59,9 @@ func newPrompt(kind faults.Kind, target string, node bool) *prompt {
 	p.def = def
 	ti.CharLimit = 24
 	ti.Width = 14
+	if kind == faults.Partition {
+		ti.CharLimit, ti.Width = 120, 30 // the field scrolls past its width
+	}
 	ti.Focus()
 	p.input = ti
 	return p
@@ -78,6 +84,8 @@ func (p *prompt) fault() (faults.Fault, error) {
 		return f, nil
 	case faults.Slow:
 		return p.slow(f, v)
+	case faults.Partition:
+		return p.partition(f, v)
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil {
@@ -128,6 +136,56 @@ func (p *prompt) slow(f faults.Fault, v string) (faults.Fault, error) {
 	}
 	if f.Latency == 0 && f.Loss == 0 {
 		return f, fmt.Errorf("no extra latency and no loss changes nothing")
+	}
+	return f, nil
+}
+
+// partition reads "A redis-1 | B redis-2 [for]": groups of process names
+// split by |, the word rest standing for every process not named elsewhere,
+// and how long (default 10s). Unknown names are left to the scenario check,
+// which lists the known ones.
+func (p *prompt) partition(f faults.Fault, v string) (faults.Fault, error) {
+	f.Target, f.For = "", 10*time.Second
+	parts := strings.Split(v, "|")
+	last := strings.Fields(parts[len(parts)-1])
+	if n := len(last); n > 0 {
+		if d, err := time.ParseDuration(last[n-1]); err == nil {
+			if d <= 0 {
+				return f, fmt.Errorf("a partition needs a positive duration")
+			}
+			f.For = d
+			parts[len(parts)-1] = strings.Join(last[:n-1], " ")
+		}
+	}
+	named := map[string]bool{}
+	rest := -1
+	for i, part := range parts {
+		g := strings.Fields(strings.ReplaceAll(part, ",", " "))
+		if len(g) == 1 && g[0] == "rest" {
+			if rest >= 0 {
+				return f, fmt.Errorf("rest can stand for one group only")
+			}
+			rest = i
+		}
+		for _, n := range g {
+			named[n] = true
+		}
+		f.Groups = append(f.Groups, g)
+	}
+	if len(f.Groups) < 2 {
+		return f, fmt.Errorf("give two groups or more, split by | (e.g. A redis-1 | rest 10s)")
+	}
+	if rest >= 0 {
+		var others []string
+		for _, n := range p.procs {
+			if !named[n] {
+				others = append(others, n)
+			}
+		}
+		if len(others) == 0 {
+			return f, fmt.Errorf("rest is empty: every process is in another group")
+		}
+		f.Groups[rest] = others
 	}
 	return f, nil
 }

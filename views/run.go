@@ -212,6 +212,8 @@ func (m *RunModel) onKey(msg tea.KeyMsg) tea.Cmd {
 		return m.startFault(faults.ClockDrift)
 	case key.Matches(msg, k.Slow):
 		return m.startFault(faults.Slow)
+	case key.Matches(msg, k.Partition):
+		return m.startFault(faults.Partition)
 	case key.Matches(msg, k.Write):
 		m.write()
 	case key.Matches(msg, k.Mermaid):
@@ -277,6 +279,12 @@ func (m *RunModel) startFault(kind faults.Kind) tea.Cmd {
 		m.gen++
 	}
 	if p := newPrompt(kind, name, node); p != nil {
+		for _, c := range m.snap.Clients {
+			p.procs = append(p.procs, c.Name)
+		}
+		for _, n := range m.snap.Nodes {
+			p.procs = append(p.procs, n.Name)
+		}
 		m.prompt = p
 		return nil
 	}

@@ -405,3 +405,35 @@ func TestTypedAheadKeys(t *testing.T) {
 		t.Fatalf("a pasted nn moved the cursor to %d", got)
 	}
 }
+
+// P asks for a partition's groups: "rest" stands for every process not
+// named, the duration is optional; bad groups are refused with a reason.
+func TestInjectPartition(t *testing.T) {
+	m := openModel(t, "gc-pause-wrong-delete", 100, 30)
+	stepTo(t, m, 3)
+	ss := m.Run().Session()
+	press(m, "P", "enter") // the default: A against everyone else, 10s
+	press(m, "P", "A", " ", "r", "e", "d", "i", "s", "-", "1", " ", "|", " ", "B", "enter")
+	got := ss.Injected()
+	if len(got) != 2 {
+		t.Fatalf("injected %v, status %q", got, m.Run().status)
+	}
+	if f := got[0]; f.Kind != faults.Partition || !reflect.DeepEqual(f.Groups, [][]string{{"A"}, {"B", "C", "redis-1"}}) || f.For != 10*time.Second {
+		t.Errorf("default partition: %+v", f)
+	}
+	if f := got[1]; !reflect.DeepEqual(f.Groups, [][]string{{"A", "redis-1"}, {"B"}}) || f.For != 10*time.Second {
+		t.Errorf("typed partition: %+v", f)
+	}
+	press(m, "P", "A", " ", "|", " ", "n", "o", "p", "e", "enter")
+	if len(ss.Injected()) != 2 || !strings.Contains(m.Run().status, "unknown process") {
+		t.Fatalf("an unknown name must be refused by the scenario check, status %q", m.Run().status)
+	}
+	for _, bad := range []string{"A", "A | rest | rest", "A | B -1s", "A B C redis-1 | rest"} {
+		p := newPrompt(faults.Partition, "A", false)
+		p.procs = []string{"A", "B", "C", "redis-1"}
+		p.input.SetValue(bad)
+		if f, err := p.fault(); err == nil {
+			t.Errorf("partition %q accepted: %+v", bad, f)
+		}
+	}
+}
