@@ -4,6 +4,7 @@ package faults
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -110,6 +111,18 @@ func Apply(w *model.World, f Fault) {
 	}
 	if n := w.Node(f.Target); n != nil {
 		applyNode(w, n, f)
+		return
+	}
+	if slices.Contains(w.Sentinels, f.Target) {
+		// A sentinel holds no data: only the network faults reach it.
+		switch f.Kind {
+		case Isolate:
+			isolate(w, f)
+		case Slow:
+			slow(w, f)
+		default:
+			w.Emit(f.Target, "skipped", "%s does not apply to a sentinel", f)
+		}
 		return
 	}
 	switch f.Kind {

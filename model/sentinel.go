@@ -21,9 +21,10 @@ import (
 // instant it becomes reachable again, so a failover happens at exactly
 // since+failover_after, whatever the step size of a run.
 type sentinelWatch struct {
-	down  bool
-	timer sim.Timer     // the promotion, if the master stays unreachable
-	at    time.Duration // true time the watch started (for the trace)
+	down    bool
+	timer   sim.Timer     // the promotion, if the master stays unreachable
+	at      time.Duration // true time the watch started (for the trace)
+	waiting bool          // sentinels only: due, but no replica to promote yet
 }
 
 func (sw *sentinelWatch) reset() {
@@ -52,6 +53,12 @@ func (w *World) masterLost(r *Node) (bool, string) {
 func (w *World) sentinel() {
 	after := w.Cfg.Nodes.FailoverAfter
 	if after <= 0 {
+		return
+	}
+	if len(w.Sentinels) > 0 {
+		for _, sh := range w.Shards {
+			w.quorumWatch(sh, after)
+		}
 		return
 	}
 	now := w.Now()
@@ -92,4 +99,117 @@ func (w *World) sentinelFire(sh *Shard, r *Node) {
 	}
 	w.promote(sh, r, fmt.Sprintf("failover_after: %s unreachable from %s since %s (%s)",
 		sh.Master.Name(), r.Name(), sim.FormatTime(since), why))
+}
+
+// With redis.sentinels > 0 the decision is Redis Sentinel's instead: N
+// sentinel processes on the network watch each master. A sentinel that
+// cannot reach the master (down, or a partition between them) holds it
+// subjectively down; when a majority of the sentinels do and can reach one
+// another (they must vote for a leader), the master is objectively down,
+// and if that lasts failover_after the leader promotes a replica it can
+// reach. So an isolated replica is never promoted, and a master cut off
+// with its clients on a minority side is replaced by the majority side:
+// Sentinel's own split brain, which min-replicas-to-write exists to bound.
+// Like the watcher it is event-driven: re-evaluated whenever the network or
+// a node changes, and a failover happens at exactly since+failover_after.
+
+// odown reports whether a majority of the sentinels hold sh's master down
+// and can reach one another, the leader they would elect (the first such
+// sentinel by name), and why the master is unreachable.
+func (w *World) odown(sh *Shard) (bool, string, string) {
+	m := sh.Master
+	sdown := func(s string) bool { return !m.Up() || !w.Net.Connected(s, m.Name()) }
+	need := len(w.Sentinels)/2 + 1
+	for _, lead := range w.Sentinels {
+		if !sdown(lead) {
+			continue
+		}
+		votes := 0
+		for _, s := range w.Sentinels {
+			if sdown(s) && w.Net.Connected(lead, s) {
+				votes++
+			}
+		}
+		if votes >= need {
+			why := "the network separates them"
+			if !m.Up() {
+				why = m.Name() + " is down"
+			}
+			return true, lead, why
+		}
+	}
+	return false, "", ""
+}
+
+// quorumWatch starts or cancels shard sh's failover countdown as the
+// sentinels' agreement that its master is down begins or ends; once the
+// countdown has run out with no replica to promote, any change may bring
+// one (a replica restarting, a partition healing), so it tries again.
+func (w *World) quorumWatch(sh *Shard, after time.Duration) {
+	now := w.Now()
+	w.sdownNotes(sh)
+	down, lead, why := w.odown(sh)
+	switch {
+	case down && sh.odown.waiting:
+		w.quorumFire(sh)
+	case down && !sh.odown.down:
+		sh.odown.down, sh.odown.at = true, now
+		sh.odown.timer = w.K.At(now+after, func() { w.quorumFire(sh) })
+		w.Emit("sentinels", "odown", "a majority of %d sentinels (leader %s) cannot reach %s (%s); failover at %s unless it comes back (failover_after %s)",
+			len(w.Sentinels), lead, sh.Master.Name(), why, sim.FormatTime(now+after), after)
+	case !down && sh.odown.down:
+		sh.odown.reset()
+		w.Emit("sentinels", "odown-end", "a majority of the sentinels reaches %s again; no failover", sh.Master.Name())
+	}
+}
+
+// quorumFire fails shard sh over if its master is still objectively down:
+// the leader promotes the first replica of it that is up and that it can
+// reach. With none it waits for one (quorumWatch).
+func (w *World) quorumFire(sh *Shard) {
+	if !sh.odown.down {
+		return
+	}
+	since, waiting := sh.odown.at, sh.odown.waiting
+	down, lead, why := w.odown(sh)
+	if !down {
+		return
+	}
+	old := sh.Master
+	for _, r := range sh.Replicas {
+		if r.Up() && r.upstream != nil && r.upstream.master == old && w.Net.Connected(lead, r.Name()) {
+			sh.odown.reset()
+			w.promote(sh, r, fmt.Sprintf("sentinels: a majority of %d, led by %s, could not reach %s since %s (%s)",
+				len(w.Sentinels), lead, old.Name(), sim.FormatTime(since), why))
+			return
+		}
+	}
+	sh.odown.waiting = true
+	if !waiting {
+		w.Emit("sentinels", "failover-wait", "%s is down for the sentinels, but no replica of it is up and reachable from %s: they fail over as soon as one is",
+			old.Name(), lead)
+	}
+}
+
+// sdownNotes traces each sentinel's own view of sh's master as it changes,
+// as Sentinel logs +sdown and -sdown: one sentinel's view alone decides
+// nothing.
+func (w *World) sdownNotes(sh *Shard) {
+	m := sh.Master
+	if sh.sdownOf != m {
+		sh.sdown, sh.sdownOf = make([]bool, len(w.Sentinels)), m
+	}
+	need := len(w.Sentinels)/2 + 1
+	for i, s := range w.Sentinels {
+		down := !m.Up() || !w.Net.Connected(s, m.Name())
+		if down == sh.sdown[i] {
+			continue
+		}
+		sh.sdown[i] = down
+		if down {
+			w.Emit(s, "sdown", "%s cannot reach %s: down in its view (a failover needs %d of %d sentinels to agree)", s, m.Name(), need, len(w.Sentinels))
+		} else {
+			w.Emit(s, "sdown-end", "%s reaches %s again", s, m.Name())
+		}
+	}
 }

@@ -11,14 +11,17 @@ import (
 // World is one simulated run: a kernel, a network, Redis shards, clients,
 // the resource they update and the checker that watches them.
 type World struct {
-	K       *sim.Kernel
-	Net     *sim.Network
-	Cfg     Config
-	Shards  []*Shard
-	Nodes   []*Node // every node, masters and replicas, in name order
-	Clients []*Client
-	Res     *Resource
-	Chk     *Checker
+	K      *sim.Kernel
+	Net    *sim.Network
+	Cfg    Config
+	Shards []*Shard
+	Nodes  []*Node // every node, masters and replicas, in name order
+	// Sentinels are the names of the sentinel processes (Nodes.Sentinels):
+	// they hold no data and only watch, so they are names on the network.
+	Sentinels []string
+	Clients   []*Client
+	Res       *Resource
+	Chk       *Checker
 
 	strategy Strategy
 	byName   map[string]any // process name -> *Node or *Client
@@ -44,6 +47,11 @@ type Shard struct {
 	// writes from the clients that reach them, and rejoin as replicas once
 	// they can reach the new master.
 	Stale []*Node
+	// odown is the sentinels' agreement that Master is down, sdown each
+	// sentinel's own view (Sentinels > 0).
+	odown   sentinelWatch
+	sdown   []bool
+	sdownOf *Node // the master sdown is about: a failover starts them afresh
 }
 
 // ResourceName is the process name of the fenced resource on the network.
@@ -73,6 +81,9 @@ func NewWorld(cfg Config) (*World, error) {
 			sh.Replicas = append(sh.Replicas, r)
 		}
 		w.Shards = append(w.Shards, sh)
+	}
+	for i := 0; i < cfg.Nodes.Sentinels; i++ {
+		w.Sentinels = append(w.Sentinels, fmt.Sprintf("sentinel-%d", i+1))
 	}
 	// Topology changes are handled after the event that made them, so the
 	// fault's own trace line comes before its effects.

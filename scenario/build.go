@@ -30,6 +30,7 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 			Replicas:       s.Redis.Replicas,
 			ReplicationLag: s.Redis.ReplicationLag,
 			FailoverAfter:  s.Redis.FailoverAfter,
+			Sentinels:      s.Redis.Sentinels,
 			Persistence:    s.Redis.Persistence,
 			RestartDelay:   s.Redis.RestartDelay,
 			Monotonic:      s.Redis.Clock == "monotonic",

@@ -101,6 +101,9 @@ func scenarioNode(s *Scenario) *yaml.Node {
 	redis := mapping("nodes", intNode(r.Nodes), "replicas", intNode(r.Replicas),
 		"replication_lag", dur(r.ReplicationLag), "failover_after", dur(r.FailoverAfter),
 		"persistence", str(r.Persistence), "restart_delay", dur(r.RestartDelay))
+	if r.Sentinels > 0 {
+		add(redis, "sentinels", intNode(r.Sentinels))
+	}
 	if r.Clock != "" {
 		add(redis, "clock", str(r.Clock))
 	}

@@ -25,6 +25,7 @@ const (
 	MaxFaults       = 1000
 	MaxNodes        = 9
 	MaxReplicas     = 4
+	MaxSentinels    = 9
 	MaxHolds        = 10000
 	MaxNested       = 100
 	MaxTotalHolds   = 100000
@@ -144,7 +145,7 @@ var (
 	topKeys      = []string{"version", "scenarios"}
 	scenarioKeys = []string{"name", "title", "story", "seed", "duration", "network", "redis", "lock", "clients", "faults", "expect"}
 	networkKeys  = []string{"latency", "jitter"}
-	redisKeys    = []string{"nodes", "replicas", "replication_lag", "failover_after", "persistence", "restart_delay", "clock"}
+	redisKeys    = []string{"nodes", "replicas", "replication_lag", "failover_after", "sentinels", "persistence", "restart_delay", "clock"}
 	lockKeys     = []string{"key", "strategy", "ttl", "timeout", "watchdog", "reentrant", "fair", "fencing", "retry", "redlock"}
 	watchdogKeys = []string{"every", "max_renewals"}
 	retryKeys    = []string{"attempts", "delay", "backoff", "max_delay", "jitter"}
@@ -322,6 +323,8 @@ func (p *parser) redis(n *yaml.Node, r *Redis, pt posTable) {
 			r.ReplicationLag = p.duration(e.v, name)
 		case "failover_after":
 			r.FailoverAfter = p.duration(e.v, name)
+		case "sentinels":
+			r.Sentinels = p.smallInt(e.v, name)
 		case "persistence":
 			r.Persistence = p.str(e.v, name)
 		case "restart_delay":

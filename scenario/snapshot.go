@@ -23,8 +23,9 @@ type Snapshot struct {
 	Resource       ResourceSnap
 	Metrics        model.Metrics
 	FirstViolation string
-	Partitions     int // active partitions and isolations
-	Quorum         int // lock nodes that must hold the key for a grant to be in force
+	Partitions     int      // active partitions and isolations
+	Sentinels      []string // the sentinel processes (redis.sentinels), by name
+	Quorum         int      // lock nodes that must hold the key for a grant to be in force
 }
 
 // NodeSnap is one Redis node as seen at the snapshot's instant.
@@ -118,7 +119,7 @@ func (r *Runner) SnapshotAt(t time.Duration) Snapshot {
 		Scenario: r.S.Name, Strategy: st.Name(), Seed: w.Cfg.Seed, Key: w.Cfg.Lock.Key,
 		Now: t, Event: r.EventCount(), Over: r.over,
 		Metrics: w.Chk.Metrics(), FirstViolation: w.Chk.FirstViolation(),
-		Partitions: len(w.Net.Partitions()), Quorum: st.Quorum(w),
+		Partitions: len(w.Net.Partitions()), Quorum: st.Quorum(w), Sentinels: w.Sentinels,
 	}
 	owned := map[string]int{} // client -> lock nodes whose key holds its token
 	lockNodes := map[*model.Node]bool{}

@@ -45,6 +45,7 @@ type Redis struct {
 	Replicas       int           // async replicas per master, redis-K-rJ
 	ReplicationLag time.Duration // default 10ms
 	FailoverAfter  time.Duration // 0: failover only by fault
+	Sentinels      int           // > 0: sentinel-1..N decide failovers by majority; 0: each replica watches its master
 	Persistence    string        // none | everysec | always; default none
 	RestartDelay   time.Duration
 	Clock          string // wall | monotonic; default wall

@@ -19,7 +19,7 @@ var (
 	Clocks        = []string{"wall", "monotonic"}
 	scenarioName  = regexp.MustCompile(`^[a-z0-9-]+$`)
 	clientName    = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
-	nodeNameLike  = regexp.MustCompile(`^redis-[0-9]+(-r[0-9]+)?$`)
+	nodeNameLike  = regexp.MustCompile(`^(redis-[0-9]+(-r[0-9]+)?|sentinel-[0-9]+)$`)
 	ownerStrategy = []string{"lua-release", "redlock"} // those that store an owner token
 )
 
@@ -163,6 +163,10 @@ func (c *checker) scenario() {
 	if r.FailoverAfter > 0 && r.Replicas < 1 {
 		c.errorf("redis.failover_after", "redis.failover_after needs a replica to promote: set redis.replicas to 1 or more")
 	}
+	c.intRange("redis.sentinels", "redis.sentinels", r.Sentinels, 0, MaxSentinels)
+	if r.Sentinels > 0 && r.FailoverAfter <= 0 {
+		c.errorf("redis.sentinels", "redis.sentinels decide when to fail over after redis.failover_after: set it too (e.g. failover_after: 5s)")
+	}
 	c.nonNegative("redis.restart_delay", "redis.restart_delay", r.RestartDelay)
 	c.oneOf("redis.persistence", "redis.persistence", r.Persistence, Persistences)
 	c.oneOf("redis.clock", "redis.clock", r.Clock, Clocks)
@@ -260,7 +264,7 @@ func (c *checker) clients() {
 			case !clientName.MatchString(cl.Name):
 				c.errorf(path+".name", "client name %q may use only A-Z, a-z, 0-9, _ and -", cl.Name)
 			case nodeNameLike.MatchString(cl.Name):
-				c.errorf(path+".name", "client name %q looks like a node name; redis-N and redis-K-rJ name the Redis nodes", cl.Name)
+				c.errorf(path+".name", "client name %q looks like a node name; redis-N, redis-K-rJ and sentinel-N name the Redis processes", cl.Name)
 			}
 			if j, dup := seen[cl.Name]; dup {
 				c.errorf(path+".name", "duplicate client name %q (first at line %d)", cl.Name, s.Clients[j].Pos.Line)
@@ -288,7 +292,7 @@ func (c *checker) clients() {
 
 // world lists the process names a fault may target.
 type world struct {
-	clients, masters, replicas []string
+	clients, masters, replicas, sentinels []string
 }
 
 func (c *checker) world() world {
@@ -303,11 +307,21 @@ func (c *checker) world() world {
 			w.replicas = append(w.replicas, fmt.Sprintf("redis-%d-r%d", k, j))
 		}
 	}
+	for k := 1; k <= min(max(r.Sentinels, 0), MaxSentinels); k++ {
+		w.sentinels = append(w.sentinels, fmt.Sprintf("sentinel-%d", k))
+	}
 	return w
 }
 
+// all is every client and node: what most faults may strike.
 func (w world) all() []string {
 	return slices.Concat(w.clients, w.masters, w.replicas)
+}
+
+// net is every process on the network, sentinels included: what network
+// faults (partition, isolate, slow) may cut off.
+func (w world) net() []string {
+	return slices.Concat(w.all(), w.sentinels)
 }
 
 func (w world) isNode(name string) bool {
@@ -343,7 +357,7 @@ func (c *checker) fault(i int) {
 		c.target(kp, f, w, w.clients, "a client (it stops a client process)")
 		needFor()
 	case FaultCrash:
-		c.target(kp, f, w, w.all(), "")
+		c.target(kp, f, w, w.all(), "a client or a Redis node (a sentinel only takes network faults)")
 		if c.pt.has(field("restart_after")) || (c.pt == nil && f.RestartAfter != 0) {
 			if !w.isNode(f.Target) {
 				c.errorf(field("restart_after"), "crash.restart_after applies only to a node; a crashed client stays down")
@@ -356,12 +370,12 @@ func (c *checker) fault(i int) {
 			c.errorf(field("target"), "failover of %s needs a replica to promote: set redis.replicas to 1 or more", f.Target)
 		}
 	case FaultClockJump:
-		c.target(kp, f, w, w.all(), "")
+		c.target(kp, f, w, w.all(), "a client or a Redis node (a sentinel only takes network faults)")
 		if c.required(field("by"), "clock_jump.by (how far the clock steps, e.g. by: 20s or by: -5s)") && f.By == 0 {
 			c.errorf(field("by"), "clock_jump.by must not be 0 (a jump of nothing)")
 		}
 	case FaultClockDrift:
-		c.target(kp, f, w, w.all(), "")
+		c.target(kp, f, w, w.all(), "a client or a Redis node (a sentinel only takes network faults)")
 		if c.required(field("rate"), "clock_drift.rate (clock speed relative to true time, e.g. rate: 1.1)") && !(f.Rate >= faults.MinRate && f.Rate <= faults.MaxRate) {
 			c.errorf(field("rate"), "clock_drift.rate must be from %g to %g (got %g)", faults.MinRate, faults.MaxRate, f.Rate)
 		}
@@ -369,10 +383,10 @@ func (c *checker) fault(i int) {
 		c.partition(kp, f, w)
 		needFor()
 	case FaultIsolate:
-		c.target(kp, f, w, w.all(), "")
+		c.target(kp, f, w, w.net(), "")
 		needFor()
 	case FaultSlow:
-		c.target(kp, f, w, w.all(), "")
+		c.target(kp, f, w, w.net(), "")
 		needFor()
 		c.nonNegative(field("latency"), "slow.latency", f.Latency)
 		if !(f.Loss >= 0 && f.Loss <= 1) {
@@ -392,7 +406,7 @@ func (c *checker) target(path string, f Fault, w world, allowed []string, need s
 	if !c.required(tp, f.Kind+".target") {
 		return false
 	}
-	all := w.all()
+	all := w.net()
 	if !slices.Contains(all, f.Target) {
 		c.errorf(tp, "unknown target %q (known: %s)", f.Target, strings.Join(all, ", "))
 		return false
@@ -415,7 +429,7 @@ func (c *checker) partition(path string, f Fault, w world) {
 		c.errorf(gp, "partition needs at least two groups (got %d); to cut off one process use isolate", len(f.Groups))
 		return
 	}
-	all := w.all()
+	all := w.net()
 	known := map[string]bool{}
 	for _, n := range all {
 		known[n] = true

@@ -285,6 +285,7 @@ func (m *RunModel) startFault(kind faults.Kind) tea.Cmd {
 		for _, n := range m.snap.Nodes {
 			p.procs = append(p.procs, n.Name)
 		}
+		p.procs = append(p.procs, m.snap.Sentinels...)
 		m.prompt = p
 		return nil
 	}
