@@ -171,11 +171,19 @@ func TestInjectWriteReplay(t *testing.T) {
 	if ss.Event() != at || len(ss.Injected()) != 2 {
 		t.Fatalf("back and forth: event %d want %d", ss.Event(), at)
 	}
+	replayWritten(t, m)
+}
+
+// replayWritten writes m's run with w, replays the file headless and fails
+// unless it loads and gives the run's outcome: trace hash, metrics, event
+// count, and expectations that hold.
+func replayWritten(t *testing.T, m *Model) {
+	t.Helper()
 	press(m, "w")
-	path := filepath.Join(m.c.outDir, "gc-pause-wrong-delete-live.yaml")
 	if !strings.Contains(m.Run().status, "wrote") {
 		t.Fatalf("w: %q", m.Run().status)
 	}
+	path := filepath.Join(m.c.outDir, m.Run().Session().S.Name+"-live.yaml")
 	f, err := scenario.LoadFile(path)
 	if err != nil {
 		data, _ := os.ReadFile(path)
@@ -186,7 +194,7 @@ func TestInjectWriteReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	got, want := r.Run(), ss.Final()
+	got, want := r.Run(), m.Run().Session().Final()
 	if got.TraceHash != want.TraceHash || got.Metrics != want.Metrics || got.Events != want.Events {
 		t.Fatalf("replay differs:\n got %+v\nwant %+v", got, want)
 	}
@@ -343,20 +351,7 @@ func TestInjectHangDriftSlow(t *testing.T) {
 	if m.Run().prompt != nil || len(ss.Injected()) != 3 || !strings.Contains(m.Run().status, "work thread") {
 		t.Fatalf("a hang on a node must be refused, status %q", m.Run().status)
 	}
-	// The written scenario replays to the same outcome.
-	press(m, "w")
-	f, err := scenario.LoadFile(filepath.Join(m.c.outDir, "gc-pause-wrong-delete-live.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := scenario.NewRunner(f.Scenarios[0], scenario.Options{}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	if got, want := r.Run(), ss.Final(); got.TraceHash != want.TraceHash || !got.OK {
-		t.Fatalf("replay of the written run differs or fails:\n got %+v\nwant %+v", got, want)
-	}
+	replayWritten(t, m) // the written scenario replays to the same outcome
 	for _, bad := range []string{"abc", "200ms 2", "0s 0", "1s 0 -1s", "1 2 3 4"} {
 		p := newPrompt(faults.Slow, "A", false)
 		p.input.SetValue(bad)
@@ -428,6 +423,7 @@ func TestInjectPartition(t *testing.T) {
 	if len(ss.Injected()) != 2 || !strings.Contains(m.Run().status, "unknown process") {
 		t.Fatalf("an unknown name must be refused by the scenario check, status %q", m.Run().status)
 	}
+	replayWritten(t, m)
 	for _, bad := range []string{"A", "A | rest | rest", "A | B -1s", "A B C redis-1 | rest"} {
 		p := newPrompt(faults.Partition, "A", false)
 		p.procs = []string{"A", "B", "C", "redis-1"}
