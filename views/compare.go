@@ -208,7 +208,7 @@ func (m *CompareModel) column(i int, ss *Session, w, h int) []string {
 		in = append(in, st.Header.Render("log"))
 		room--
 		for _, e := range evs[max(0, len(evs)-room):] {
-			in = append(in, eventLine(st, e, "", false))
+			in = append(in, eventLine(st, e, "", procWidth(snap), false))
 		}
 	}
 	return box(st, snap.Strategy, in, w, h, false)

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -36,21 +37,41 @@ func (m *RunModel) logLines(w, h int) []string {
 		room-- // keep a line for the next event
 	}
 	start := max(0, k-room)
+	pw := procWidth(m.snap)
 	for i := start; i < k; i++ {
 		prefix := "  "
 		if i == k-1 {
 			prefix = "▶ "
 		}
-		out = append(out, eventLine(st, evs[i], prefix, false))
+		out = append(out, eventLine(st, evs[i], prefix, pw, false))
 	}
 	if k < len(evs) && len(out) < h {
-		out = append(out, eventLine(st, evs[k], "· next ", true))
+		out = append(out, eventLine(st, evs[k], "· next ", pw, true))
 	}
 	return out
 }
 
-func eventLine(st Styles, e sim.Event, prefix string, future bool) string {
-	s := fmt.Sprintf("%s%s %-8s %-9s %s", prefix, secs(e.At), e.Proc, e.Kind, e.Msg)
+// procWidth is the width of the log's process column: the longest process
+// name of the world (a replica's, redis-1-r1, is ten), at least eight.
+func procWidth(snap scenario.Snapshot) int {
+	w := 8
+	for _, c := range snap.Clients {
+		w = max(w, len(c.Name))
+	}
+	for _, n := range snap.Nodes {
+		w = max(w, len(n.Name))
+	}
+	for _, s := range snap.Sentinels {
+		w = max(w, len(s))
+	}
+	if len(snap.Sentinels) > 0 {
+		w = max(w, len("sentinels"))
+	}
+	return w
+}
+
+func eventLine(st Styles, e sim.Event, prefix string, procW int, future bool) string {
+	s := fmt.Sprintf("%s%s %-*s %-9s %s", prefix, secs(e.At), procW, e.Proc, e.Kind, e.Msg)
 	switch {
 	case future:
 		return st.Muted.Render(s)
