@@ -213,3 +213,14 @@ func (w *World) sdownNotes(sh *Shard) {
 		}
 	}
 }
+
+// SentinelViews reports, for display, which sentinels hold shard i's
+// master down in their own view (all false without sentinels or before
+// any change).
+func (w *World) SentinelViews(i int) []bool {
+	out := make([]bool, len(w.Sentinels))
+	if sh := w.Shards[i]; sh.sdownOf == sh.Master {
+		copy(out, sh.sdown)
+	}
+	return out
+}

@@ -25,7 +25,12 @@ type Snapshot struct {
 	FirstViolation string
 	Partitions     int      // active partitions and isolations
 	Sentinels      []string // the sentinel processes (redis.sentinels), by name
-	Quorum         int      // lock nodes that must hold the key for a grant to be in force
+	// SentinelsDown counts, per master, the sentinels that hold it down in
+	// their own view; SentinelsCut tells which sentinels cannot reach every
+	// master.
+	SentinelsDown []MasterDown
+	SentinelsCut  []bool
+	Quorum        int // lock nodes that must hold the key for a grant to be in force
 }
 
 // NodeSnap is one Redis node as seen at the snapshot's instant.
@@ -102,6 +107,12 @@ type ResourceSnap struct {
 
 // recentWrites is how many of the resource's writes a snapshot keeps.
 const recentWrites = 6
+
+// MasterDown is how many sentinels hold a master down in their own view.
+type MasterDown struct {
+	Master string
+	Down   int
+}
 
 // Snapshot copies the world at the runner's true time.
 func (r *Runner) Snapshot() Snapshot { return r.SnapshotAt(r.Now()) }
@@ -181,6 +192,25 @@ func (r *Runner) SnapshotAt(t time.Duration) Snapshot {
 		ws = ws[len(ws)-recentWrites:]
 	}
 	s.Resource.Writes = append([]model.Write(nil), ws...)
+	if len(w.Sentinels) > 0 {
+		s.SentinelsCut = make([]bool, len(w.Sentinels))
+		for i := range w.Shards {
+			down := 0
+			for _, d := range w.SentinelViews(i) {
+				if d {
+					down++
+				}
+			}
+			s.SentinelsDown = append(s.SentinelsDown, MasterDown{w.Shards[i].Master.Name(), down})
+		}
+		for j, name := range w.Sentinels {
+			for _, sh := range w.Shards {
+				if !w.Net.Connected(name, sh.Master.Name()) {
+					s.SentinelsCut[j] = true
+				}
+			}
+		}
+	}
 	return s
 }
 

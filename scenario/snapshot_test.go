@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"reflect"
 	"testing"
 	"time"
 )
@@ -107,5 +108,26 @@ func TestHistoryLanes(t *testing.T) {
 	defer plain.Close()
 	if plain.Run().TraceHash != r.Report().TraceHash {
 		t.Fatal("recording changed the trace")
+	}
+}
+
+// The sentinels' views reach the snapshot: cut off from redis-1, all three
+// hold it down; after the failover they watch the new master, which they
+// reach.
+func TestSnapshotSentinels(t *testing.T) {
+	r, err := NewRunner(bundledScenario(t, "sentinel-split-brain"), Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.RunUntil(2 * time.Second)
+	s := r.Snapshot()
+	if !reflect.DeepEqual(s.SentinelsDown, []MasterDown{{"redis-1", 3}}) || !reflect.DeepEqual(s.SentinelsCut, []bool{true, true, true}) {
+		t.Fatalf("at %v: down %+v, cut %v", s.Now, s.SentinelsDown, s.SentinelsCut)
+	}
+	r.RunUntil(4 * time.Second)
+	s = r.Snapshot()
+	if !reflect.DeepEqual(s.SentinelsDown, []MasterDown{{"redis-1-r1", 0}}) || !reflect.DeepEqual(s.SentinelsCut, []bool{false, false, false}) {
+		t.Fatalf("at %v: down %+v, cut %v", s.Now, s.SentinelsDown, s.SentinelsCut)
 	}
 }

@@ -279,7 +279,37 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 			out = append(out, st.Muted.Render("   (no lock key)"))
 		}
 	}
+	if len(s.Sentinels) > 0 {
+		out = append(out, sentinelLine(st, s))
+	}
 	return out, selLine
+}
+
+// sentinelLine is the sentinels at a glance: one mark each (● reaches every
+// master, ⇹ cut off from one), and for each master some of them hold down,
+// how many of how many a failover needs.
+func sentinelLine(st Styles, s scenario.Snapshot) string {
+	var b strings.Builder
+	b.WriteString("sentinels ")
+	for _, cut := range s.SentinelsCut {
+		if cut {
+			b.WriteString(st.Warn.Render("⇹"))
+		} else {
+			b.WriteString("●")
+		}
+	}
+	need := len(s.Sentinels)/2 + 1
+	for _, d := range s.SentinelsDown {
+		if d.Down == 0 {
+			continue
+		}
+		msg := fmt.Sprintf(" · %s down for %d/%d (failover at %d)", d.Master, d.Down, len(s.Sentinels), need)
+		if d.Down >= need {
+			msg = st.Bad.Render(msg)
+		}
+		b.WriteString(msg)
+	}
+	return b.String()
 }
 
 func resourceLines(st Styles, r scenario.ResourceSnap, w int) []string {
