@@ -101,10 +101,6 @@ type fastPath struct {
 	buf  bytes.Buffer
 	rd   *bufio.Reader
 	args []string // call's copy of its arguments
-	// wrote is set when the command being answered may have changed data
-	// (a plain write, or any command dispatched to miniredis): Do reads the
-	// touched keys' states again only then.
-	wrote bool
 	// seenKey is a key the command being answered found to exist or not
 	// (seenExists): after a command that only read, Do takes its ground
 	// truth from here instead of asking miniredis again.
@@ -170,7 +166,7 @@ func (f *fastPath) mustCall(script string, args ...string) any {
 // pub/sub, AUTH, HELLO), and whenever a command is not one it reproduces
 // exactly.
 func (f *fastPath) answer(conn *nodeConn, cmd string, args []string) (plainReply, bool) {
-	f.wrote, f.seenKey = false, ""
+	f.seenKey = ""
 	if !f.on || conn.multi || conn.tainted {
 		return plainReply{}, false
 	}
@@ -199,7 +195,6 @@ func (f *fastPath) writing() { f.writingAbsent("") }
 // writingAbsent is writing when the command found key missing (it is about
 // to create it): its state before need not be read again.
 func (f *fastPath) writingAbsent(key string) {
-	f.wrote = true
 	f.node.capturePreKnowing(key, nil)
 	f.node.syncTTLs()
 }

@@ -125,7 +125,6 @@ func (f *fastPath) plain(cmd string, args []string) (r plainReply, ok bool) {
 			return r, false
 		}
 		// Deleting touches no other key's TTL: no need to sync them.
-		f.wrote = true
 		return plainReply{kind: plainInt, n: f.node.delKeys(args)}, true
 	case "EXISTS":
 		if len(args) == 0 {
