@@ -130,13 +130,13 @@ func (g *Generator) fault(r *rand.Rand, k faults.Kind) faults.Fault {
 		}
 		f.Rate = round2(1 + u)
 	case faults.Partition:
-		f.Groups = split(r, w.Processes())
+		f.Groups = split(r, w.NetProcesses())
 		f.For = long()
 	case faults.Isolate:
-		f.Target = pick(r, w.Processes())
+		f.Target = pick(r, w.NetProcesses())
 		f.For = long()
 	case faults.Slow:
-		f.Target = pick(r, w.Processes())
+		f.Target = pick(r, w.NetProcesses())
 		f.Latency = g.span(r, time.Millisecond, w.TTL/2)
 		if r.IntN(2) == 0 {
 			f.Loss = round2(r.Float64() / 2)

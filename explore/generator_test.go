@@ -91,3 +91,39 @@ func TestFailoverNeedsReplicas(t *testing.T) {
 		t.Errorf("Check = %v, want a replicas error", err)
 	}
 }
+
+// With sentinels, network faults may strike them and other faults never do,
+// and every schedule is a valid scenario.
+func TestSentinelTargets(t *testing.T) {
+	w := NewWorld(testScenario(t, "single-sentinels"), "lua-release")
+	if !reflect.DeepEqual(w.Sentinels, []string{"sentinel-1", "sentinel-2", "sentinel-3"}) {
+		t.Fatalf("sentinels %v", w.Sentinels)
+	}
+	g := &Generator{W: w, Kinds: faults.Kinds, MaxFaults: 4, Seed: 1}
+	hit := map[faults.Kind]bool{}
+	for i := range 400 {
+		sched := g.Schedule(i)
+		sc := *w.Base
+		for _, f := range sched {
+			sc.Faults = append(sc.Faults, scenario.FromFault(f))
+			names := append([]string{f.Target}, slices.Concat(f.Groups...)...)
+			for _, n := range names {
+				if !strings.HasPrefix(n, "sentinel-") {
+					continue
+				}
+				switch f.Kind {
+				case faults.Partition, faults.Isolate, faults.Slow:
+					hit[f.Kind] = true
+				default:
+					t.Fatalf("run %d: %s strikes a sentinel", i, FaultLine(f))
+				}
+			}
+		}
+		if err := sc.Validate(); err != nil {
+			t.Fatalf("run %d: %v\n%s", i, err, strings.Join(faultLines(sched), "\n"))
+		}
+	}
+	if len(hit) != 3 {
+		t.Errorf("400 schedules struck sentinels only with %v", hit)
+	}
+}

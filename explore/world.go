@@ -26,9 +26,10 @@ type World struct {
 	Strategy string
 	Base     *scenario.Scenario // what every run of this strategy starts from
 
-	Clients  []string // client names, in file order
-	Masters  []string // redis-1 .. redis-N
-	Replicas []string // redis-K-rJ
+	Clients   []string // client names, in file order
+	Masters   []string // redis-1 .. redis-N
+	Replicas  []string // redis-K-rJ
+	Sentinels []string // sentinel-1 .. sentinel-N (redis.sentinels)
 
 	TTL      time.Duration // the lock's TTL: the unit of fault magnitudes
 	Duration time.Duration // the scenario's duration
@@ -52,6 +53,9 @@ func NewWorld(s *scenario.Scenario, strategy string) *World {
 			w.Replicas = append(w.Replicas, fmt.Sprintf("redis-%d-r%d", k, j))
 		}
 	}
+	for k := 1; k <= base.Redis.Sentinels; k++ {
+		w.Sentinels = append(w.Sentinels, fmt.Sprintf("sentinel-%d", k))
+	}
 	if w.TTL <= 0 {
 		// A lock without a TTL (setnx-del) still needs a scale for faults.
 		w.TTL = max(s.Duration/10, time.Second)
@@ -68,6 +72,12 @@ func (w *World) Nodes() []string {
 // Processes are every client and node: the targets of faults that take any.
 func (w *World) Processes() []string {
 	return append(append([]string(nil), w.Clients...), w.Nodes()...)
+}
+
+// NetProcesses are every process on the network, sentinels included: the
+// targets of network faults (partition, isolate, slow).
+func (w *World) NetProcesses() []string {
+	return append(w.Processes(), w.Sentinels...)
 }
 
 // horizon bounds fault times to when something can still happen: the run
