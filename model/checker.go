@@ -213,14 +213,9 @@ func (ch *Checker) keyChanged(n *Node, client string, op Op, before, after bool)
 	}
 	switch {
 	case !before && after:
-		g := &grant{owner: client, at: now}
-		if e, ok := n.lastKeyState(); ok {
-			g.value = e.lockValue()
-			ch.setExpiryFrom(n, g, e.pttl(n))
-		} else {
-			g.value = n.lockValue(ch.w.Cfg.Lock.Key)
-			ch.setExpiry(n, g)
-		}
+		e := n.trackedState(ch.w.Cfg.Lock.Key)
+		g := &grant{owner: client, at: now, value: e.lockValue()}
+		ch.setExpiryFrom(n, g, e.pttl(n))
 		ch.grants[name] = g
 		if n.Stale() {
 			g.lostBy = fmt.Sprintf("%s had replaced %s as master at %s; cut off, %s still granted it: split brain",
@@ -237,11 +232,7 @@ func (ch *Checker) keyChanged(n *Node, client string, op Op, before, after bool)
 		}
 		ch.end(name, g, now, how)
 	case before && after && g != nil && g.owner == client && op != OpOther:
-		if e, ok := n.lastKeyState(); ok {
-			ch.setExpiryFrom(n, g, e.pttl(n))
-		} else {
-			ch.setExpiry(n, g)
-		}
+		ch.setExpiryFrom(n, g, n.trackedState(ch.w.Cfg.Lock.Key).pttl(n))
 	}
 }
 

@@ -54,6 +54,16 @@ func (e Effect) lockValue() string {
 // command, if Do read it: what keyState would read now, at the same instant.
 func (n *Node) lastKeyState() (Effect, bool) { return n.keyAfter, n.keyAfterOK }
 
+// trackedState is key's state right after the command Do just ran: what Do
+// read of it, or a read now when Do had no reason to (the command did not
+// name it). The checker calls it at the same instant, so both are the same.
+func (n *Node) trackedState(key string) Effect {
+	if e, ok := n.lastKeyState(); ok && e.Key == key {
+		return e
+	}
+	return n.keyState(key)
+}
+
 // pttl is what PTTL returns for a key in state e on n at the instant e was
 // read: -2 deleted, -1 no TTL, else the time left by n's expiry clock.
 func (e Effect) pttl(n *Node) time.Duration {
