@@ -23,7 +23,7 @@ func LoadSelected(path string, data []byte, names []string) (*File, error) {
 	}
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	const item = "  - name: "
-	inList, keep, found := false, true, 0
+	inList, keep := false, true
 	seen := map[string]bool{}
 	out := make([]byte, 0, len(data))
 	for _, l := range lines {
@@ -34,10 +34,8 @@ func LoadSelected(path string, data []byte, names []string) (*File, error) {
 			inList, keep = false, true // another top-level key
 		case inList && bytes.HasPrefix(l, []byte(item)):
 			name := string(bytes.TrimSpace(l[len(item):]))
-			keep = slices.Contains(names, name)
-			if keep && !seen[name] {
+			if keep = slices.Contains(names, name); keep {
 				seen[name] = true
-				found++
 			}
 		}
 		if keep {
@@ -46,14 +44,10 @@ func LoadSelected(path string, data []byte, names []string) (*File, error) {
 			out = append(out, '\n')
 		}
 	}
-	if found != len(uniq(names)) {
-		return Load(path, data)
+	for _, n := range names {
+		if !seen[n] {
+			return Load(path, data)
+		}
 	}
 	return Load(path, out)
-}
-
-func uniq(s []string) []string {
-	out := slices.Clone(s)
-	slices.Sort(out)
-	return slices.Compact(out)
 }

@@ -8,15 +8,7 @@ import (
 
 func bundledScenario(t *testing.T, name string) *Scenario {
 	t.Helper()
-	f, err := LoadFile("../scenarios.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := f.Find(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return loadOne(t, "../scenarios.yaml", name)
 }
 
 // At the first violation of gc-pause-wrong-delete the snapshot shows the

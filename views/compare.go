@@ -207,8 +207,9 @@ func (m *CompareModel) column(i int, ss *Session, w, h int) []string {
 	if room > 1 {
 		in = append(in, st.Header.Render("log"))
 		room--
+		pw := procWidth(snap)
 		for _, e := range evs[max(0, len(evs)-room):] {
-			in = append(in, eventLine(st, e, "", procWidth(snap), false))
+			in = append(in, eventLine(st, e, "", pw, false))
 		}
 	}
 	return box(st, snap.Strategy, in, w, h, false)
