@@ -119,7 +119,7 @@ func (w *World) sentinelFire(sh *Shard, r *Node) {
 func (w *World) odown(sh *Shard) (bool, string, string) {
 	m := sh.Master
 	sdown := func(s string) bool { return !m.Up() || !w.Net.Connected(s, m.Name()) }
-	need := len(w.Sentinels)/2 + 1
+	need := w.SentinelMajority()
 	for _, lead := range w.Sentinels {
 		if !sdown(lead) {
 			continue
@@ -199,7 +199,7 @@ func (w *World) sdownNotes(sh *Shard) {
 	if sh.sdownOf != m {
 		sh.sdown, sh.sdownOf = make([]bool, len(w.Sentinels)), m
 	}
-	need := len(w.Sentinels)/2 + 1
+	need := w.SentinelMajority()
 	for i, s := range w.Sentinels {
 		down := !m.Up() || !w.Net.Connected(s, m.Name())
 		if down == sh.sdown[i] {
@@ -213,6 +213,9 @@ func (w *World) sdownNotes(sh *Shard) {
 		}
 	}
 }
+
+// SentinelMajority is how many sentinels must agree for a failover.
+func (w *World) SentinelMajority() int { return len(w.Sentinels)/2 + 1 }
 
 // SentinelViews reports, for display, which sentinels hold shard i's
 // master down in their own view (all false without sentinels or before

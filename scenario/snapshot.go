@@ -28,9 +28,10 @@ type Snapshot struct {
 	// SentinelsDown counts, per master, the sentinels that hold it down in
 	// their own view; SentinelsCut tells which sentinels cannot reach every
 	// master.
-	SentinelsDown []MasterDown
-	SentinelsCut  []bool
-	Quorum        int // lock nodes that must hold the key for a grant to be in force
+	SentinelsDown  []MasterDown
+	SentinelsCut   []bool
+	SentinelQuorum int // how many must agree for a failover
+	Quorum         int // lock nodes that must hold the key for a grant to be in force
 }
 
 // NodeSnap is one Redis node as seen at the snapshot's instant.
@@ -193,6 +194,7 @@ func (r *Runner) SnapshotAt(t time.Duration) Snapshot {
 	}
 	s.Resource.Writes = append([]model.Write(nil), ws...)
 	if len(w.Sentinels) > 0 {
+		s.SentinelQuorum = w.SentinelMajority()
 		s.SentinelsCut = make([]bool, len(w.Sentinels))
 		for i := range w.Shards {
 			down := 0

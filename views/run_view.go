@@ -298,7 +298,7 @@ func sentinelLine(st Styles, s scenario.Snapshot) string {
 			b.WriteString("●")
 		}
 	}
-	need := len(s.Sentinels)/2 + 1
+	need := s.SentinelQuorum
 	for _, d := range s.SentinelsDown {
 		if d.Down == 0 {
 			continue
