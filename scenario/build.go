@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"context"
+
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/model"
 )
@@ -14,6 +16,35 @@ type Options struct {
 	// LuaInterpreted runs every script through miniredis's Lua interpreter
 	// instead of the Go fast path; the outcome is the same, only slower.
 	LuaInterpreted bool
+	// EventBudget bounds the kernel events of one run; 0 means
+	// DefaultEventBudget. A run that spends it ends at once with
+	// Report.BudgetExhausted, never hangs.
+	EventBudget int64
+	// Context, when set, cancels the run: the runner looks at it once every
+	// CancelCheckEvery kernel events and ends the run with Report.Cancelled.
+	Context context.Context
+}
+
+// DefaultEventBudget is the number of kernel events a run may take unless
+// Options.EventBudget says otherwise (the CLI's --budget). The largest
+// bundled scenario takes about 1.2e5; a run that needs more than 1e7 is
+// almost always a configuration that never advances time (a zero-latency
+// network with a 1ns watchdog, a billion retries without delay).
+const DefaultEventBudget = 10_000_000
+
+// MaxEventBudget bounds --budget: at ~100 ns an event it is minutes of work.
+const MaxEventBudget = 2_000_000_000
+
+// CancelCheckEvery is how many kernel events pass between two looks at
+// Options.Context: cheap enough to be invisible (a few µs of work), often
+// enough that ctrl+c stops a run within a millisecond.
+const CancelCheckEvery = 1024
+
+func (o Options) budget() int64 {
+	if o.EventBudget <= 0 {
+		return DefaultEventBudget
+	}
+	return o.EventBudget
 }
 
 // ModelConfig converts a scenario into the model's configuration, with the

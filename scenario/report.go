@@ -31,6 +31,13 @@ type Report struct {
 	StuckReason    string         `json:"stuck_reason,omitempty"`
 	Skipped        []string       `json:"skipped_faults,omitempty"`
 	TraceHash      string         `json:"trace_hash"`
+	// BudgetExhausted: the run spent its event budget and was cut short at
+	// SimTimeMS; its metrics judge only what ran, so the report is never OK.
+	BudgetExhausted bool `json:"budget_exhausted"`
+	// Cancelled: the run was stopped from outside (ctrl+c); never OK.
+	Cancelled bool `json:"cancelled,omitempty"`
+	// KernelSteps is what the event budget counted.
+	KernelSteps int64 `json:"kernel_events"`
 }
 
 // ExpectResult is one expectation checked against the run.
@@ -50,7 +57,11 @@ func (r *Runner) Report() *Report {
 		SimTimeMS: r.Now().Milliseconds(), Events: r.EventCount(), OK: true,
 		FirstViolation: r.w.Chk.FirstViolation(), StuckReason: r.w.Chk.StuckReason(),
 		TraceHash: fmt.Sprintf("%016x", r.w.K.Trace().Hash()), Skipped: r.skippedFaults,
-		Expectations: []ExpectResult{},
+		Expectations:    []ExpectResult{},
+		BudgetExhausted: r.exhausted, Cancelled: r.cancelled, KernelSteps: r.steps,
+	}
+	if r.exhausted || r.cancelled {
+		rep.OK = false
 	}
 	for _, e := range r.S.Expect {
 		got, _ := m.Get(e.Metric)
@@ -83,6 +94,13 @@ func (rep *Report) Verdict() string {
 	if rep.Stuck {
 		v += ", STUCK"
 	}
+	// A run cut short proves nothing safe: say so before the partial verdict.
+	switch {
+	case rep.BudgetExhausted:
+		v = "BUDGET EXHAUSTED (" + v + " until then)"
+	case rep.Cancelled:
+		v = "CANCELLED (" + v + " until then)"
+	}
 	return v
 }
 
@@ -114,6 +132,13 @@ func (rep *Report) WriteText(w io.Writer) {
 	}
 	if rep.StuckReason != "" {
 		fmt.Fprintf(w, "  stuck: %s\n", rep.StuckReason)
+	}
+	switch {
+	case rep.BudgetExhausted:
+		fmt.Fprintf(w, "  event budget exhausted at t=%s after %d kernel events: the run was cut short and judges only what ran (raise it with --budget)\n",
+			sim.FormatTime(time.Duration(rep.SimTimeMS)*time.Millisecond), rep.KernelSteps)
+	case rep.Cancelled:
+		fmt.Fprintf(w, "  cancelled at t=%s: the run was stopped before its end\n", sim.FormatTime(time.Duration(rep.SimTimeMS)*time.Millisecond))
 	}
 	for _, s := range rep.Skipped {
 		fmt.Fprintf(w, "  skipped: %s\n", s)

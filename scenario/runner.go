@@ -24,6 +24,9 @@ type Runner struct {
 	sinks         []func(sim.Event)
 	skippedFaults []string // faults that named a process this world lacks
 	over          bool     // the run has ended: duration reached or every client done
+	steps         int64    // kernel events run
+	exhausted     bool     // the run ended because it spent its event budget
+	cancelled     bool     // the run ended because Opts.Context was cancelled
 }
 
 // NewRunner builds the world of s. With keep, the runner remembers every
@@ -97,12 +100,26 @@ func (r *Runner) Step() bool {
 // stepKernel runs one kernel event, ending the run when there is nothing
 // left to do within the duration.
 func (r *Runner) stepKernel() bool {
+	if r.over {
+		return false
+	}
 	k := r.w.K
 	at, ok := k.Next()
 	if !ok || at > r.S.Duration || r.w.Done() {
 		r.end()
 		return false
 	}
+	if r.steps >= r.Opts.budget() {
+		r.exhausted = true
+		r.end()
+		return false
+	}
+	if ctx := r.Opts.Context; ctx != nil && r.steps%CancelCheckEvery == 0 && ctx.Err() != nil {
+		r.cancelled = true
+		r.end()
+		return false
+	}
+	r.steps++
 	k.Step()
 	return true
 }
@@ -112,12 +129,27 @@ func (r *Runner) end() {
 		return
 	}
 	r.over = true
-	if !r.w.Done() {
+	switch {
+	case r.exhausted:
+		r.w.Emit("sim", "budget", "event budget exhausted at %s after %d kernel events", sim.FormatTime(r.w.Now()), r.steps)
+	case r.cancelled:
+		r.w.Emit("sim", "cancelled", "run cancelled at %s", sim.FormatTime(r.w.Now()))
+	case !r.w.Done():
 		r.w.K.RunUntil(r.S.Duration)
 	}
 	r.w.Finish()
 	r.w.Emit("sim", "end", "run ends at %s", sim.FormatTime(r.w.Now()))
 }
+
+// KernelSteps is the number of kernel events the run has taken (what the
+// event budget counts).
+func (r *Runner) KernelSteps() int64 { return r.steps }
+
+// BudgetExhausted reports whether the run ended by spending its event budget.
+func (r *Runner) BudgetExhausted() bool { return r.exhausted }
+
+// Cancelled reports whether the run ended because its context was cancelled.
+func (r *Runner) Cancelled() bool { return r.cancelled }
 
 // RunUntil steps until true time t (or the end of the run).
 func (r *Runner) RunUntil(t time.Duration) {
