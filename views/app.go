@@ -42,6 +42,7 @@ type Model struct {
 	cmp      *CompareModel
 	showHelp bool
 	err      string
+	quitting bool // q or ctrl+c: the last frame is blank, runners close after the program ends
 }
 
 // New makes the TUI for f.
@@ -153,8 +154,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.eachRune(msg)
 		}
 		if msg.Type == tea.KeyCtrlC {
-			m.Close()
-			return m, tea.Quit
+			return m.quit()
 		}
 		prompting := m.screen == screenRun && m.run.prompt != nil
 		filtering := m.screen == screenPicker && m.picker.filtering()
@@ -162,15 +162,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if m.showHelp {
 				m.showHelp = false
 				if key.Matches(msg, k.Quit) {
-					m.Close()
-					return m, tea.Quit
+					return m.quit()
 				}
 				return m, nil
 			}
 			switch {
 			case key.Matches(msg, k.Quit):
-				m.Close()
-				return m, tea.Quit
+				return m.quit()
 			case key.Matches(msg, k.Help) && m.screen != screenPicker:
 				m.showHelp = true
 				return m, nil
@@ -232,10 +230,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// quit ends the program. The runners stay open until the caller's Close,
+// after the program's last frame: bubbletea draws View once more after
+// tea.Quit, and that frame must not reach into a closed session.
+func (m *Model) quit() (tea.Model, tea.Cmd) {
+	m.quitting = true
+	return m, tea.Quit
+}
+
 // View draws the current screen, never more lines than the terminal has.
 func (m *Model) View() string {
 	w, h := m.c.w, m.c.h
-	if w == 0 || h == 0 {
+	if w == 0 || h == 0 || m.quitting {
 		return ""
 	}
 	if w < MinWidth || h < MinHeight {
