@@ -1,12 +1,9 @@
 package model
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"net"
 	"os"
 	"os/exec"
 	"strconv"
@@ -19,14 +16,29 @@ import (
 // of every script the project sends against a real redis-server and against
 // lockstep nodes (Lua fast path on, and off), and requires identical replies.
 //
-// Real time passes for Redis, so the nodes' true time is the real time
-// elapsed since the stream began, and TTLs are short (55 ms) with real
-// sleeps of 10 ms or 120 ms. A command is only sent when no key sits within
-// a few milliseconds of its expiry by the node's reckoning, so an expiry
-// outcome never hangs on scheduling noise; PTTL is compared within a
-// tolerance. Error replies are compared by their code (ERR, WRONGTYPE,
-// NOSCRIPT): the texts differ between Redis and miniredis, most of all for
-// errors raised inside Lua.
+// Real time passes for Redis, so no outcome may hang on how long a step
+// takes (a busy machine, the race detector). Three rules see to it:
+//   - The nodes' true time is the server's own clock (TIME), read by a
+//     TIME pipelined right after each command: never before the instant
+//     Redis ran it, so a TTL never ends earlier on the nodes than on Redis.
+//     A TIME read before the command brackets that instant.
+//   - A TTL is either short (5 ms) or long (1 h, beyond any run): a long key
+//     is alive at every step. Before each command the test waits, reading
+//     TIME, until every short key is past its expiry by a margin on the
+//     server's clock, so it has expired for Redis and for the nodes alike.
+//     No key is ever near its expiry when a command runs.
+//   - PTTL is compared within the largest bracket measured so far (plus
+//     rounding): the only reply that measures time.
+//
+// Error replies are compared by their code (ERR, WRONGTYPE, NOSCRIPT): the
+// texts differ between Redis and miniredis, most of all for errors raised
+// inside Lua.
+//
+// The "stall" subtest proves the independence: on every other step it
+// sleeps 50 ms between reading the clock and sending the command (the
+// variable delay that made the old real-time version fail), and every step
+// is still compared. LOCKSTEP_CONFORMANCE_SLOW=50ms applies such a stall to
+// the long run too.
 //
 // Without redis-server the test skips, unless LOCKSTEP_REQUIRE_REDIS=1 (as
 // in CI), where it fails.
@@ -40,70 +52,172 @@ func TestConformanceRealRedis(t *testing.T) {
 			"(apt-get install redis-server to run it; LOCKSTEP_REQUIRE_REDIS=1 makes its absence a failure)")
 	}
 	rc := startRedis(t, bin)
+	slow := conformanceSlow(t)
 
-	ops := 1200
+	ops, stallOps := 1200, 200
 	if testing.Short() {
-		ops = 300
+		ops, stallOps = 300, 60
 	}
-	nodes := []*Node{
-		NewNode(NodeConfig{Name: "fast"}),
-		NewNode(NodeConfig{Name: "lua", LuaInterpreted: true}),
-	}
-	r := rand.New(rand.NewPCG(3, 11))
-	clock := 1_767_225_600_000
-	start := time.Now()
-	compared := 0
-	for step := range ops {
-		switch x := r.IntN(100); {
-		case x < 8:
-			time.Sleep(10 * time.Millisecond)
-		case x < 9:
-			time.Sleep(120 * time.Millisecond)
-		}
-		args := conformanceArgs(r, &clock)
-		// Wait out any expiry instant close to now: Redis and the node
-		// each read their own clock, a few hundred µs apart.
-		now := time.Since(start)
-		for nearExpiry(nodes[0], now, 4*time.Millisecond) {
-			time.Sleep(2 * time.Millisecond)
-			now = time.Since(start)
-		}
-		want, err := rc.do(args...)
-		if err != nil {
-			t.Fatalf("step %d: redis: %v", step, err)
-		}
-		for _, n := range nodes {
-			n.Do(now, "c", args...)
-			got := rawReply(n, "c")
-			if !sameReply(args, want, got) {
-				t.Fatalf("step %d at %v: %s\nredis:    %q\n%-9s %q", step, now, showArgs(args), want, n.Name()+":", got)
-			}
-			n.TakeEffects()
-		}
-		compared++
-	}
-	t.Logf("%d commands, identical replies from redis-server and both nodes, in %v of real time",
-		compared, time.Since(start).Round(time.Millisecond))
+	t.Run("steady", func(t *testing.T) { runConformance(t, rc, ops, slow) })
+	t.Run("stall", func(t *testing.T) { runConformance(t, rc, stallOps, 50*time.Millisecond) })
 }
 
-// nearExpiry reports whether some key of n expires within margin of true
-// time now (the node's view at now-margin and now+margin differ).
-func nearExpiry(n *Node, now, margin time.Duration) bool {
-	a, b := n.Keys(now-margin), n.Keys(now+margin)
-	if len(a) != len(b) {
-		return true
+// conformanceSlow is LOCKSTEP_CONFORMANCE_SLOW as a duration (0 if unset),
+// bounded so that a typo cannot hang the test for hours.
+func conformanceSlow(t *testing.T) time.Duration {
+	v := os.Getenv("LOCKSTEP_CONFORMANCE_SLOW")
+	if v == "" {
+		return 0
 	}
-	for i := range a {
-		if a[i].Key != b[i].Key {
-			return true
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 || d > time.Second {
+		t.Fatalf("LOCKSTEP_CONFORMANCE_SLOW=%q: want a duration from 0 to 1s (e.g. 50ms)", v)
+	}
+	return d
+}
+
+// Conformance TTLs and margins. A short key is waited out before the next
+// command; a long one outlives any run (go test's own timeout is shorter).
+const (
+	confShortTTL = "5"
+	confLongTTL  = "3600000"
+	// confShort tells the two apart by the TTL a key has left.
+	confShort = time.Minute
+	// confMargin is how far past its expiry a short key must be on the
+	// server's clock: more than Redis's millisecond rounding.
+	confMargin = 2 * time.Millisecond
+	// confMaxWait bounds one wait for short keys to expire.
+	confMaxWait = 10 * time.Second
+	// confRecent is how many steps a failure shows before the failing one.
+	confRecent = 8
+)
+
+// conformance is one run: the server, the nodes, and what was measured.
+type conformance struct {
+	t     *testing.T
+	rc    *respConn
+	nodes []*Node
+	epoch time.Duration // the server's clock when the run began
+	// bracket is the longest time measured between the clock read before a
+	// command and the one after it: how far apart Redis's and the nodes'
+	// instants for one command can be.
+	bracket time.Duration
+	recent  []string // the last confRecent steps, for a failure's message
+	waits   int      // steps that first waited for short keys to expire
+}
+
+// runConformance compares ops random commands, stalling every other one by
+// stall between the clock read and the command, and fails unless every one
+// of them was compared.
+func runConformance(t *testing.T, rc *respConn, ops int, stall time.Duration) {
+	for _, cmd := range [][]string{{"FLUSHALL"}, {"SCRIPT", "FLUSH"}} {
+		if _, err := rc.do(cmd...); err != nil {
+			t.Fatalf("redis %s: %v", cmd[0], err)
 		}
 	}
-	return false
+	c := &conformance{t: t, rc: rc, nodes: []*Node{
+		NewNode(NodeConfig{Name: "fast"}),
+		NewNode(NodeConfig{Name: "lua", LuaInterpreted: true}),
+	}}
+	c.epoch = c.serverTime()
+	r := rand.New(rand.NewPCG(3, 11))
+	clock := 1_767_225_600_000
+	compared := 0
+	for step := range ops {
+		args := conformanceArgs(r, &clock)
+		c.settle(step)
+		compared += c.step(step, args, stall*time.Duration(step%2))
+	}
+	if compared != ops*len(c.nodes) {
+		t.Fatalf("compared %d replies, want %d steps × %d nodes", compared, ops, len(c.nodes))
+	}
+	// The short TTLs must have been exercised, or the test proves little.
+	if c.waits < ops/20 {
+		t.Fatalf("only %d of %d steps waited for a short key to expire", c.waits, ops)
+	}
+	t.Logf("%d commands, identical replies from redis-server and both nodes; %d waited for short keys; "+
+		"longest clock bracket %v; %v of server time",
+		ops, c.waits, c.bracket, c.now().Round(time.Millisecond))
+}
+
+// step sends one command to Redis and to every node and compares the
+// replies; it returns how many node replies it compared (it fails the test
+// on a difference).
+func (c *conformance) step(step int, args []string, stall time.Duration) int {
+	t0 := c.now()
+	if stall > 0 {
+		time.Sleep(stall) // the delay under test, not a wait for anything
+	}
+	want, at, err := c.rc.doTimed(args...)
+	if err != nil {
+		c.t.Fatalf("step %d: redis: %v", step, err)
+	}
+	t1 := at - c.epoch
+	c.bracket = max(c.bracket, t1-t0)
+	compared := 0
+	for _, n := range c.nodes {
+		n.Do(t1, "c", args...)
+		got := rawReply(n, "c")
+		if !sameReply(args, want, got, c.bracket+confMargin) {
+			c.t.Fatalf("step %d at %v: %s\nredis:    %q\n%-9s %q\nthe steps before:\n%s",
+				step, t1, showArgs(args), want, n.Name()+":", got, strings.Join(c.recent, "\n"))
+		}
+		n.TakeEffects()
+		compared++
+	}
+	c.remember(fmt.Sprintf("step %d at %v: %s -> %q", step, t1, showArgs(args), want))
+	return compared
+}
+
+// remember keeps line among the last confRecent steps.
+func (c *conformance) remember(line string) {
+	if len(c.recent) == confRecent {
+		c.recent = c.recent[1:]
+	}
+	c.recent = append(c.recent, line)
+}
+
+// settle waits until every key with a short TTL on any node has expired by
+// confMargin on the server's clock, so the next command finds it gone on
+// Redis (which reads its clock later still) and on the nodes (which are
+// given a later reading). It polls TIME: the condition, not a guess.
+func (c *conformance) settle(step int) {
+	now := c.now()
+	until := time.Duration(-1)
+	for _, n := range c.nodes {
+		for _, k := range n.Keys(now) {
+			if k.TTL >= 0 && k.TTL < confShort {
+				until = max(until, now+k.TTL+confMargin)
+			}
+		}
+	}
+	if until < 0 {
+		return
+	}
+	c.waits++
+	for deadline := now + confMaxWait; now <= until; now = c.now() {
+		if now > deadline {
+			c.t.Fatalf("step %d: short keys still alive after %v of server time", step, confMaxWait)
+		}
+		time.Sleep(until - now + 100*time.Microsecond)
+	}
+}
+
+// now is the server's clock since the run began.
+func (c *conformance) now() time.Duration { return c.serverTime() - c.epoch }
+
+// serverTime is the server's clock (TIME) since the Unix epoch.
+func (c *conformance) serverTime() time.Duration {
+	d, err := c.rc.time()
+	if err != nil {
+		c.t.Fatalf("redis TIME: %v", err)
+	}
+	return d
 }
 
 // sameReply compares a Redis reply with a node's: bytes, except error codes
-// only (see below) and PTTL within 10 ms.
-func sameReply(args []string, want, got []byte) bool {
+// only (see below) and PTTL within tol.
+func sameReply(args []string, want, got []byte, tol time.Duration) bool {
 	if len(want) > 0 && len(got) > 0 && want[0] == '-' && got[0] == '-' {
 		// A command failing inside a script is reported by Redis with its
 		// own code (WRONGTYPE ...) and by miniredis as "ERR Error compiling
@@ -118,7 +232,8 @@ func sameReply(args []string, want, got []byte) bool {
 		if w < 0 || g < 0 {
 			return w == g
 		}
-		return g-w <= 10 && w-g <= 10
+		ms := int(tol / time.Millisecond)
+		return g-w <= ms && w-g <= ms
 	}
 	return bytes.Equal(want, got)
 }
@@ -126,7 +241,7 @@ func sameReply(args []string, want, got []byte) bool {
 // conformanceArgs is one random command: the single-instance lock commands
 // and every script, on keys whose families meet now and then (wrong types).
 func conformanceArgs(r *rand.Rand, clock *int) []string {
-	ttls := []string{"55", "55", "30000"}
+	ttls := []string{confShortTTL, confShortTTL, confLongTTL}
 	tok := pick(r, []string{"A", "A", "B"})
 	lock := pick(r, []string{"lock", "lock", "lock", "rlock"})
 	switch x := r.IntN(100); {
@@ -151,6 +266,11 @@ func conformanceArgs(r *rand.Rand, clock *int) []string {
 	case x < 43:
 		return []string{"SCRIPT", "FLUSH"}
 	}
+	return confScriptArgs(r, clock, tok, lock, ttls)
+}
+
+// confScriptArgs is an EVAL or EVALSHA of a random script with fitting keys.
+func confScriptArgs(r *rand.Rand, clock *int, tok, lock string, ttls []string) []string {
 	s := fastScripts[r.IntN(len(fastScripts))]
 	args := []string{"EVAL", s.src}
 	if r.IntN(3) == 0 {
@@ -180,101 +300,4 @@ func conformanceArgs(r *rand.Rand, clock *int) []string {
 	args = append(args, strconv.Itoa(len(keys)))
 	args = append(args, keys...)
 	return append(args, argv...)
-}
-
-// respConn is a minimal RESP2 client that returns replies as raw bytes.
-type respConn struct {
-	c net.Conn
-	r *bufio.Reader
-	w *bufio.Writer
-}
-
-func (rc *respConn) do(args ...string) ([]byte, error) {
-	fmt.Fprintf(rc.w, "*%d\r\n", len(args))
-	for _, a := range args {
-		fmt.Fprintf(rc.w, "$%d\r\n%s\r\n", len(a), a)
-	}
-	if err := rc.w.Flush(); err != nil {
-		return nil, err
-	}
-	var out bytes.Buffer
-	err := readRESP(rc.r, &out)
-	return out.Bytes(), err
-}
-
-// readRESP copies one complete reply from r to out.
-func readRESP(r *bufio.Reader, out *bytes.Buffer) error {
-	line, err := r.ReadBytes('\n')
-	if err != nil {
-		return err
-	}
-	out.Write(line)
-	if len(line) < 3 {
-		return fmt.Errorf("short RESP line %q", line)
-	}
-	switch line[0] {
-	case '+', '-', ':':
-		return nil
-	case '$':
-		n, err := strconv.Atoi(string(line[1 : len(line)-2]))
-		if err != nil || n < 0 {
-			return err
-		}
-		buf := make([]byte, n+2)
-		if _, err := io.ReadFull(r, buf); err != nil {
-			return err
-		}
-		out.Write(buf)
-		return nil
-	case '*':
-		n, err := strconv.Atoi(string(line[1 : len(line)-2]))
-		if err != nil {
-			return err
-		}
-		for range max(n, 0) {
-			if err := readRESP(r, out); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return fmt.Errorf("unexpected RESP line %q", line)
-}
-
-// startRedis runs redis-server on a free loopback port, without
-// persistence, for the duration of the test.
-func startRedis(t *testing.T, bin string) *respConn {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-	l.Close()
-	cmd := exec.Command(bin, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		c, err := net.Dial("tcp", "127.0.0.1:"+port)
-		if err == nil {
-			rc := &respConn{c: c, r: bufio.NewReader(c), w: bufio.NewWriter(c)}
-			t.Cleanup(func() { c.Close() })
-			if r, err := rc.do("PING"); err == nil && string(r) == "+PONG\r\n" {
-				return rc
-			}
-			c.Close()
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("redis-server on port %s did not answer: %v\n%s", port, err, logs.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
