@@ -36,9 +36,10 @@ import (
 //
 // The "stall" subtest proves the independence: on every other step it
 // sleeps 50 ms between reading the clock and sending the command (the
-// variable delay that made the old real-time version fail), and every step
-// is still compared. LOCKSTEP_CONFORMANCE_SLOW=50ms applies such a stall to
-// the long run too.
+// variable delay that made the old real-time version fail), before each
+// step it sleeps 0 to 5.25 ms (so waits for expiry start on every side of
+// one), and every step is still compared. LOCKSTEP_CONFORMANCE_SLOW=50ms
+// applies such stalls to the long run too.
 //
 // Without redis-server the test skips, unless LOCKSTEP_REQUIRE_REDIS=1 (as
 // in CI), where it fails.
@@ -98,6 +99,7 @@ type conformance struct {
 	rc    *respConn
 	nodes []*Node
 	epoch time.Duration // the server's clock when the run began
+	last  time.Duration // the nodes' clock: the instant of the last command
 	// bracket is the longest time measured between the clock read before a
 	// command and the one after it: how far apart Redis's and the nodes'
 	// instants for one command can be.
@@ -107,8 +109,9 @@ type conformance struct {
 }
 
 // runConformance compares ops random commands, stalling every other one by
-// stall between the clock read and the command, and fails unless every one
-// of them was compared.
+// stall between the clock read and the command (and, with a stall, sweeping
+// a short sleep before each), and fails unless every one of them was
+// compared.
 func runConformance(t *testing.T, rc *respConn, ops int, stall time.Duration) {
 	for _, cmd := range [][]string{{"FLUSHALL"}, {"SCRIPT", "FLUSH"}} {
 		if _, err := rc.do(cmd...); err != nil {
@@ -125,6 +128,12 @@ func runConformance(t *testing.T, rc *respConn, ops int, stall time.Duration) {
 	compared := 0
 	for step := range ops {
 		args := conformanceArgs(r, &clock)
+		if stall > 0 {
+			// Some time after the last command, swept across the short
+			// TTL, so that the wait below starts on every side of an
+			// expiry: before it, within Redis's millisecond, after it.
+			time.Sleep(time.Duration(step%8) * 750 * time.Microsecond)
+		}
 		c.settle(step)
 		compared += c.step(step, args, stall*time.Duration(step%2))
 	}
@@ -153,6 +162,7 @@ func (c *conformance) step(step int, args []string, stall time.Duration) int {
 		c.t.Fatalf("step %d: redis: %v", step, err)
 	}
 	t1 := at - c.epoch
+	c.last = t1
 	c.bracket = max(c.bracket, t1-t0)
 	compared := 0
 	for _, n := range c.nodes {
@@ -181,13 +191,17 @@ func (c *conformance) remember(line string) {
 // confMargin on the server's clock, so the next command finds it gone on
 // Redis (which reads its clock later still) and on the nodes (which are
 // given a later reading). It polls TIME: the condition, not a guess.
+//
+// The keys are read at the last command's instant, not now: a key may have
+// expired on a node since then and yet live on Redis for up to a
+// millisecond more (Redis keeps a key through the millisecond of its
+// expiry), and it must be waited out all the same.
 func (c *conformance) settle(step int) {
-	now := c.now()
 	until := time.Duration(-1)
 	for _, n := range c.nodes {
-		for _, k := range n.Keys(now) {
+		for _, k := range n.Keys(c.last) {
 			if k.TTL >= 0 && k.TTL < confShort {
-				until = max(until, now+k.TTL+confMargin)
+				until = max(until, c.last+k.TTL+confMargin)
 			}
 		}
 	}
@@ -195,6 +209,7 @@ func (c *conformance) settle(step int) {
 		return
 	}
 	c.waits++
+	now := c.now()
 	for deadline := now + confMaxWait; now <= until; now = c.now() {
 		if now > deadline {
 			c.t.Fatalf("step %d: short keys still alive after %v of server time", step, confMaxWait)
