@@ -6,19 +6,70 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/lockstep-sim/lockstep/internal/termtext"
 )
 
 // LoadError is a problem with a scenario file. Its text is
-// "FILE:LINE:COL: message" so editors and terminals can jump to the spot.
+// "FILE:LINE:COL: message" so editors and terminals can jump to the spot, or
+// "FILE: message" when the file could not be read at all (Pos is zero).
 type LoadError struct {
 	Path string // the path given to Load
-	Pos  Pos    // 1-based; Col is 1 when only the line is known
+	Pos  Pos    // 1-based; Col is 1 when only the line is known; zero: no position
 	Msg  string
+	Err  error // the underlying error of a file that could not be read, for errors.Is
 }
 
-// Error returns "FILE:LINE:COL: message".
+// Error returns "FILE:LINE:COL: message" (or "FILE: message"). The path is
+// user input too, so control characters in it are shown escaped.
 func (e *LoadError) Error() string {
-	return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Pos.Line, e.Pos.Col, e.Msg)
+	path := termtext.Escape(e.Path)
+	if e.Path == "" {
+		path = `""`
+	}
+	if e.Pos.Line == 0 {
+		return fmt.Sprintf("%s: %s", path, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", path, e.Pos.Line, e.Pos.Col, e.Msg)
+}
+
+// Unwrap gives errors.Is the cause of a read failure (fs.ErrNotExist, ...).
+func (e *LoadError) Unwrap() error { return e.Err }
+
+// echo quotes a value the user wrote for an error message: at most maxEcho
+// characters (a 3 MiB value is not printed whole), with control characters
+// and invalid UTF-8 escaped as Go escapes, so the message stays one line.
+func echo(s string) string {
+	s, cut := cutEcho(s)
+	q := strconv.Quote(s)
+	if cut {
+		q = q[:len(q)-1] + `…"`
+	}
+	return q
+}
+
+// clip is echo without the quotes, for values shown bare ("30 has no unit").
+func clip(s string) string {
+	s, cut := cutEcho(s)
+	s = termtext.Escape(s)
+	if cut {
+		s += "…"
+	}
+	return s
+}
+
+// cutEcho returns the first maxEcho characters of s (an invalid byte counts
+// as one) and whether anything was cut.
+func cutEcho(s string) (string, bool) {
+	for i, n := 0, 0; i < len(s); n++ {
+		if n == maxEcho {
+			return s[:i], true
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s, false
 }
 
 // newError builds a LoadError, clamping the position to at least 1:1 so the
@@ -30,7 +81,9 @@ func newError(path string, p Pos, format string, args ...any) *LoadError {
 	if p.Col < 1 {
 		p.Col = 1
 	}
-	return &LoadError{Path: path, Pos: p, Msg: fmt.Sprintf(format, args...)}
+	// Messages quote values through echo; Escape is the net for any that
+	// does not, so no message can carry a control character to a terminal.
+	return &LoadError{Path: path, Pos: p, Msg: termtext.Escape(fmt.Sprintf(format, args...))}
 }
 
 // before reports whether p comes earlier in the file than q.

@@ -34,7 +34,7 @@ type problem struct {
 // instance); the error names the scenario but has no file position.
 func (s *Scenario) Validate() error {
 	if p := validate(s, nil); p != nil {
-		return fmt.Errorf("scenario %q: %s", s.Name, p.Msg)
+		return fmt.Errorf("scenario %s: %s", echo(s.Name), p.Msg)
 	}
 	return nil
 }
@@ -126,7 +126,7 @@ func (c *checker) intRange(path, name string, v, lo, hi int) {
 
 func (c *checker) oneOf(path, name, v string, allowed []string) {
 	if !slices.Contains(allowed, v) {
-		c.errorf(path, "unknown %s %q (allowed: %s)", name, v, strings.Join(allowed, ", "))
+		c.errorf(path, "unknown %s %s (allowed: %s)", name, echo(v), strings.Join(allowed, ", "))
 	}
 }
 
@@ -142,7 +142,7 @@ func fmtDur(d time.Duration) string {
 func (c *checker) scenario() {
 	s := c.s
 	if c.required("name", "a scenario name (name: lowercase-with-dashes)") && !scenarioName.MatchString(s.Name) {
-		c.errorf("name", "scenario name %q may use only a-z, 0-9 and -", s.Name)
+		c.errorf("name", "scenario name %s may use only a-z, 0-9 and -", echo(s.Name))
 	}
 	if c.required("duration", "duration (the simulated-time limit, e.g. duration: 90s)") {
 		c.positive("duration", "duration", s.Duration)
@@ -262,12 +262,12 @@ func (c *checker) clients() {
 		if c.given(path+".name") && cl.Name != "" {
 			switch {
 			case !clientName.MatchString(cl.Name):
-				c.errorf(path+".name", "client name %q may use only A-Z, a-z, 0-9, _ and -", cl.Name)
+				c.errorf(path+".name", "client name %s may use only A-Z, a-z, 0-9, _ and -", echo(cl.Name))
 			case nodeNameLike.MatchString(cl.Name):
-				c.errorf(path+".name", "client name %q looks like a node name; redis-N, redis-K-rJ and sentinel-N name the Redis processes", cl.Name)
+				c.errorf(path+".name", "client name %s looks like a node name; redis-N, redis-K-rJ and sentinel-N name the Redis processes", echo(cl.Name))
 			}
 			if j, dup := seen[cl.Name]; dup {
-				c.errorf(path+".name", "duplicate client name %q (first at line %d)", cl.Name, s.Clients[j].Pos.Line)
+				c.errorf(path+".name", "duplicate client name %s (first at line %d)", echo(cl.Name), s.Clients[j].Pos.Line)
 			} else {
 				seen[cl.Name] = i
 			}
@@ -341,7 +341,7 @@ func (c *checker) fault(i int) {
 		}
 	}
 	if !slices.Contains(FaultKinds, f.Kind) {
-		c.errorf(path, "unknown fault kind %q (kinds: %s)", f.Kind, strings.Join(FaultKinds, ", "))
+		c.errorf(path, "unknown fault kind %s (kinds: %s)", echo(f.Kind), strings.Join(FaultKinds, ", "))
 		return
 	}
 	w := c.world()
@@ -408,11 +408,11 @@ func (c *checker) target(path string, f Fault, w world, allowed []string, need s
 	}
 	all := w.net()
 	if !slices.Contains(all, f.Target) {
-		c.errorf(tp, "unknown target %q (known: %s)", f.Target, strings.Join(all, ", "))
+		c.errorf(tp, "unknown target %s (known: %s)", echo(f.Target), strings.Join(all, ", "))
 		return false
 	}
 	if !slices.Contains(allowed, f.Target) {
-		c.errorf(tp, "%s needs %s as target, and %q is not one (allowed here: %s)", f.Kind, need, f.Target, strings.Join(allowed, ", "))
+		c.errorf(tp, "%s needs %s as target, and %s is not one (allowed here: %s)", f.Kind, need, echo(f.Target), strings.Join(allowed, ", "))
 		return false
 	}
 	return true
@@ -445,14 +445,14 @@ func (c *checker) partition(path string, f Fault, w world) {
 		for m, name := range group {
 			mp := fmt.Sprintf("%s[%d][%d]", gp, g, m)
 			if !known[name] {
-				c.errorf(mp, "unknown process %q in partition group %d (known: %s)", name, g+1, strings.Join(all, ", "))
+				c.errorf(mp, "unknown process %s in partition group %d (known: %s)", echo(name), g+1, strings.Join(all, ", "))
 				return
 			}
 			if prev, dup := where[name]; dup {
 				if prev == g {
-					c.errorf(mp, "%q appears twice in partition group %d", name, g+1)
+					c.errorf(mp, "%s appears twice in partition group %d", echo(name), g+1)
 				} else {
-					c.errorf(mp, "%q is in partition groups %d and %d; groups must not overlap", name, prev+1, g+1)
+					c.errorf(mp, "%s is in partition groups %d and %d; groups must not overlap", echo(name), prev+1, g+1)
 				}
 				return
 			}
