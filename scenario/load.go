@@ -15,7 +15,6 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-
 // LoadFile reads the scenario file at path and loads it with Load. A path
 // that cannot be read (empty, missing, a directory, unreadable) is a
 // *LoadError without a position: "FILE: cannot read: is a directory".
