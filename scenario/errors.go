@@ -123,11 +123,8 @@ func fromYAML(path string, data []byte, err error) *LoadError {
 		return newError(path, p, "alias *%s refers to an anchor &%s that is not defined before it", m[1], m[1])
 	}
 	if strings.Contains(msg, "tab character") || strings.Contains(msg, "cannot start any token") {
-		if p.Line <= len(lines) {
-			if c := bytes.IndexByte(lines[p.Line-1], '\t'); c >= 0 {
-				p.Col = c + 1
-				return newError(path, p, "tab character: YAML indents with spaces only (%s)", msg)
-			}
+		if tp, ok := tabIndent(lines, p.Line); ok {
+			return newError(path, tp, "%s", tabMessage)
 		}
 	}
 	return newError(path, p, "invalid YAML: %s", msg)

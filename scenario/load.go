@@ -69,6 +69,9 @@ func Load(path string, data []byte) (f *File, err error) {
 	if len(data) > MaxFileSize {
 		return nil, newError(path, Pos{1, 1}, "file is larger than the limit of %d bytes (4 MiB)", MaxFileSize)
 	}
+	if lerr := checkText(path, data); lerr != nil {
+		return nil, lerr
+	}
 	root, lerr := parseYAML(path, data)
 	if lerr != nil {
 		return nil, lerr

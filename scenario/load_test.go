@@ -202,7 +202,9 @@ func TestLoadErrors(t *testing.T) {
 		// Syntax and document shape.
 		{"malformed yaml", "version: 1\nscenarios: [\n", "2:1", "invalid YAML: did not find expected node content"},
 		{"unclosed quote", "version: 1\nscenarios:\n  - name: \"s\n", "3:1", "invalid YAML"},
-		{"tab indent", "version: 1\nscenarios:\n\t- name: s\n", "3:1", "tab character"},
+		{"tab indent", "version: 1\nscenarios:\n\t- name: s\n", "3:1", "tabs are not allowed for indentation; use spaces"},
+		{"tab indent inside a block", base + "    network:\n      latency: 1ms\n\t  jitter: 1ms\n", "9:1", "tabs are not allowed for indentation; use spaces"},
+		{"tab after spaces", base + "    network:\n      latency: 1ms\n  \t  jitter: 1ms\n", "9:3", "tabs are not allowed for indentation; use spaces"},
 		{"empty file", "", "1:1", "file is empty"},
 		{"only comments", "# nothing\n", "1:1", "file is empty"},
 		{"second document", base + "---\nversion: 1\n", "7:1", "second YAML document"},
@@ -269,6 +271,21 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown fencing", head + "    lock: {key: k, strategy: redlock, ttl: 5s, fencing: tokens}\n" + clientsOK, "5:57", `unknown lock.fencing "tokens" (allowed: none, token, cas)`},
 		{"unknown persistence", base + "    redis: {persistence: aof}\n", "7:26", `unknown redis.persistence "aof" (allowed: none, everysec, always)`},
 		{"unknown clock", base + "    redis: {clock: tsc}\n", "7:20", `(allowed: wall, monotonic)`},
+
+		// Control characters and lengths of names, keys and text (issue 11 item 12).
+		{"escape in title", base + "    title: \"a\\e]0;pwned\\ab\"\n", "7:12", `title holds a control character, a line break or invalid UTF-8 ("\x1b"); a title is one line`},
+		{"newline in title", base + "    title: \"a\\nb\"\n", "7:12", `title holds a control character, a line break or invalid UTF-8 ("\n")`},
+		{"escape in story", base + "    story: \"ok\\n\\tstill ok\\n\\e[2J\"\n", "7:12", `story holds a control character or invalid UTF-8 ("\x1b"); a story may hold line breaks and tabs`},
+		{"C1 control in story", base + "    story: \"x\\u009by\"\n", "7:12", `story holds a control character or invalid UTF-8 ("\u009b")`},
+		{"escape in key", head + "    lock: {key: \"k\\e[2J\", strategy: lua-release, ttl: 5s}\n" + clientsOK, "5:17", `lock.key "k\x1b[2J" holds a control character`},
+		{"escape in scenario name", "version: 1\nscenarios:\n  - name: \"s\\e\"\n    duration: 10s\n" + lockOK + clientsOK, "3:11", `scenario name "s\x1b" holds a control character or invalid UTF-8; it may use only a-z, 0-9 and -`},
+		{"escape in client name", head + lockOK + "    clients: [{name: \"A\\x07\", work: 1s}]\n", "6:22", `client name "A\a" holds a control character`},
+		{"escape in target", base + "    faults: [{at: 1s, crash: {target: \"A\\e\"}}]\n", "7:39", `unknown target "A\x1b" (known: A, redis-1)`},
+		{"long scenario name", "version: 1\nscenarios:\n  - name: " + strings.Repeat("a", 65) + "\n    duration: 10s\n" + lockOK + clientsOK, "3:11", "is too long: at most 64 characters (got 65)"},
+		{"long client name", head + lockOK + "    clients: [{name: " + strings.Repeat("A", 33) + ", work: 1s}]\n", "6:22", "is too long: at most 32 characters (got 33)"},
+		{"long key", head + "    lock: {key: " + strings.Repeat("k", 257) + ", strategy: lua-release, ttl: 5s}\n" + clientsOK, "5:17", "lock.key must be at most 256 bytes long (got 257)"},
+		{"long title", base + "    title: " + strings.Repeat("t", 201) + "\n", "7:12", "title must be at most 200 characters long (got 201)"},
+		{"long story", base + "    story: " + strings.Repeat("s", 16385) + "\n", "7:12", "story must be at most 16384 bytes long (got 16385)"},
 
 		// Strategy-dependent rules.
 		{"redlock on two nodes", head + "    redis: {nodes: 2}\n    lock: {key: k, strategy: redlock, ttl: 5s}\n" + clientsOK, "5:20", "strategy redlock needs at least 3 independent masters"},

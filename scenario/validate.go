@@ -7,8 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/internal/termtext"
 )
 
 // The enumerations of the format, in documented order (messages list them).
@@ -141,9 +143,10 @@ func fmtDur(d time.Duration) string {
 
 func (c *checker) scenario() {
 	s := c.s
-	if c.required("name", "a scenario name (name: lowercase-with-dashes)") && !scenarioName.MatchString(s.Name) {
-		c.errorf("name", "scenario name %s may use only a-z, 0-9 and -", echo(s.Name))
+	if c.required("name", "a scenario name (name: lowercase-with-dashes)") {
+		c.name("name", "scenario name", s.Name, MaxNameLen, scenarioName, "a-z, 0-9 and -")
 	}
+	c.text()
 	if c.required("duration", "duration (the simulated-time limit, e.g. duration: 90s)") {
 		c.positive("duration", "duration", s.Duration)
 		if s.Duration > MaxDuration {
@@ -172,14 +175,71 @@ func (c *checker) scenario() {
 	c.oneOf("redis.clock", "redis.clock", r.Clock, Clocks)
 }
 
+// name checks a name: not too long, no control characters, only the
+// characters of re (described by chars). It reports whether it is good.
+func (c *checker) name(path, what, v string, maxLen int, re *regexp.Regexp, chars string) bool {
+	switch {
+	case termtext.HasControl(v):
+		c.errorf(path, "%s %s holds a control character or invalid UTF-8; it may use only %s", what, echo(v), chars)
+	case len(v) > maxLen:
+		c.errorf(path, "%s %s is too long: at most %d characters (got %d)", what, echo(v), maxLen, len(v))
+	case !re.MatchString(v):
+		c.errorf(path, "%s %s may use only %s", what, echo(v), chars)
+	default:
+		return true
+	}
+	return false
+}
+
+// text checks the title and story, which are printed in lists, reports and
+// the TUI: the title is one line, so no control character at all; the story
+// may hold newlines and tabs but no other control character (an escape
+// sequence in it could clear the screen or retitle the terminal).
+func (c *checker) text() {
+	s := c.s
+	switch {
+	case termtext.HasControl(s.Title):
+		c.errorf("title", "title holds a control character, a line break or invalid UTF-8 (%s); a title is one line of plain text", echo(firstControl(s.Title, false)))
+	case utf8.RuneCountInString(s.Title) > MaxTitleLen:
+		c.errorf("title", "title must be at most %d characters long (got %d); put the rest in story", MaxTitleLen, utf8.RuneCountInString(s.Title))
+	}
+	switch {
+	case termtext.EscapeKeepLines(s.Story) != s.Story:
+		c.errorf("story", "story holds a control character or invalid UTF-8 (%s); a story may hold line breaks and tabs but no other control character", echo(firstControl(s.Story, true)))
+	case len(s.Story) > MaxStoryLen:
+		c.errorf("story", "story must be at most %d bytes long (got %d)", MaxStoryLen, len(s.Story))
+	}
+}
+
+// firstControl returns the first control character (or invalid byte) of s,
+// for the message; with keepLines newlines and tabs do not count.
+func firstControl(s string, keepLines bool) string {
+	for i := 0; i < len(s); {
+		_, n := utf8.DecodeRuneInString(s[i:])
+		ch := s[i : i+n]
+		if keep := keepLines && (ch == "\n" || ch == "\t"); !keep && termtext.HasControl(ch) {
+			return ch
+		}
+		i += n
+	}
+	return ""
+}
+
 func (c *checker) lock() {
 	l := c.s.Lock
 	if !c.given("lock") {
 		c.errorf("lock", "lock is required (at least key, strategy and ttl)")
 		return
 	}
-	if c.required("lock.key", "lock.key") && l.Key == "" {
-		c.errorf("lock.key", "lock.key must not be empty")
+	if c.required("lock.key", "lock.key") {
+		switch {
+		case l.Key == "":
+			c.errorf("lock.key", "lock.key must not be empty")
+		case termtext.HasControl(l.Key):
+			c.errorf("lock.key", "lock.key %s holds a control character or invalid UTF-8; a key is printed in traces and must be plain text", echo(l.Key))
+		case len(l.Key) > MaxKeyLen:
+			c.errorf("lock.key", "lock.key must be at most %d bytes long (got %d)", MaxKeyLen, len(l.Key))
+		}
 	}
 	if c.required("lock.strategy", "lock.strategy (one of "+strings.Join(Strategies, ", ")+")") {
 		c.oneOf("lock.strategy", "lock.strategy", l.Strategy, Strategies)
@@ -261,8 +321,7 @@ func (c *checker) clients() {
 		path := fmt.Sprintf("clients[%d]", i)
 		if c.given(path+".name") && cl.Name != "" {
 			switch {
-			case !clientName.MatchString(cl.Name):
-				c.errorf(path+".name", "client name %s may use only A-Z, a-z, 0-9, _ and -", echo(cl.Name))
+			case !c.name(path+".name", "client name", cl.Name, MaxClientNameLen, clientName, "A-Z, a-z, 0-9, _ and -"):
 			case nodeNameLike.MatchString(cl.Name):
 				c.errorf(path+".name", "client name %s looks like a node name; redis-N, redis-K-rJ and sentinel-N name the Redis processes", echo(cl.Name))
 			}
