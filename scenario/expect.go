@@ -108,8 +108,8 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 		switch {
 		case dmsg != "":
 			return "", 0, "max_wait: " + dmsg
-		case d < 0:
-			return "", 0, fmt.Sprintf("max_wait must not be negative (got %s)", operand.Value)
+		case d < 0 || d > MaxDuration:
+			return "", 0, fmt.Sprintf("max_wait must be between 0s and %s (got %s)", fmtDur(MaxDuration), echo(operand.Value))
 		case d%time.Millisecond != 0:
 			return "", 0, fmt.Sprintf("max_wait is compared in whole milliseconds; %s is not one", operand.Value)
 		}

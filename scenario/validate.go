@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -108,15 +109,17 @@ func (c *checker) required(path, what string) bool {
 	return false
 }
 
+// positive checks a length that must be more than nothing: (0, MaxDuration].
 func (c *checker) positive(path, name string, d time.Duration) {
-	if d <= 0 {
-		c.errorf(path, "%s must be greater than 0 (got %s)", name, fmtDur(d))
+	if d <= 0 || d > MaxDuration {
+		c.errorf(path, "%s must be greater than 0 and at most %s (got %s)", name, fmtDur(MaxDuration), fmtDur(d))
 	}
 }
 
+// nonNegative checks a time or length that may be 0: [0, MaxDuration].
 func (c *checker) nonNegative(path, name string, d time.Duration) {
-	if d < 0 {
-		c.errorf(path, "%s must not be negative (got %s)", name, fmtDur(d))
+	if d < 0 || d > MaxDuration {
+		c.errorf(path, "%s must be between 0s and %s (got %s)", name, fmtDur(MaxDuration), fmtDur(d))
 	}
 }
 
@@ -135,6 +138,9 @@ func (c *checker) oneOf(path, name, v string, allowed []string) {
 // fmtDur prints whole seconds as "95s" (how the files write them) rather
 // than Go's "1m35s".
 func fmtDur(d time.Duration) string {
+	if d == MaxDuration {
+		return "24h"
+	}
 	if d%time.Second == 0 && d > -time.Hour && d < time.Hour {
 		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
 	}
@@ -149,9 +155,6 @@ func (c *checker) scenario() {
 	c.text()
 	if c.required("duration", "duration (the simulated-time limit, e.g. duration: 90s)") {
 		c.positive("duration", "duration", s.Duration)
-		if s.Duration > MaxDuration {
-			c.errorf("duration", "duration must be at most 24h (got %s)", s.Duration)
-		}
 	}
 	c.nonNegative("network.latency", "network.latency", s.Network.Latency)
 	c.nonNegative("network.jitter", "network.jitter", s.Network.Jitter)
@@ -245,7 +248,12 @@ func (c *checker) lock() {
 		c.oneOf("lock.strategy", "lock.strategy", l.Strategy, Strategies)
 	}
 	if c.required("lock.ttl", "lock.ttl") {
-		c.positive("lock.ttl", "lock.ttl", l.TTL)
+		switch {
+		case l.TTL < MinTTL || l.TTL > MaxDuration:
+			c.errorf("lock.ttl", "lock.ttl must be between %s and %s (got %s)", fmtDur(MinTTL), fmtDur(MaxDuration), fmtDur(l.TTL))
+		case l.TTL%time.Millisecond != 0:
+			c.errorf("lock.ttl", "lock.ttl must be a whole number of milliseconds: Redis's PX counts milliseconds (got %s)", fmtDur(l.TTL))
+		}
 	}
 	c.positive("lock.timeout", "lock.timeout", l.Timeout)
 	c.oneOf("lock.fencing", "lock.fencing", l.Fencing, FencingModes)
@@ -253,17 +261,20 @@ func (c *checker) lock() {
 		if c.required("lock.watchdog.every", "watchdog.every") {
 			c.positive("lock.watchdog.every", "watchdog.every", w.Every)
 		}
-		if w.MaxRenewals < 0 {
-			c.errorf("lock.watchdog.max_renewals", "watchdog.max_renewals must not be negative (0 means unlimited; got %d)", w.MaxRenewals)
+		if w.MaxRenewals < 0 || w.MaxRenewals > MaxRenewals {
+			c.errorf("lock.watchdog.max_renewals", "watchdog.max_renewals must be between 0 and %d (0 means unlimited; got %d)", MaxRenewals, w.MaxRenewals)
 		}
 	}
 	if r := l.Retry; r != nil {
-		if c.required("lock.retry.attempts", "retry.attempts") && r.Attempts < 1 {
-			c.errorf("lock.retry.attempts", "retry.attempts must be at least 1 (got %d)", r.Attempts)
+		if c.required("lock.retry.attempts", "retry.attempts") && (r.Attempts < 1 || r.Attempts > MaxAttempts) {
+			c.errorf("lock.retry.attempts", "retry.attempts must be at least 1 and at most %d (got %d)", MaxAttempts, r.Attempts)
 		}
 		c.nonNegative("lock.retry.delay", "retry.delay", r.Delay)
-		if !(r.Backoff >= 1) {
-			c.errorf("lock.retry.backoff", "retry.backoff must be at least 1.0 (1.0 keeps the delay constant; got %g)", r.Backoff)
+		if !(r.Backoff >= 1 && r.Backoff <= MaxBackoff) {
+			c.errorf("lock.retry.backoff", "retry.backoff must be at least 1.0 and at most %g (1.0 keeps the delay constant; got %g)", MaxBackoff, r.Backoff)
+		} else if longest := longestPause(r); longest > float64(MaxDuration) {
+			c.errorf("lock.retry.backoff", "the longest retry pause, retry.delay × backoff^(attempts−2) = %s × %g^%d, is more than %s: set retry.max_delay (at most %s) or lower retry.backoff",
+				fmtDur(r.Delay), r.Backoff, r.Attempts-2, fmtDur(MaxDuration), fmtDur(MaxDuration))
 		}
 		c.nonNegative("lock.retry.max_delay", "retry.max_delay", r.MaxDelay)
 		if !(r.Jitter >= 0 && r.Jitter <= 1) {
@@ -349,6 +360,21 @@ func (c *checker) clients() {
 	}
 }
 
+// longestPause is the longest pause between two attempts, in nanoseconds:
+// the pause after failed attempt i is delay × backoff^(i−1), for i up to
+// attempts−1, capped at max_delay (0: no cap). It is computed in float64 so
+// that it cannot overflow (it may be +Inf).
+func longestPause(r *Retry) float64 {
+	if r.Attempts < 2 || r.Delay <= 0 {
+		return 0
+	}
+	d := float64(r.Delay) * math.Pow(r.Backoff, float64(r.Attempts-2))
+	if r.MaxDelay > 0 {
+		d = math.Min(d, float64(r.MaxDelay))
+	}
+	return d
+}
+
 // world lists the process names a fault may target.
 type world struct {
 	clients, masters, replicas, sentinels []string
@@ -430,8 +456,13 @@ func (c *checker) fault(i int) {
 		}
 	case FaultClockJump:
 		c.target(kp, f, w, w.all(), "a client or a Redis node (a sentinel only takes network faults)")
-		if c.required(field("by"), "clock_jump.by (how far the clock steps, e.g. by: 20s or by: -5s)") && f.By == 0 {
-			c.errorf(field("by"), "clock_jump.by must not be 0 (a jump of nothing)")
+		if c.required(field("by"), "clock_jump.by (how far the clock steps, e.g. by: 20s or by: -5s)") {
+			switch {
+			case f.By == 0:
+				c.errorf(field("by"), "clock_jump.by must not be 0 (a jump of nothing)")
+			case f.By < -MaxDuration || f.By > MaxDuration:
+				c.errorf(field("by"), "clock_jump.by must be between -24h and 24h (got %s)", fmtDur(f.By))
+			}
 		}
 	case FaultClockDrift:
 		c.target(kp, f, w, w.all(), "a client or a Redis node (a sentinel only takes network faults)")

@@ -6,6 +6,7 @@ package scenario
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -250,6 +251,10 @@ func (p *parser) duration(n *yaml.Node, name string) time.Duration {
 	return d
 }
 
+// durationSyntax is the form time.ParseDuration reads; a string of that
+// form it still refuses is out of its range.
+var durationSyntax = regexp.MustCompile(`^[-+]?([0-9]*(\.[0-9]*)?(ns|us|µs|μs|ms|s|m|h))+$`)
+
 // parseDuration returns the duration written in n, or a message saying why
 // it is not one.
 func parseDuration(n *yaml.Node) (time.Duration, string) {
@@ -264,6 +269,10 @@ func parseDuration(n *yaml.Node) (time.Duration, string) {
 		d, err := time.ParseDuration(v)
 		if err == nil {
 			return d, ""
+		}
+		if durationSyntax.MatchString(v) {
+			// Well formed but beyond int64 nanoseconds (about 292 years).
+			return 0, fmt.Sprintf("%s is far too long: durations are at most %s", echo(v), fmtDur(MaxDuration))
 		}
 		if _, ferr := strconv.ParseFloat(v, 64); ferr == nil {
 			return 0, fmt.Sprintf("%s has no unit; did you mean %ss? (durations look like 1.5s, 250ms, 2m)", echo(v), clip(v))
