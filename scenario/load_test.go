@@ -345,6 +345,18 @@ func TestLoadErrors(t *testing.T) {
 		{"too many renewals", head + "    lock: {key: k, strategy: lua-release, ttl: 5s, watchdog: {every: 1s, max_renewals: 1000001}}\n" + clientsOK, "5:88", "watchdog.max_renewals must be between 0 and 1000000"},
 		{"max_wait too long", base + "    expect: {max_wait: 25h}\n", "7:24", `max_wait must be between 0s and 24h (got "25h")`},
 
+		// What cannot be simulated in useful time (issue 11 item 2).
+		{"watchdog 1ns without latency", "version: 1\nscenarios:\n  - name: s\n    duration: 90s\n    network: {latency: 0s}\n    lock: {key: k, strategy: lua-release, ttl: 5s, watchdog: {every: 1ns}}\n" + clientsOK, "6:70",
+			"watchdog.every 1ns with a round trip of 0s (2 × network.latency) renews more often than every 1ms, which cannot be simulated in useful time; allowed: watchdog.every from 1ms to 24h here"},
+		{"watchdog 100us over loopback", "version: 1\nscenarios:\n  - name: s\n    duration: 90s\n    network: {latency: 100us}\n    lock: {key: k, strategy: lua-release, ttl: 5s, watchdog: {every: 100us}}\n" + clientsOK, "6:70",
+			"allowed: watchdog.every from 800µs to 24h here"},
+		{"retry without delay or latency", "version: 1\nscenarios:\n  - name: s\n    duration: 90s\n    network: {latency: 0s}\n    lock: {key: k, strategy: lua-release, ttl: 5s, retry: {attempts: 1000000, delay: 0s}}\n" + clientsOK, "6:86",
+			"retry.delay 0s with a round trip of 0s (2 × network.latency) retries more often than every 1ms, which cannot be simulated in useful time; allowed: retry.delay from 1ms to 24h here"},
+		{"renewals beyond the budget", "version: 1\nscenarios:\n  - name: s\n    duration: 24h\n    lock: {key: k, strategy: lua-release, ttl: 5s, watchdog: {every: 10ms}}\n    clients: [{name: A, work: 24h}]\n", "5:70",
+			"this scenario plans about 1.44e+07 kernel events of work, mostly the watchdog's renewals (one every 10ms plus a round trip, while a lock is held), more than the 10000000 a run may take (scenario.DefaultEventBudget); allowed: at most 10000000 planned events"},
+		{"nested holds beyond the budget", head + "    lock: {key: k, strategy: redlock, ttl: 5s}\n    clients:\n" + repeat(10, "      - {name: c%d, work: 0s, holds: 10000, nested: 100}\n"), "6:5",
+			"this scenario plans about 1.02e+08 kernel events of work, mostly the clients' holds (holds × (1 + nested) acquires and releases, each sent to 5 masters), more than the 10000000"},
+
 		// Faults.
 		{"two kinds", base + "    faults:\n      - at: 1s\n        pause: {target: A, for: 1s}\n        crash: {target: A}\n", "10:9", "exactly one kind, this one has two (pause and crash)"},
 		{"no kind", base + "    faults:\n      - at: 1s\n", "8:9", "fault has no kind: add one of pause, hang,"},

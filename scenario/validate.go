@@ -66,6 +66,9 @@ func validate(s *Scenario, pt posTable) *problem {
 			c.report(x.Pos, "%s", msg)
 		}
 	}
+	if c.first == nil {
+		c.simulable()
+	}
 	return c.first
 }
 

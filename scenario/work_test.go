@@ -1,0 +1,43 @@
+package scenario
+
+import (
+	"fmt"
+	"testing"
+)
+
+// The loader refuses a scenario whose planned work is beyond the event
+// budget; that is only fair if the estimate never exceeds what a run really
+// takes. Every bundled scenario, and worlds built to stress each term
+// (renewals, nested holds, Redlock's masters), must take at least the kernel
+// events PlannedEvents predicts. (A hold whose acquire fails is skipped, so
+// the worlds built here do not contend: one client plans every hold.)
+func TestPlannedEventsIsALowerBound(t *testing.T) {
+	scenarios := loadBundled(t).Scenarios
+	extra := ""
+	for i, w := range []struct{ latency, lock, nested string }{
+		{"0s", "strategy: lua-release, watchdog: {every: 10ms}", "0"},
+		{"1ms", "strategy: redlock, watchdog: {every: 10ms}", "0"},
+		{"0s", "strategy: redlock, redlock: {parallel: true}, watchdog: {every: 1ms, max_renewals: 3}", "0"},
+		{"0s", "strategy: lua-release, reentrant: true, watchdog: {every: 1ms}", "4"},
+		{"2ms", "strategy: lua-release, reentrant: true", "100"},
+	} {
+		extra += fmt.Sprintf("  - name: s%d\n    duration: 2m\n    network: {latency: %s}\n    lock: {key: k, ttl: 5s, %s}\n"+
+			"    clients: [{name: A, holds: 20, work: 3s, nested: %s}]\n", i, w.latency, w.lock, w.nested)
+	}
+	f, err := Load("extra.yaml", []byte("version: 1\nscenarios:\n"+extra))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range append(scenarios, f.Scenarios...) {
+		holds, renewals := PlannedEvents(s, "")
+		r, err := NewRunner(s, Options{}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := r.Run()
+		r.Close()
+		if holds+renewals > float64(rep.KernelSteps) || rep.BudgetExhausted {
+			t.Errorf("%s: planned %.0f events (%.0f holds, %.0f renewals), the run took %d", s.Name, holds+renewals, holds, renewals, rep.KernelSteps)
+		}
+	}
+}
