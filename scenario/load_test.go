@@ -297,9 +297,9 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown sentinel", base + "    redis: {replicas: 1, failover_after: 2s, sentinels: 3}\n    faults: [{at: 1s, isolate: {target: sentinel-4, for: 1s}}]\n", "8:41", "unknown target \"sentinel-4\""},
 		{"fair with reentrant", head + "    lock: {key: k, strategy: lua-release, ttl: 5s, fair: true, reentrant: true}\n" + clientsOK, "5:58", "lock.fair and lock.reentrant cannot be combined"},
 		{"token with fair", head + "    lock: {key: k, strategy: lua-release, ttl: 5s, fair: true, fencing: token}\n" + clientsOK, "5:73", "fencing: token cannot be combined"},
-		{"fair needs owner", head + "    lock: {key: k, strategy: setnx-del, ttl: 5s, fair: true}\n" + clientsOK, "5:56", "lock.fair needs strategy lua-release or redlock"},
+		{"fair needs owner", head + "    lock: {key: k, strategy: setnx-del, ttl: 5s, fair: true}\n" + clientsOK, "5:56", "lock.fair needs strategy lua-release; strategy setnx-del stores no owner to queue waiters behind"},
 		{"watchdog needs owner", head + "    lock: {key: k, strategy: set-del, ttl: 5s, watchdog: {every: 1s}}\n" + clientsOK, "5:48", "lock.watchdog needs strategy lua-release or redlock"},
-		{"reentrant redlock", head + "    lock: {key: k, strategy: redlock, ttl: 5s, reentrant: true}\n" + clientsOK, "5:59", "not supported with strategy redlock"},
+		{"reentrant redlock", head + "    lock: {key: k, strategy: redlock, ttl: 5s, reentrant: true}\n" + clientsOK, "5:59", "lock.reentrant needs strategy lua-release; strategy redlock has no reentrant variant"},
 		{"cas needs owner", head + "    lock: {key: k, strategy: setnx-expire, ttl: 5s, fencing: cas}\n" + clientsOK, "5:62", "fencing: cas needs strategy lua-release or redlock"},
 
 		// Numeric ranges.

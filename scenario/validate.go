@@ -289,34 +289,10 @@ func (c *checker) lock() {
 	}
 	c.positive("lock.redlock.request_timeout", "redlock.request_timeout", l.Redlock.RequestTimeout)
 
-	// Features that need an owner stored in Redis (a token or a hash) make no
-	// sense for the naive strategies, which store no owner.
-	if slices.Contains(Strategies, l.Strategy) && !slices.Contains(ownerStrategy, l.Strategy) {
-		for _, f := range []struct {
-			on   bool
-			path string
-		}{{l.Watchdog != nil, "lock.watchdog"}, {l.Reentrant, "lock.reentrant"}, {l.Fair, "lock.fair"}} {
-			if f.on {
-				c.errorf(f.path, "%s needs strategy lua-release or redlock (strategy %s stores no owner to renew, count or queue)", f.path, l.Strategy)
-			}
-		}
-	}
-	if l.Reentrant && l.Strategy == "redlock" {
-		c.errorf("lock.reentrant", "lock.reentrant is not supported with strategy redlock; use lua-release")
-	}
-	// The variants are separate scripts; combining them would silently drop
-	// one, so refuse the combination instead.
-	if l.Reentrant && l.Fair {
-		c.errorf("lock.fair", "lock.fair and lock.reentrant cannot be combined; choose one")
-	}
-	if l.Fair && l.Strategy == "redlock" {
-		c.errorf("lock.fair", "lock.fair is not supported with strategy redlock; use lua-release")
-	}
-	if l.Fencing == "token" && (l.Reentrant || l.Fair) {
-		c.errorf("lock.fencing", "fencing: token cannot be combined with lock.reentrant or lock.fair")
-	}
-	if l.Fencing == "cas" && slices.Contains(Strategies, l.Strategy) && !slices.Contains(ownerStrategy, l.Strategy) {
-		c.errorf("lock.fencing", "fencing: cas needs strategy lua-release or redlock (not %s)", l.Strategy)
+	// Which modifiers a strategy can run is decided in one place (design.go),
+	// which Compare uses too.
+	for _, p := range DesignProblems(l.Strategy, l) {
+		c.errorf(p.Field, "%s", p.Msg)
 	}
 }
 
