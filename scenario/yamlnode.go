@@ -199,8 +199,12 @@ func (p *parser) str(n *yaml.Node, name string) string {
 func (p *parser) integer(n *yaml.Node, name string) int64 {
 	n = p.scalar(n, name)
 	var v int64
-	if n.Tag != "!!int" || n.Decode(&v) != nil {
+	if n.Tag != "!!int" && !(n.Tag == "!!float" && wholeNumber.MatchString(n.Value)) {
 		p.fail(n, "%s must be a whole number, not %s", name, echo(n.Value))
+	}
+	// yaml.v3 tags a whole number beyond int64 as a float.
+	if n.Tag != "!!int" || n.Decode(&v) != nil {
+		p.fail(n, "%s: %s is far too large (see the limits in docs/scenario-format.md)", name, echo(n.Value))
 	}
 	return v
 }
@@ -210,7 +214,7 @@ func (p *parser) integer(n *yaml.Node, name string) int64 {
 func (p *parser) smallInt(n *yaml.Node, name string) int {
 	v := p.integer(n, name)
 	if v > 1e9 || v < -1e9 {
-		p.fail(n, "%s is far too large (%d)", name, v)
+		p.fail(n, "%s: %d is far too large (see the limits in docs/scenario-format.md)", name, v)
 	}
 	return int(v)
 }
@@ -250,6 +254,9 @@ func (p *parser) duration(n *yaml.Node, name string) time.Duration {
 	}
 	return d
 }
+
+// wholeNumber is a decimal integer as written.
+var wholeNumber = regexp.MustCompile(`^[-+]?[0-9]+$`)
 
 // durationSyntax is the form time.ParseDuration reads; a string of that
 // form it still refuses is out of its range.
