@@ -347,11 +347,13 @@ func TestLoadErrors(t *testing.T) {
 
 		// What cannot be simulated in useful time (issue 11 item 2).
 		{"watchdog 1ns without latency", "version: 1\nscenarios:\n  - name: s\n    duration: 90s\n    network: {latency: 0s}\n    lock: {key: k, strategy: lua-release, ttl: 5s, watchdog: {every: 1ns}}\n" + clientsOK, "6:70",
-			"watchdog.every 1ns with a round trip of 0s (2 × network.latency) renews more often than every 1ms, which cannot be simulated in useful time; allowed: watchdog.every from 1ms to 24h here"},
+			"watchdog.every 1ns with a round trip of 0s (2 × network.latency, or the request timeout if shorter) renews more often than every 1ms, which cannot be simulated in useful time; allowed: watchdog.every from 1ms to 24h here"},
 		{"watchdog 100us over loopback", "version: 1\nscenarios:\n  - name: s\n    duration: 90s\n    network: {latency: 100us}\n    lock: {key: k, strategy: lua-release, ttl: 5s, watchdog: {every: 100us}}\n" + clientsOK, "6:70",
 			"allowed: watchdog.every from 800µs to 24h here"},
 		{"retry without delay or latency", "version: 1\nscenarios:\n  - name: s\n    duration: 90s\n    network: {latency: 0s}\n    lock: {key: k, strategy: lua-release, ttl: 5s, retry: {attempts: 1000000, delay: 0s}}\n" + clientsOK, "6:86",
-			"retry.delay 0s with a round trip of 0s (2 × network.latency) retries more often than every 1ms, which cannot be simulated in useful time; allowed: retry.delay from 1ms to 24h here"},
+			"retry.delay 0s with a round trip of 0s (2 × network.latency, or the request timeout if shorter) retries more often than every 1ms, which cannot be simulated in useful time; allowed: retry.delay from 1ms to 24h here"},
+		{"retry bounded by a short timeout", "version: 1\nscenarios:\n  - name: s\n    duration: 90s\n    network: {latency: 1s}\n    lock: {key: k, strategy: lua-release, ttl: 5s, timeout: 100us, retry: {attempts: 100, delay: 0s}}\n" + clientsOK, "6:98",
+			"retry.delay 0s with a round trip of 100µs (2 × network.latency, or the request timeout if shorter) retries more often than every 1ms"},
 		{"renewals beyond the budget", "version: 1\nscenarios:\n  - name: s\n    duration: 24h\n    lock: {key: k, strategy: lua-release, ttl: 5s, watchdog: {every: 10ms}}\n    clients: [{name: A, work: 24h}]\n", "5:70",
 			"this scenario plans about 1.44e+07 kernel events of work, mostly the watchdog's renewals (one every 10ms plus a round trip, while a lock is held), more than the 10000000 a run may take (scenario.DefaultEventBudget); allowed: at most 10000000 planned events"},
 		{"nested holds beyond the budget", head + "    lock: {key: k, strategy: redlock, ttl: 5s}\n    clients:\n" + repeat(10, "      - {name: c%d, work: 0s, holds: 10000, nested: 100}\n"), "6:5",

@@ -31,14 +31,37 @@ func callsPerRound(s *Scenario, strategy string) float64 {
 	return 1
 }
 
-// roundTrip is the least time a request and its reply take.
-func roundTrip(s *Scenario) time.Duration { return 2 * s.Network.Latency }
+// requestTimeout is how long a client waits for one reply at most.
+func requestTimeout(s *Scenario, strategy string) time.Duration {
+	if strategy == model.StrategyRedlock {
+		return s.Lock.Redlock.RequestTimeout
+	}
+	return s.Lock.Timeout
+}
+
+// minRoundTrip is the least time a request and its reply can take: twice
+// the latency (jitter may add nothing), or the request timeout if shorter.
+func minRoundTrip(s *Scenario) time.Duration {
+	return min(2*s.Network.Latency, requestTimeout(s, s.Lock.Strategy))
+}
+
+// renewalCycle is how long one renewal takes on average, from the end of
+// the previous one: the period, then a round trip (with the mean jitter of
+// both directions) to one master, or to each in turn for a sequential
+// Redlock, each bounded by the request timeout.
+func renewalCycle(s *Scenario, strategy string) time.Duration {
+	rt := min(2*s.Network.Latency+s.Network.Jitter, requestTimeout(s, strategy))
+	if strategy == model.StrategyRedlock && !s.Lock.Redlock.Parallel {
+		rt *= time.Duration(NodesFor(strategy, s.Redis.Nodes))
+	}
+	return s.Lock.Watchdog.Every + rt
+}
 
 // PlannedEvents estimates the kernel events the clients of s plan for a run
 // under strategy ("" = the scenario's own): every hold's acquire, nested
 // re-acquires, the resource's read and write and the releases, plus the
 // watchdog's renewals while a lock is held (at most the run's duration, as
-// holds exclude one another). Retries and faults are not counted: how many
+// holds exclude one another), one per renewalCycle. Retries and faults are not counted: how many
 // there are depends on the run. It is a float so that it cannot overflow.
 func PlannedEvents(s *Scenario, strategy string) (holds, renewals float64) {
 	if strategy == "" {
@@ -54,7 +77,7 @@ func PlannedEvents(s *Scenario, strategy string) (holds, renewals float64) {
 		held += h * float64(max(c.Work, 0))
 	}
 	if w := s.Lock.Watchdog; w != nil && w.Every > 0 {
-		cycle := float64(w.Every + roundTrip(s))
+		cycle := float64(renewalCycle(s, strategy))
 		n := math.Floor(math.Min(held, float64(s.Duration)) / cycle)
 		if w.MaxRenewals > 0 { // a cap per hold
 			n = math.Min(n, float64(w.MaxRenewals)*all)
@@ -69,14 +92,14 @@ func PlannedEvents(s *Scenario, strategy string) (holds, renewals float64) {
 // passed, so the values it combines are each in range.
 func (c *checker) simulable() {
 	s := c.s
-	rt := roundTrip(s)
+	rt := minRoundTrip(s)
 	need := fmtDur(max(MinCycle-rt, 0)) // the shortest period allowed here
 	if w := s.Lock.Watchdog; w != nil && w.Every+rt < MinCycle {
-		c.errorf("lock.watchdog.every", "watchdog.every %s with a round trip of %s (2 × network.latency) renews more often than every %s, which cannot be simulated in useful time; allowed: watchdog.every from %s to 24h here",
+		c.errorf("lock.watchdog.every", "watchdog.every %s with a round trip of %s (2 × network.latency, or the request timeout if shorter) renews more often than every %s, which cannot be simulated in useful time; allowed: watchdog.every from %s to 24h here",
 			fmtDur(w.Every), fmtDur(rt), fmtDur(MinCycle), need)
 	}
 	if r := s.Lock.Retry; r != nil && r.Attempts > 1 && r.Delay+rt < MinCycle {
-		c.errorf("lock.retry.delay", "retry.delay %s with a round trip of %s (2 × network.latency) retries more often than every %s, which cannot be simulated in useful time; allowed: retry.delay from %s to 24h here",
+		c.errorf("lock.retry.delay", "retry.delay %s with a round trip of %s (2 × network.latency, or the request timeout if shorter) retries more often than every %s, which cannot be simulated in useful time; allowed: retry.delay from %s to 24h here",
 			fmtDur(r.Delay), fmtDur(rt), fmtDur(MinCycle), need)
 	}
 	if c.first != nil {

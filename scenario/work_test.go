@@ -20,6 +20,8 @@ func TestPlannedEventsIsALowerBound(t *testing.T) {
 		{"0s", "strategy: redlock, redlock: {parallel: true}, watchdog: {every: 1ms, max_renewals: 3}", "0"},
 		{"0s", "strategy: lua-release, reentrant: true, watchdog: {every: 1ms}", "4"},
 		{"2ms", "strategy: lua-release, reentrant: true", "100"},
+		{"0s, jitter: 100ms", "strategy: lua-release, watchdog: {every: 10ms}", "0"},
+		{"20ms, jitter: 30ms", "strategy: redlock, timeout: 25ms, watchdog: {every: 10ms}", "0"},
 	} {
 		extra += fmt.Sprintf("  - name: s%d\n    duration: 2m\n    network: {latency: %s}\n    lock: {key: k, ttl: 5s, %s}\n"+
 			"    clients: [{name: A, holds: 20, work: 3s, nested: %s}]\n", i, w.latency, w.lock, w.nested)
