@@ -59,6 +59,26 @@ func clip(s string) string {
 	return s
 }
 
+// maxList is how many bytes of names a "known: ..." list shows.
+const maxList = 400
+
+// knownList joins names for a "known: ..." list, cut after maxList bytes
+// with a count of the rest, so the message stays a line a terminal shows.
+func knownList(names []string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if b.Len()+len(n) > maxList {
+			fmt.Fprintf(&b, "… and %d more", len(names)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(n)
+	}
+	return b.String()
+}
+
 // cutEcho returns the first maxEcho characters of s (an invalid byte counts
 // as one) and whether anything was cut.
 func cutEcho(s string) (string, bool) {

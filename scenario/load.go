@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"gopkg.in/yaml.v3"
 )
 
@@ -130,7 +131,7 @@ func (f *File) Find(name string) (*Scenario, error) {
 		}
 		names = append(names, s.Name)
 	}
-	return nil, fmt.Errorf("no scenario named %s in %s (known: %s)", echo(name), f.Path, strings.Join(names, ", "))
+	return nil, fmt.Errorf("no scenario named %s in %s (known: %s)", echo(name), termtext.Escape(f.Path), strings.Join(names, ", "))
 }
 
 // FaultKinds lists the fault kinds in the order the format documents them.

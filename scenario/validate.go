@@ -477,7 +477,7 @@ func (c *checker) target(path string, f Fault, w world, allowed []string, need s
 	}
 	all := w.net()
 	if !slices.Contains(all, f.Target) {
-		c.errorf(tp, "unknown target %s (known: %s)", echo(f.Target), strings.Join(all, ", "))
+		c.errorf(tp, "unknown target %s (known: %s)", echo(f.Target), knownList(all))
 		return false
 	}
 	if !slices.Contains(allowed, f.Target) {
@@ -514,7 +514,7 @@ func (c *checker) partition(path string, f Fault, w world) {
 		for m, name := range group {
 			mp := fmt.Sprintf("%s[%d][%d]", gp, g, m)
 			if !known[name] {
-				c.errorf(mp, "unknown process %s in partition group %d (known: %s)", echo(name), g+1, strings.Join(all, ", "))
+				c.errorf(mp, "unknown process %s in partition group %d (known: %s)", echo(name), g+1, knownList(all))
 				return
 			}
 			if prev, dup := where[name]; dup {
