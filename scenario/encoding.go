@@ -53,11 +53,10 @@ func yamlPrintable(r rune) bool {
 	return true
 }
 
-// tabIndent finds a tab in the indentation of line n or the line after it
-// (yaml.v3 reports a tab indent on the line before the tab at times) and
-// returns its position.
-func tabIndent(lines [][]byte, n int) (Pos, bool) {
-	for l := max(n, 1); l <= n+1 && l <= len(lines); l++ {
+// tabIndent finds the first tab in the indentation of lines from..to
+// (1-based) and returns its position.
+func tabIndent(lines [][]byte, from, to int) (Pos, bool) {
+	for l := max(from, 1); l <= to && l <= len(lines); l++ {
 		text := lines[l-1]
 		indent := text[:len(text)-len(bytes.TrimLeft(text, " \t"))]
 		if c := bytes.IndexByte(indent, '\t'); c >= 0 {

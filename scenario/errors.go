@@ -142,8 +142,15 @@ func fromYAML(path string, data []byte, err error) *LoadError {
 		}
 		return newError(path, p, "alias *%s refers to an anchor &%s that is not defined before it", m[1], m[1])
 	}
-	if strings.Contains(msg, "tab character") || strings.Contains(msg, "cannot start any token") {
-		if tp, ok := tabIndent(lines, p.Line); ok {
+	// yaml.v3 names a tab in an indentation on the line before it ("a tab
+	// character that violates indentation"), or as a token it cannot
+	// start on its own line.
+	if tabAt, tokenAt := strings.Contains(msg, "tab character"), strings.Contains(msg, "cannot start any token"); tabAt || tokenAt {
+		extra := 0
+		if tabAt {
+			extra = 1
+		}
+		if tp, ok := tabIndent(lines, p.Line, p.Line+extra); ok {
 			return newError(path, tp, "%s", tabMessage)
 		}
 	}
