@@ -357,7 +357,7 @@ func TestLoadErrors(t *testing.T) {
 		{"renewals beyond the budget", "version: 1\nscenarios:\n  - name: s\n    duration: 24h\n    lock: {key: k, strategy: lua-release, ttl: 5s, watchdog: {every: 10ms}}\n    clients: [{name: A, work: 24h}]\n", "5:70",
 			"this scenario plans about 1.44e+07 kernel events of work, mostly the watchdog's renewals (one every 10ms plus a round trip, while a lock is held), more than the 10000000 a run may take (scenario.DefaultEventBudget); allowed: at most 10000000 planned events"},
 		{"nested holds beyond the budget", head + "    lock: {key: k, strategy: redlock, ttl: 5s}\n    clients:\n" + repeat(10, "      - {name: c%d, work: 0s, holds: 10000, nested: 100}\n"), "6:5",
-			"this scenario plans about 1.02e+08 kernel events of work, mostly the clients' holds (holds × (1 + nested) acquires and releases, each sent to 5 masters), more than the 10000000"},
+			"this scenario plans about 1.01e+08 kernel events of work, mostly the clients' holds (holds × (1 + nested) acquires and releases, each sent to 5 masters), more than the 10000000"},
 
 		// Faults.
 		{"two kinds", base + "    faults:\n      - at: 1s\n        pause: {target: A, for: 1s}\n        crash: {target: A}\n", "10:9", "exactly one kind, this one has two (pause and crash)"},
