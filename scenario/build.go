@@ -51,6 +51,14 @@ func (o Options) budget() int64 {
 // options applied.
 func ModelConfig(s *Scenario, o Options) model.Config {
 	l := s.Lock
+	if o.Strategy != "" && o.Strategy != l.Strategy {
+		// Another strategy runs the design as far as it can (DesignFor,
+		// the loader's own rules): what it cannot run is dropped, never run
+		// half-supported. Compare lists what was dropped.
+		if dl, _, err := DesignFor(o.Strategy, l); err == nil {
+			l = dl
+		}
+	}
 	cfg := model.Config{
 		Seed:     s.Seed,
 		Duration: s.Duration,

@@ -25,6 +25,9 @@ type Column struct {
 	// FaultsBefore are the faults that struck before the first violation,
 	// in order: the context of its explanation.
 	FaultsBefore []string `json:"faults_before_violation,omitempty"`
+	// Dropped are the modifiers of the scenario's lock design this column's
+	// strategy cannot run (DesignFor), so it ran without them.
+	Dropped []Dropped `json:"dropped,omitempty"`
 }
 
 // Comparison is a scenario run once per strategy, with the same clients,
@@ -66,7 +69,10 @@ func CheckStrategies(names []string) error {
 // Compare runs s once for each strategy, in the order given, with o's seed
 // and extra faults. A strategy needing more nodes than the scenario has gets
 // them (NodesFor); faults naming a process a world lacks are skipped there
-// and listed in that column's Skipped.
+// and listed in that column's Skipped; modifiers of the lock design the
+// strategy cannot run (reentrant under Redlock, fair under set-del) are
+// dropped there, by the loader's own rules (DesignFor), and listed in that
+// column's Dropped.
 func Compare(s *Scenario, strategies []string, o Options) (*Comparison, error) {
 	if err := CheckStrategies(strategies); err != nil {
 		return nil, err
@@ -86,7 +92,11 @@ func Compare(s *Scenario, strategies []string, o Options) (*Comparison, error) {
 
 // compareOne plays one column and explains its verdict.
 func compareOne(s *Scenario, o Options) (*Column, error) {
-	r, err := NewRunner(s, o, false)
+	run, dropped, err := ForStrategy(s, o.Strategy)
+	if err != nil {
+		return nil, err
+	}
+	r, err := NewRunner(run, o, false)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +127,7 @@ func compareOne(s *Scenario, o Options) (*Column, error) {
 		// The file's expectations describe its own strategy only.
 		rep.Expectations, rep.OK = []ExpectResult{}, true
 	}
-	col := &Column{Report: rep, Nodes: len(r.World().Shards), FaultsBefore: before}
+	col := &Column{Report: rep, Nodes: len(r.World().Shards), FaultsBefore: before, Dropped: dropped}
 	switch {
 	case !rep.Safe:
 		col.Why = rep.FirstViolation
@@ -182,6 +192,9 @@ func (c *Comparison) WriteText(w io.Writer) {
 	for _, r := range compareRows {
 		rows = append(rows, append([]string{r.name}, c.cells(r.get)...))
 	}
+	if c.dropsAny() {
+		rows = append(rows, append([]string{"dropped"}, c.cells(droppedCell)...))
+	}
 	writeTable(w, rows)
 
 	for _, col := range c.Columns {
@@ -198,6 +211,9 @@ func (c *Comparison) WriteText(w io.Writer) {
 				fmt.Fprintf(w, "  ✗ %s %s (got %s)\n", e.Field, e.Want, e.Got)
 			}
 		}
+		for _, d := range col.Dropped {
+			fmt.Fprintf(w, "  dropped: %s\n", d)
+		}
 		for _, sk := range col.Skipped {
 			fmt.Fprintf(w, "  skipped: %s\n", sk)
 		}
@@ -205,6 +221,28 @@ func (c *Comparison) WriteText(w io.Writer) {
 	if !c.OK() {
 		fmt.Fprintf(w, "\nreproduce: lockstep compare -s %s --seed %d\n", s.Name, c.seed())
 	}
+}
+
+// dropsAny reports whether some column ran without part of the design.
+func (c *Comparison) dropsAny() bool {
+	for _, col := range c.Columns {
+		if len(col.Dropped) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// droppedCell names what a column dropped of the design, "-" for nothing.
+func droppedCell(c *Column) string {
+	if len(c.Dropped) == 0 {
+		return "-"
+	}
+	names := make([]string, len(c.Dropped))
+	for i, d := range c.Dropped {
+		names[i] = d.Field
+	}
+	return strings.Join(names, ", ")
 }
 
 func (c *Comparison) seed() uint64 {

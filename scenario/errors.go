@@ -6,19 +6,90 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/lockstep-sim/lockstep/internal/termtext"
 )
 
 // LoadError is a problem with a scenario file. Its text is
-// "FILE:LINE:COL: message" so editors and terminals can jump to the spot.
+// "FILE:LINE:COL: message" so editors and terminals can jump to the spot, or
+// "FILE: message" when the file could not be read at all (Pos is zero).
 type LoadError struct {
 	Path string // the path given to Load
-	Pos  Pos    // 1-based; Col is 1 when only the line is known
+	Pos  Pos    // 1-based; Col is 1 when only the line is known; zero: no position
 	Msg  string
+	Err  error // the underlying error of a file that could not be read, for errors.Is
 }
 
-// Error returns "FILE:LINE:COL: message".
+// Error returns "FILE:LINE:COL: message" (or "FILE: message"). The path is
+// user input too, so control characters in it are shown escaped.
 func (e *LoadError) Error() string {
-	return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Pos.Line, e.Pos.Col, e.Msg)
+	path := termtext.Escape(e.Path)
+	if e.Path == "" {
+		path = `""`
+	}
+	if e.Pos.Line == 0 {
+		return fmt.Sprintf("%s: %s", path, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", path, e.Pos.Line, e.Pos.Col, e.Msg)
+}
+
+// Unwrap gives errors.Is the cause of a read failure (fs.ErrNotExist, ...).
+func (e *LoadError) Unwrap() error { return e.Err }
+
+// echo quotes a value the user wrote for an error message: at most maxEcho
+// characters (a 3 MiB value is not printed whole), with control characters
+// and invalid UTF-8 escaped as Go escapes, so the message stays one line.
+func echo(s string) string {
+	s, cut := cutEcho(s)
+	q := strconv.Quote(s)
+	if cut {
+		q = q[:len(q)-1] + `…"`
+	}
+	return q
+}
+
+// clip is echo without the quotes, for values shown bare ("30 has no unit").
+func clip(s string) string {
+	s, cut := cutEcho(s)
+	s = termtext.Escape(s)
+	if cut {
+		s += "…"
+	}
+	return s
+}
+
+// maxList is how many bytes of names a "known: ..." list shows.
+const maxList = 400
+
+// knownList joins names for a "known: ..." list, cut after maxList bytes
+// with a count of the rest, so the message stays a line a terminal shows.
+func knownList(names []string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if b.Len()+len(n) > maxList {
+			fmt.Fprintf(&b, "… and %d more", len(names)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(n)
+	}
+	return b.String()
+}
+
+// cutEcho returns the first maxEcho characters of s (an invalid byte counts
+// as one) and whether anything was cut.
+func cutEcho(s string) (string, bool) {
+	for i, n := 0, 0; i < len(s); n++ {
+		if n == maxEcho {
+			return s[:i], true
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s, false
 }
 
 // newError builds a LoadError, clamping the position to at least 1:1 so the
@@ -30,7 +101,9 @@ func newError(path string, p Pos, format string, args ...any) *LoadError {
 	if p.Col < 1 {
 		p.Col = 1
 	}
-	return &LoadError{Path: path, Pos: p, Msg: fmt.Sprintf(format, args...)}
+	// Messages quote values through echo; Escape is the net for any that
+	// does not, so no message can carry a control character to a terminal.
+	return &LoadError{Path: path, Pos: p, Msg: termtext.Escape(fmt.Sprintf(format, args...))}
 }
 
 // before reports whether p comes earlier in the file than q.
@@ -69,12 +142,16 @@ func fromYAML(path string, data []byte, err error) *LoadError {
 		}
 		return newError(path, p, "alias *%s refers to an anchor &%s that is not defined before it", m[1], m[1])
 	}
-	if strings.Contains(msg, "tab character") || strings.Contains(msg, "cannot start any token") {
-		if p.Line <= len(lines) {
-			if c := bytes.IndexByte(lines[p.Line-1], '\t'); c >= 0 {
-				p.Col = c + 1
-				return newError(path, p, "tab character: YAML indents with spaces only (%s)", msg)
-			}
+	// yaml.v3 names a tab in an indentation on the line before it ("a tab
+	// character that violates indentation"), or as a token it cannot
+	// start on its own line.
+	if tabAt, tokenAt := strings.Contains(msg, "tab character"), strings.Contains(msg, "cannot start any token"); tabAt || tokenAt {
+		extra := 0
+		if tabAt {
+			extra = 1
+		}
+		if tp, ok := tabIndent(lines, p.Line, p.Line+extra); ok {
+			return newError(path, tp, "%s", tabMessage)
 		}
 	}
 	return newError(path, p, "invalid YAML: %s", msg)

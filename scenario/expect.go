@@ -56,7 +56,7 @@ func (p *parser) expect(n *yaml.Node) []Expectation {
 			p.fail(v, "%s", msg)
 		}
 		if x.Op == "<" && x.Value == 0 {
-			p.fail(v, "%s: %q can never hold (no metric is negative)", e.key, v.Value)
+			p.fail(v, "%s: %s can never hold (no metric is negative)", e.key, echo(v.Value))
 		}
 		out = append(out, x)
 	}
@@ -75,11 +75,11 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 			}
 			return "==", 0, ""
 		}
-		return "", 0, fmt.Sprintf("%s must be true or false (unquoted), not %q", metric, v.Value)
+		return "", 0, fmt.Sprintf("%s must be true or false (unquoted), not %s", metric, echo(v.Value))
 	}
-	bad := fmt.Sprintf(`bad expectation %q for %s: write a whole number (meaning exactly) or a quoted comparison such as ">= 1", "<= 3", "> 0", "< 5", "== 2"`, v.Value, metric)
+	bad := fmt.Sprintf(`bad expectation %s for %s: write a whole number (meaning exactly) or a quoted comparison such as ">= 1", "<= 3", "> 0", "< 5", "== 2"`, echo(v.Value), metric)
 	if metric == "max_wait" {
-		bad = fmt.Sprintf(`bad expectation %q for max_wait: write a duration (meaning exactly) or a quoted comparison such as "<= 2s", "< 500ms", "== 0s"`, v.Value)
+		bad = fmt.Sprintf(`bad expectation %s for max_wait: write a duration (meaning exactly) or a quoted comparison such as "<= 2s", "< 500ms", "== 0s"`, echo(v.Value))
 	}
 	op, operand := "==", v
 	switch v.Tag {
@@ -108,8 +108,8 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 		switch {
 		case dmsg != "":
 			return "", 0, "max_wait: " + dmsg
-		case d < 0:
-			return "", 0, fmt.Sprintf("max_wait must not be negative (got %s)", operand.Value)
+		case d < 0 || d > MaxDuration:
+			return "", 0, fmt.Sprintf("max_wait must be between 0s and %s (got %s)", fmtDur(MaxDuration), echo(operand.Value))
 		case d%time.Millisecond != 0:
 			return "", 0, fmt.Sprintf("max_wait is compared in whole milliseconds; %s is not one", operand.Value)
 		}
@@ -129,9 +129,9 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 func validateExpect(x Expectation) string {
 	switch {
 	case !slices.Contains(MetricNames, x.Metric):
-		return fmt.Sprintf("unknown metric %q in expect (metrics: %s)", x.Metric, strings.Join(MetricNames, ", "))
+		return fmt.Sprintf("unknown metric %s in expect (metrics: %s)", echo(x.Metric), strings.Join(MetricNames, ", "))
 	case !slices.Contains(expectOps, x.Op):
-		return fmt.Sprintf("expectation of %s has operator %q; use one of %s", x.Metric, x.Op, strings.Join(expectOps, " "))
+		return fmt.Sprintf("expectation of %s has operator %s; use one of %s", x.Metric, echo(x.Op), strings.Join(expectOps, " "))
 	case x.Value < 0:
 		return fmt.Sprintf("expectation of %s compares with %d; metrics are never negative", x.Metric, x.Value)
 	case x.Bool != isBoolMetric(x.Metric):

@@ -7,19 +7,26 @@ import (
 	"regexp"
 	"slices"
 	"testing"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/internal/termtext"
+	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // errorForm is the shape every load error must have: FILE:LINE:COL: message.
 var errorForm = regexp.MustCompile(`^[^:]+:\d+:\d+: `)
 
-// FuzzLoad checks that Load never panics, that every error it returns has
-// the FILE:LINE:COL form, and that whatever it accepts really is valid.
+// FuzzLoad checks that Load never panics, that every error it returns is
+// one short, escaped line of the FILE:LINE:COL form, and that whatever it
+// accepts really is valid, within every limit, and simulates within its
+// event budget (checkRun).
 func FuzzLoad(f *testing.F) {
 	files, _ := filepath.Glob("../testdata/*/*.yaml")
 	for _, path := range files {
-		// Each run of this one walks a million aliased nodes (~60ms); as a
-		// seed it stalls the fuzzer's minimizer. TestBadFiles covers it.
-		if filepath.Base(path) == "billion-laughs.yaml" {
+		// Each run of these walks a million aliased nodes (~60ms); as a
+		// seed it stalls the fuzzer's minimizer. TestBadFiles and
+		// TestHostileCorpus cover them.
+		if b := filepath.Base(path); b == "billion-laughs.yaml" || b == "alias-bomb-groups.yaml" {
 			continue
 		}
 		if data, err := os.ReadFile(path); err == nil {
@@ -51,6 +58,7 @@ func FuzzLoad(f *testing.F) {
 			if !errorForm.MatchString(err.Error()) {
 				t.Fatalf("error %q is not FILE:LINE:COL: message", err)
 			}
+			checkOneLine(t, "fuzz.yaml", err)
 			return
 		}
 		if file == nil || len(file.Scenarios) == 0 || len(file.Scenarios) > MaxScenarios {
@@ -61,8 +69,54 @@ func FuzzLoad(f *testing.F) {
 				t.Fatalf("accepted an invalid scenario: %v", err)
 			}
 			checkInvariants(t, s)
+			checkRun(t, s, fuzzBudget)
 		}
 	})
+}
+
+// fuzzBudget is the event budget of each run the fuzzer makes: small, so
+// that an input costs milliseconds, and still enough for most of a run.
+const fuzzBudget = 20_000
+
+// checkRun simulates s within budget kernel events and checks what a
+// loaded scenario promises: the run ends within its budget, never panics,
+// time never runs backwards, below zero or past the duration (no overflow),
+// and a paused client does nothing while any pause covers it.
+func checkRun(t *testing.T, s *Scenario, budget int64) {
+	t.Helper()
+	r, err := NewRunner(s, Options{EventBudget: budget}, false)
+	if err != nil {
+		t.Fatalf("a loaded scenario does not build: %v", err)
+	}
+	defer r.Close()
+	var last time.Duration
+	r.OnEvent(func(e sim.Event) {
+		if e.At < last || e.At < 0 || e.At > s.Duration {
+			t.Fatalf("event at %v after one at %v (duration %v): %+v", e.At, last, s.Duration, e)
+		}
+		last = e.At
+		if e.Kind != "fault" && e.Kind != "fault-end" && pausedAt(s, e.Proc, e.At) {
+			t.Fatalf("%s acts while paused: %+v", e.Proc, e)
+		}
+	})
+	rep := r.Run()
+	if rep.KernelSteps > budget || rep.SimTimeMS < 0 || time.Duration(rep.SimTimeMS)*time.Millisecond > s.Duration {
+		t.Fatalf("run out of bounds: %d kernel events (budget %d), sim time %dms (duration %v)", rep.KernelSteps, budget, rep.SimTimeMS, s.Duration)
+	}
+	if holds, renewals := PlannedEvents(s, ""); holds+renewals > DefaultEventBudget {
+		t.Fatalf("accepted %s planning %.0f events, more than the default budget", s.Name, holds+renewals)
+	}
+}
+
+// pausedAt reports whether a pause fault of s covers proc strictly inside
+// its span at time at (the instants it begins and ends belong to the fault).
+func pausedAt(s *Scenario, proc string, at time.Duration) bool {
+	for _, f := range s.Faults {
+		if f.Kind == FaultPause && f.Target == proc && at > f.At && at < f.At+f.For {
+			return true
+		}
+	}
+	return false
 }
 
 // checkInvariants restates a few rules independently of validate, so a bug
@@ -79,13 +133,29 @@ func checkInvariants(t *testing.T, s *Scenario) {
 	case len(s.Clients) < 1 || len(s.Clients) > MaxClients || len(s.Faults) > MaxFaults:
 		t.Fatalf("bad counts: %d clients, %d faults", len(s.Clients), len(s.Faults))
 	}
+	inRange := func(d time.Duration) bool { return d >= 0 && d <= MaxDuration }
+	l := s.Lock
+	if l.TTL < MinTTL || l.TTL > MaxDuration || l.TTL%time.Millisecond != 0 || !inRange(s.Network.Latency) || !inRange(s.Network.Jitter) {
+		t.Fatalf("bad ttl or network: %+v %+v", l, s.Network)
+	}
+	if w := l.Watchdog; w != nil && (w.Every <= 0 || w.Every > MaxDuration || w.Every+2*s.Network.Latency < MinCycle) {
+		t.Fatalf("bad watchdog: %+v", w)
+	}
+	if r := l.Retry; r != nil && (r.Attempts < 1 || r.Attempts > MaxAttempts || !inRange(r.Delay) || !inRange(r.MaxDelay) ||
+		longestPause(r) > float64(MaxDuration) || (r.Attempts > 1 && r.Delay+2*s.Network.Latency < MinCycle)) {
+		t.Fatalf("bad retry: %+v", r)
+	}
+	if CheckDesign(l.Strategy, l) != nil || termtext.HasControl(l.Key) || termtext.HasControl(s.Title) || termtext.EscapeKeepLines(s.Story) != s.Story {
+		t.Fatalf("bad design or text: %+v %q %q", l, s.Title, s.Story)
+	}
 	for _, c := range s.Clients {
-		if c.Holds < 1 || c.Holds > MaxHolds || c.Work < 0 || c.Start < 0 || c.Pos.Line < 1 {
+		if c.Holds < 1 || c.Holds > MaxHolds || !inRange(c.Work) || !inRange(c.Start) || !inRange(c.Think) || c.Pos.Line < 1 || termtext.HasControl(c.Name) {
 			t.Fatalf("bad client: %+v", c)
 		}
 	}
 	for _, f := range s.Faults {
-		if f.At < 0 || f.At >= s.Duration || !slices.Contains(FaultKinds, f.Kind) || f.Pos.Line < 1 {
+		if f.At < 0 || f.At >= s.Duration || !slices.Contains(FaultKinds, f.Kind) || f.Pos.Line < 1 ||
+			!inRange(f.For) || !inRange(f.RestartAfter) || !inRange(f.Latency) || f.By < -MaxDuration || f.By > MaxDuration {
 			t.Fatalf("bad fault: %+v", f)
 		}
 	}

@@ -4,49 +4,60 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"gopkg.in/yaml.v3"
 )
 
-// Size limits of a scenario file. They keep a hostile or mistaken file (a
-// YAML "billion laughs", a generated file gone wrong) from exhausting memory
-// or time; every message that enforces one states it.
-const (
-	MaxFileSize     = 4 << 20   // bytes of YAML
-	maxNodeVisits   = 1_000_000 // YAML nodes walked, counting every alias expansion
-	maxMergeDepth   = 32        // nested "<<:" merge keys
-	MaxScenarios    = 500
-	MaxClients      = 64
-	MaxFaults       = 1000
-	MaxNodes        = 9
-	MaxReplicas     = 4
-	MaxSentinels    = 9
-	MaxHolds        = 10000
-	MaxNested       = 100
-	MaxTotalHolds   = 100000
-	MaxDuration     = 24 * time.Hour
-	supportedFormat = 1
-)
-
-// LoadFile reads the scenario file at path and loads it with Load.
+// LoadFile reads the scenario file at path and loads it with Load. A path
+// that cannot be read (empty, missing, a directory, unreadable) is a
+// *LoadError without a position: "FILE: cannot read: is a directory".
 func LoadFile(path string) (*File, error) {
+	if path == "" {
+		return nil, &LoadError{Msg: "no scenario file named (the path is empty)", Err: os.ErrNotExist}
+	}
 	fh, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, readError(path, err)
 	}
 	defer fh.Close()
+	if st, err := fh.Stat(); err == nil && st.IsDir() {
+		return nil, &LoadError{Path: path, Msg: "cannot read: is a directory", Err: syscall.EISDIR}
+	}
 	// Read one byte past the limit so Load can tell "too big" from "exactly
 	// the limit" without reading an arbitrarily large file into memory.
 	data, err := io.ReadAll(io.LimitReader(fh, MaxFileSize+1))
 	if err != nil {
-		return nil, err
+		return nil, readError(path, err)
 	}
 	return Load(path, data)
+}
+
+// readError turns an open or read failure into "FILE: cannot read: why",
+// without Go's "open FILE:" prefix repeating the path.
+func readError(path string, err error) *LoadError {
+	why := err
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		why = pe.Err
+	}
+	msg := why.Error()
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		msg = "no such file"
+	case errors.Is(err, fs.ErrPermission):
+		msg = "permission denied"
+	case errors.Is(err, syscall.EISDIR):
+		msg = "is a directory"
+	}
+	return &LoadError{Path: path, Msg: "cannot read: " + msg, Err: err}
 }
 
 // Load parses a scenarios.yaml document, applies the format's defaults and
@@ -58,6 +69,9 @@ func Load(path string, data []byte) (f *File, err error) {
 	}
 	if len(data) > MaxFileSize {
 		return nil, newError(path, Pos{1, 1}, "file is larger than the limit of %d bytes (4 MiB)", MaxFileSize)
+	}
+	if lerr := checkText(path, data); lerr != nil {
+		return nil, lerr
 	}
 	root, lerr := parseYAML(path, data)
 	if lerr != nil {
@@ -117,7 +131,7 @@ func (f *File) Find(name string) (*Scenario, error) {
 		}
 		names = append(names, s.Name)
 	}
-	return nil, fmt.Errorf("no scenario named %q in %s (known: %s)", name, f.Path, strings.Join(names, ", "))
+	return nil, fmt.Errorf("no scenario named %s in %s (known: %s)", echo(name), termtext.Escape(f.Path), strings.Join(names, ", "))
 }
 
 // FaultKinds lists the fault kinds in the order the format documents them.
@@ -218,7 +232,7 @@ func (p *parser) file(root *yaml.Node) *File {
 	}
 	vn := p.scalar(version.v, "version")
 	if vn.Tag != "!!int" || vn.Value != strconv.Itoa(supportedFormat) {
-		p.fail(vn, "version must be 1, the only format version, not %q", vn.Value)
+		p.fail(vn, "version must be 1, the only format version, not %s", echo(vn.Value))
 	}
 	f.Version = supportedFormat
 	if scenarios == nil {
@@ -240,7 +254,7 @@ func (p *parser) file(root *yaml.Node) *File {
 		// returned is the first in the file.
 		e := validate(s, pt)
 		if prev, dup := first[s.Name]; dup && s.Name != "" {
-			d := &problem{pt["name"], fmt.Sprintf("duplicate scenario name %q (first at line %d)", s.Name, prev.Line)}
+			d := &problem{pt["name"], fmt.Sprintf("duplicate scenario name %s (first at line %d)", echo(s.Name), prev.Line)}
 			if e == nil || d.Pos.before(e.Pos) {
 				e = d
 			}
@@ -273,7 +287,7 @@ func (p *parser) scenario(n *yaml.Node) (*Scenario, posTable) {
 		case "seed":
 			sn := p.scalar(e.v, "seed")
 			if sn.Tag != "!!int" || sn.Decode(&s.Seed) != nil {
-				p.fail(sn, "seed must be a whole number from 0 to %d, not %q", uint64(math.MaxUint64), sn.Value)
+				p.fail(sn, "seed must be a whole number from 0 to %d, not %s", uint64(math.MaxUint64), echo(sn.Value))
 			}
 		case "duration":
 			s.Duration = p.duration(e.v, "duration")

@@ -41,3 +41,15 @@ func TestLoadSelectedMatchesLoad(t *testing.T) {
 		t.Fatalf("the error should list every name: %v", err)
 	}
 }
+
+// An empty name is refused, not taken as "all of them".
+func TestLoadSelectedEmptyName(t *testing.T) {
+	data, err := os.ReadFile("../scenarios.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = LoadSelected("scenarios.yaml", data, []string{"gc-pause-lua-release", ""})
+	if err == nil || err.Error() != "scenarios.yaml: a scenario name is empty: name a scenario of the file (lockstep list shows them)" {
+		t.Errorf("LoadSelected with an empty name = %v", err)
+	}
+}

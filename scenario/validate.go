@@ -2,13 +2,16 @@ package scenario
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/internal/termtext"
 )
 
 // The enumerations of the format, in documented order (messages list them).
@@ -34,7 +37,7 @@ type problem struct {
 // instance); the error names the scenario but has no file position.
 func (s *Scenario) Validate() error {
 	if p := validate(s, nil); p != nil {
-		return fmt.Errorf("scenario %q: %s", s.Name, p.Msg)
+		return fmt.Errorf("scenario %s: %s", echo(s.Name), p.Msg)
 	}
 	return nil
 }
@@ -62,6 +65,9 @@ func validate(s *Scenario, pt posTable) *problem {
 		if msg := validateExpect(x); msg != "" {
 			c.report(x.Pos, "%s", msg)
 		}
+	}
+	if c.first == nil {
+		c.simulable()
 	}
 	return c.first
 }
@@ -106,15 +112,17 @@ func (c *checker) required(path, what string) bool {
 	return false
 }
 
+// positive checks a length that must be more than nothing: (0, MaxDuration].
 func (c *checker) positive(path, name string, d time.Duration) {
-	if d <= 0 {
-		c.errorf(path, "%s must be greater than 0 (got %s)", name, fmtDur(d))
+	if d <= 0 || d > MaxDuration {
+		c.errorf(path, "%s must be greater than 0 and at most %s (got %s)", name, fmtDur(MaxDuration), fmtDur(d))
 	}
 }
 
+// nonNegative checks a time or length that may be 0: [0, MaxDuration].
 func (c *checker) nonNegative(path, name string, d time.Duration) {
-	if d < 0 {
-		c.errorf(path, "%s must not be negative (got %s)", name, fmtDur(d))
+	if d < 0 || d > MaxDuration {
+		c.errorf(path, "%s must be between 0s and %s (got %s)", name, fmtDur(MaxDuration), fmtDur(d))
 	}
 }
 
@@ -126,13 +134,16 @@ func (c *checker) intRange(path, name string, v, lo, hi int) {
 
 func (c *checker) oneOf(path, name, v string, allowed []string) {
 	if !slices.Contains(allowed, v) {
-		c.errorf(path, "unknown %s %q (allowed: %s)", name, v, strings.Join(allowed, ", "))
+		c.errorf(path, "unknown %s %s (allowed: %s)", name, echo(v), strings.Join(allowed, ", "))
 	}
 }
 
 // fmtDur prints whole seconds as "95s" (how the files write them) rather
 // than Go's "1m35s".
 func fmtDur(d time.Duration) string {
+	if d == MaxDuration {
+		return "24h"
+	}
 	if d%time.Second == 0 && d > -time.Hour && d < time.Hour {
 		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
 	}
@@ -141,14 +152,12 @@ func fmtDur(d time.Duration) string {
 
 func (c *checker) scenario() {
 	s := c.s
-	if c.required("name", "a scenario name (name: lowercase-with-dashes)") && !scenarioName.MatchString(s.Name) {
-		c.errorf("name", "scenario name %q may use only a-z, 0-9 and -", s.Name)
+	if c.required("name", "a scenario name (name: lowercase-with-dashes)") {
+		c.name("name", "scenario name", s.Name, MaxNameLen, scenarioName, "a-z, 0-9 and -")
 	}
+	c.text()
 	if c.required("duration", "duration (the simulated-time limit, e.g. duration: 90s)") {
 		c.positive("duration", "duration", s.Duration)
-		if s.Duration > MaxDuration {
-			c.errorf("duration", "duration must be at most 24h (got %s)", s.Duration)
-		}
 	}
 	c.nonNegative("network.latency", "network.latency", s.Network.Latency)
 	c.nonNegative("network.jitter", "network.jitter", s.Network.Jitter)
@@ -172,20 +181,82 @@ func (c *checker) scenario() {
 	c.oneOf("redis.clock", "redis.clock", r.Clock, Clocks)
 }
 
+// name checks a name: not too long, no control characters, only the
+// characters of re (described by chars). It reports whether it is good.
+func (c *checker) name(path, what, v string, maxLen int, re *regexp.Regexp, chars string) bool {
+	switch {
+	case termtext.HasControl(v):
+		c.errorf(path, "%s %s holds a control character or invalid UTF-8; it may use only %s", what, echo(v), chars)
+	case len(v) > maxLen:
+		c.errorf(path, "%s %s is too long: at most %d characters (got %d)", what, echo(v), maxLen, len(v))
+	case !re.MatchString(v):
+		c.errorf(path, "%s %s may use only %s", what, echo(v), chars)
+	default:
+		return true
+	}
+	return false
+}
+
+// text checks the title and story, which are printed in lists, reports and
+// the TUI: the title is one line, so no control character at all; the story
+// may hold newlines and tabs but no other control character (an escape
+// sequence in it could clear the screen or retitle the terminal).
+func (c *checker) text() {
+	s := c.s
+	switch {
+	case termtext.HasControl(s.Title):
+		c.errorf("title", "title holds a control character, a line break or invalid UTF-8 (%s); a title is one line of plain text", echo(firstControl(s.Title, false)))
+	case utf8.RuneCountInString(s.Title) > MaxTitleLen:
+		c.errorf("title", "title must be at most %d characters long (got %d); put the rest in story", MaxTitleLen, utf8.RuneCountInString(s.Title))
+	}
+	switch {
+	case termtext.EscapeKeepLines(s.Story) != s.Story:
+		c.errorf("story", "story holds a control character or invalid UTF-8 (%s); a story may hold line breaks and tabs but no other control character", echo(firstControl(s.Story, true)))
+	case len(s.Story) > MaxStoryLen:
+		c.errorf("story", "story must be at most %d bytes long (got %d)", MaxStoryLen, len(s.Story))
+	}
+}
+
+// firstControl returns the first control character (or invalid byte) of s,
+// for the message; with keepLines newlines and tabs do not count.
+func firstControl(s string, keepLines bool) string {
+	for i := 0; i < len(s); {
+		_, n := utf8.DecodeRuneInString(s[i:])
+		ch := s[i : i+n]
+		if keep := keepLines && (ch == "\n" || ch == "\t"); !keep && termtext.HasControl(ch) {
+			return ch
+		}
+		i += n
+	}
+	return ""
+}
+
 func (c *checker) lock() {
 	l := c.s.Lock
 	if !c.given("lock") {
 		c.errorf("lock", "lock is required (at least key, strategy and ttl)")
 		return
 	}
-	if c.required("lock.key", "lock.key") && l.Key == "" {
-		c.errorf("lock.key", "lock.key must not be empty")
+	if c.required("lock.key", "lock.key") {
+		switch {
+		case l.Key == "":
+			c.errorf("lock.key", "lock.key must not be empty")
+		case termtext.HasControl(l.Key):
+			c.errorf("lock.key", "lock.key %s holds a control character or invalid UTF-8; a key is printed in traces and must be plain text", echo(l.Key))
+		case len(l.Key) > MaxKeyLen:
+			c.errorf("lock.key", "lock.key must be at most %d bytes long (got %d)", MaxKeyLen, len(l.Key))
+		}
 	}
 	if c.required("lock.strategy", "lock.strategy (one of "+strings.Join(Strategies, ", ")+")") {
 		c.oneOf("lock.strategy", "lock.strategy", l.Strategy, Strategies)
 	}
 	if c.required("lock.ttl", "lock.ttl") {
-		c.positive("lock.ttl", "lock.ttl", l.TTL)
+		switch {
+		case l.TTL < MinTTL || l.TTL > MaxDuration:
+			c.errorf("lock.ttl", "lock.ttl must be between %s and %s (got %s)", fmtDur(MinTTL), fmtDur(MaxDuration), fmtDur(l.TTL))
+		case l.TTL%time.Millisecond != 0:
+			c.errorf("lock.ttl", "lock.ttl must be a whole number of milliseconds: Redis's PX counts milliseconds (got %s)", fmtDur(l.TTL))
+		}
 	}
 	c.positive("lock.timeout", "lock.timeout", l.Timeout)
 	c.oneOf("lock.fencing", "lock.fencing", l.Fencing, FencingModes)
@@ -193,17 +264,20 @@ func (c *checker) lock() {
 		if c.required("lock.watchdog.every", "watchdog.every") {
 			c.positive("lock.watchdog.every", "watchdog.every", w.Every)
 		}
-		if w.MaxRenewals < 0 {
-			c.errorf("lock.watchdog.max_renewals", "watchdog.max_renewals must not be negative (0 means unlimited; got %d)", w.MaxRenewals)
+		if w.MaxRenewals < 0 || w.MaxRenewals > MaxRenewals {
+			c.errorf("lock.watchdog.max_renewals", "watchdog.max_renewals must be between 0 and %d (0 means unlimited; got %d)", MaxRenewals, w.MaxRenewals)
 		}
 	}
 	if r := l.Retry; r != nil {
-		if c.required("lock.retry.attempts", "retry.attempts") && r.Attempts < 1 {
-			c.errorf("lock.retry.attempts", "retry.attempts must be at least 1 (got %d)", r.Attempts)
+		if c.required("lock.retry.attempts", "retry.attempts") && (r.Attempts < 1 || r.Attempts > MaxAttempts) {
+			c.errorf("lock.retry.attempts", "retry.attempts must be at least 1 and at most %d (got %d)", MaxAttempts, r.Attempts)
 		}
 		c.nonNegative("lock.retry.delay", "retry.delay", r.Delay)
-		if !(r.Backoff >= 1) {
-			c.errorf("lock.retry.backoff", "retry.backoff must be at least 1.0 (1.0 keeps the delay constant; got %g)", r.Backoff)
+		if !(r.Backoff >= 1 && r.Backoff <= MaxBackoff) {
+			c.errorf("lock.retry.backoff", "retry.backoff must be at least 1.0 and at most %g (1.0 keeps the delay constant; got %g)", MaxBackoff, r.Backoff)
+		} else if longest := longestPause(r); longest > float64(MaxDuration) {
+			c.errorf("lock.retry.backoff", "the longest retry pause, retry.delay × backoff^(attempts−2) = %s × %g^%d, is more than %s: set retry.max_delay (at most %s) or lower retry.backoff",
+				fmtDur(r.Delay), r.Backoff, r.Attempts-2, fmtDur(MaxDuration), fmtDur(MaxDuration))
 		}
 		c.nonNegative("lock.retry.max_delay", "retry.max_delay", r.MaxDelay)
 		if !(r.Jitter >= 0 && r.Jitter <= 1) {
@@ -215,34 +289,10 @@ func (c *checker) lock() {
 	}
 	c.positive("lock.redlock.request_timeout", "redlock.request_timeout", l.Redlock.RequestTimeout)
 
-	// Features that need an owner stored in Redis (a token or a hash) make no
-	// sense for the naive strategies, which store no owner.
-	if slices.Contains(Strategies, l.Strategy) && !slices.Contains(ownerStrategy, l.Strategy) {
-		for _, f := range []struct {
-			on   bool
-			path string
-		}{{l.Watchdog != nil, "lock.watchdog"}, {l.Reentrant, "lock.reentrant"}, {l.Fair, "lock.fair"}} {
-			if f.on {
-				c.errorf(f.path, "%s needs strategy lua-release or redlock (strategy %s stores no owner to renew, count or queue)", f.path, l.Strategy)
-			}
-		}
-	}
-	if l.Reentrant && l.Strategy == "redlock" {
-		c.errorf("lock.reentrant", "lock.reentrant is not supported with strategy redlock; use lua-release")
-	}
-	// The variants are separate scripts; combining them would silently drop
-	// one, so refuse the combination instead.
-	if l.Reentrant && l.Fair {
-		c.errorf("lock.fair", "lock.fair and lock.reentrant cannot be combined; choose one")
-	}
-	if l.Fair && l.Strategy == "redlock" {
-		c.errorf("lock.fair", "lock.fair is not supported with strategy redlock; use lua-release")
-	}
-	if l.Fencing == "token" && (l.Reentrant || l.Fair) {
-		c.errorf("lock.fencing", "fencing: token cannot be combined with lock.reentrant or lock.fair")
-	}
-	if l.Fencing == "cas" && slices.Contains(Strategies, l.Strategy) && !slices.Contains(ownerStrategy, l.Strategy) {
-		c.errorf("lock.fencing", "fencing: cas needs strategy lua-release or redlock (not %s)", l.Strategy)
+	// Which modifiers a strategy can run is decided in one place (design.go),
+	// which Compare uses too.
+	for _, p := range DesignProblems(l.Strategy, l) {
+		c.errorf(p.Field, "%s", p.Msg)
 	}
 }
 
@@ -261,13 +311,12 @@ func (c *checker) clients() {
 		path := fmt.Sprintf("clients[%d]", i)
 		if c.given(path+".name") && cl.Name != "" {
 			switch {
-			case !clientName.MatchString(cl.Name):
-				c.errorf(path+".name", "client name %q may use only A-Z, a-z, 0-9, _ and -", cl.Name)
+			case !c.name(path+".name", "client name", cl.Name, MaxClientNameLen, clientName, "A-Z, a-z, 0-9, _ and -"):
 			case nodeNameLike.MatchString(cl.Name):
-				c.errorf(path+".name", "client name %q looks like a node name; redis-N, redis-K-rJ and sentinel-N name the Redis processes", cl.Name)
+				c.errorf(path+".name", "client name %s looks like a node name; redis-N, redis-K-rJ and sentinel-N name the Redis processes", echo(cl.Name))
 			}
 			if j, dup := seen[cl.Name]; dup {
-				c.errorf(path+".name", "duplicate client name %q (first at line %d)", cl.Name, s.Clients[j].Pos.Line)
+				c.errorf(path+".name", "duplicate client name %s (first at line %d)", echo(cl.Name), s.Clients[j].Pos.Line)
 			} else {
 				seen[cl.Name] = i
 			}
@@ -288,6 +337,21 @@ func (c *checker) clients() {
 	if total > MaxTotalHolds {
 		c.errorf("clients", "the clients plan %d holds in all; the limit is %d", total, MaxTotalHolds)
 	}
+}
+
+// longestPause is the longest pause between two attempts, in nanoseconds:
+// the pause after failed attempt i is delay × backoff^(i−1), for i up to
+// attempts−1, capped at max_delay (0: no cap). It is computed in float64 so
+// that it cannot overflow (it may be +Inf).
+func longestPause(r *Retry) float64 {
+	if r.Attempts < 2 || r.Delay <= 0 {
+		return 0
+	}
+	d := float64(r.Delay) * math.Pow(r.Backoff, float64(r.Attempts-2))
+	if r.MaxDelay > 0 {
+		d = math.Min(d, float64(r.MaxDelay))
+	}
+	return d
 }
 
 // world lists the process names a fault may target.
@@ -341,7 +405,7 @@ func (c *checker) fault(i int) {
 		}
 	}
 	if !slices.Contains(FaultKinds, f.Kind) {
-		c.errorf(path, "unknown fault kind %q (kinds: %s)", f.Kind, strings.Join(FaultKinds, ", "))
+		c.errorf(path, "unknown fault kind %s (kinds: %s)", echo(f.Kind), strings.Join(FaultKinds, ", "))
 		return
 	}
 	w := c.world()
@@ -371,8 +435,13 @@ func (c *checker) fault(i int) {
 		}
 	case FaultClockJump:
 		c.target(kp, f, w, w.all(), "a client or a Redis node (a sentinel only takes network faults)")
-		if c.required(field("by"), "clock_jump.by (how far the clock steps, e.g. by: 20s or by: -5s)") && f.By == 0 {
-			c.errorf(field("by"), "clock_jump.by must not be 0 (a jump of nothing)")
+		if c.required(field("by"), "clock_jump.by (how far the clock steps, e.g. by: 20s or by: -5s)") {
+			switch {
+			case f.By == 0:
+				c.errorf(field("by"), "clock_jump.by must not be 0 (a jump of nothing)")
+			case f.By < -MaxDuration || f.By > MaxDuration:
+				c.errorf(field("by"), "clock_jump.by must be between -24h and 24h (got %s)", fmtDur(f.By))
+			}
 		}
 	case FaultClockDrift:
 		c.target(kp, f, w, w.all(), "a client or a Redis node (a sentinel only takes network faults)")
@@ -408,11 +477,11 @@ func (c *checker) target(path string, f Fault, w world, allowed []string, need s
 	}
 	all := w.net()
 	if !slices.Contains(all, f.Target) {
-		c.errorf(tp, "unknown target %q (known: %s)", f.Target, strings.Join(all, ", "))
+		c.errorf(tp, "unknown target %s (known: %s)", echo(f.Target), knownList(all))
 		return false
 	}
 	if !slices.Contains(allowed, f.Target) {
-		c.errorf(tp, "%s needs %s as target, and %q is not one (allowed here: %s)", f.Kind, need, f.Target, strings.Join(allowed, ", "))
+		c.errorf(tp, "%s needs %s as target, and %s is not one (allowed here: %s)", f.Kind, need, echo(f.Target), strings.Join(allowed, ", "))
 		return false
 	}
 	return true
@@ -445,14 +514,14 @@ func (c *checker) partition(path string, f Fault, w world) {
 		for m, name := range group {
 			mp := fmt.Sprintf("%s[%d][%d]", gp, g, m)
 			if !known[name] {
-				c.errorf(mp, "unknown process %q in partition group %d (known: %s)", name, g+1, strings.Join(all, ", "))
+				c.errorf(mp, "unknown process %s in partition group %d (known: %s)", echo(name), g+1, knownList(all))
 				return
 			}
 			if prev, dup := where[name]; dup {
 				if prev == g {
-					c.errorf(mp, "%q appears twice in partition group %d", name, g+1)
+					c.errorf(mp, "%s appears twice in partition group %d", echo(name), g+1)
 				} else {
-					c.errorf(mp, "%q is in partition groups %d and %d; groups must not overlap", name, prev+1, g+1)
+					c.errorf(mp, "%s is in partition groups %d and %d; groups must not overlap", echo(name), prev+1, g+1)
 				}
 				return
 			}

@@ -6,6 +6,7 @@ package scenario
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,7 +59,7 @@ func describe(n *yaml.Node) string {
 		if n.Tag == "!!null" {
 			return "nothing (the value is empty)"
 		}
-		return fmt.Sprintf("the value %q", n.Value)
+		return fmt.Sprintf("the value %s", echo(n.Value))
 	}
 	return "an unsupported YAML node"
 }
@@ -93,14 +94,14 @@ func (p *parser) fields(n *yaml.Node, what string, known []string) []entry {
 		if !slices.Contains(known, k.Value) {
 			switch what {
 			case "fault":
-				p.fail(k, "unknown fault kind %q (kinds: %s)", k.Value, strings.Join(FaultKinds, ", "))
+				p.fail(k, "unknown fault kind %s (kinds: %s)", echo(k.Value), strings.Join(FaultKinds, ", "))
 			case "expect":
-				p.fail(k, "unknown metric %q in expect (metrics: %s)", k.Value, strings.Join(MetricNames, ", "))
+				p.fail(k, "unknown metric %s in expect (metrics: %s)", echo(k.Value), strings.Join(MetricNames, ", "))
 			}
-			p.fail(k, "unknown field %q in %s (known: %s)", k.Value, what, strings.Join(known, ", "))
+			p.fail(k, "unknown field %s in %s (known: %s)", echo(k.Value), what, strings.Join(known, ", "))
 		}
 		if prev, dup := seen[k.Value]; dup {
-			p.fail(k, "duplicate field %q in %s (first at line %d)", k.Value, what, prev.Line)
+			p.fail(k, "duplicate field %s in %s (first at line %d)", echo(k.Value), what, prev.Line)
 		}
 		seen[k.Value] = k
 		out = append(out, entry{k.Value, k, v})
@@ -191,15 +192,19 @@ func (p *parser) str(n *yaml.Node, name string) string {
 	case "!!str", "!!int", "!!float", "!!bool":
 		return n.Value
 	}
-	p.fail(n, "%s must be text, not a %s value", name, n.Tag)
+	p.fail(n, "%s must be text, not a %s value", name, clip(n.Tag))
 	return ""
 }
 
 func (p *parser) integer(n *yaml.Node, name string) int64 {
 	n = p.scalar(n, name)
 	var v int64
+	if n.Tag != "!!int" && !(n.Tag == "!!float" && wholeNumber.MatchString(n.Value)) {
+		p.fail(n, "%s must be a whole number, not %s", name, echo(n.Value))
+	}
+	// yaml.v3 tags a whole number beyond int64 as a float.
 	if n.Tag != "!!int" || n.Decode(&v) != nil {
-		p.fail(n, "%s must be a whole number, not %q", name, n.Value)
+		p.fail(n, "%s: %s is far too large (see the limits in docs/scenario-format.md)", name, echo(n.Value))
 	}
 	return v
 }
@@ -209,7 +214,7 @@ func (p *parser) integer(n *yaml.Node, name string) int64 {
 func (p *parser) smallInt(n *yaml.Node, name string) int {
 	v := p.integer(n, name)
 	if v > 1e9 || v < -1e9 {
-		p.fail(n, "%s is far too large (%d)", name, v)
+		p.fail(n, "%s: %d is far too large (see the limits in docs/scenario-format.md)", name, v)
 	}
 	return int(v)
 }
@@ -218,11 +223,11 @@ func (p *parser) float(n *yaml.Node, name string) float64 {
 	n = p.scalar(n, name)
 	var v float64
 	if (n.Tag != "!!float" && n.Tag != "!!int") || n.Decode(&v) != nil {
-		p.fail(n, "%s must be a number, not %q", name, n.Value)
+		p.fail(n, "%s must be a number, not %s", name, echo(n.Value))
 	}
 	// NaN would slip through every range check (all comparisons are false).
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		p.fail(n, "%s must be a finite number, not %q", name, n.Value)
+		p.fail(n, "%s must be a finite number, not %s", name, echo(n.Value))
 	}
 	return v
 }
@@ -235,7 +240,7 @@ func (p *parser) boolean(n *yaml.Node, name string) bool {
 	case n.Tag == "!!bool" && strings.EqualFold(n.Value, "false"):
 		return false
 	}
-	p.fail(n, "%s must be true or false (unquoted), not %q", name, n.Value)
+	p.fail(n, "%s must be true or false (unquoted), not %s", name, echo(n.Value))
 	return false
 }
 
@@ -250,6 +255,13 @@ func (p *parser) duration(n *yaml.Node, name string) time.Duration {
 	return d
 }
 
+// wholeNumber is a decimal integer as written.
+var wholeNumber = regexp.MustCompile(`^[-+]?[0-9]+$`)
+
+// durationSyntax is the form time.ParseDuration reads; a string of that
+// form it still refuses is out of its range.
+var durationSyntax = regexp.MustCompile(`^[-+]?([0-9]*(\.[0-9]*)?(ns|us|µs|μs|ms|s|m|h))+$`)
+
 // parseDuration returns the duration written in n, or a message saying why
 // it is not one.
 func parseDuration(n *yaml.Node) (time.Duration, string) {
@@ -259,16 +271,20 @@ func parseDuration(n *yaml.Node) (time.Duration, string) {
 		if f, err := strconv.ParseFloat(v, 64); err == nil && f == 0 {
 			return 0, ""
 		}
-		return 0, fmt.Sprintf("%s has no unit; did you mean %ss? (durations look like 1.5s, 250ms, 2m)", v, v)
+		return 0, fmt.Sprintf("%s has no unit; did you mean %ss? (durations look like 1.5s, 250ms, 2m)", clip(v), clip(v))
 	case "!!str":
 		d, err := time.ParseDuration(v)
 		if err == nil {
 			return d, ""
 		}
-		if _, ferr := strconv.ParseFloat(v, 64); ferr == nil {
-			return 0, fmt.Sprintf("%q has no unit; did you mean %ss? (durations look like 1.5s, 250ms, 2m)", v, v)
+		if durationSyntax.MatchString(v) {
+			// Well formed but beyond int64 nanoseconds (about 292 years).
+			return 0, fmt.Sprintf("%s is far too long: durations are at most %s", echo(v), fmtDur(MaxDuration))
 		}
-		return 0, fmt.Sprintf("%q is not a duration (durations look like 1.5s, 250ms, 2m, 1h30m)", v)
+		if _, ferr := strconv.ParseFloat(v, 64); ferr == nil {
+			return 0, fmt.Sprintf("%s has no unit; did you mean %ss? (durations look like 1.5s, 250ms, 2m)", echo(v), clip(v))
+		}
+		return 0, fmt.Sprintf("%s is not a duration (durations look like 1.5s, 250ms, 2m, 1h30m)", echo(v))
 	}
-	return 0, fmt.Sprintf("%q is not a duration (durations look like 1.5s, 250ms, 2m)", n.Value)
+	return 0, fmt.Sprintf("%s is not a duration (durations look like 1.5s, 250ms, 2m)", echo(n.Value))
 }

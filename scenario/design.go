@@ -1,0 +1,150 @@
+package scenario
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/lockstep-sim/lockstep/model"
+)
+
+// Which lock designs can be run: a strategy plus the modifiers of lock:
+// (watchdog, reentrant, fair, fencing). This table is the one place that
+// decides it; the loader refuses a file's illegal design with it, and
+// Compare uses it to say what of the file's design a column's strategy
+// cannot run.
+
+// DesignError is a lock design that cannot be run: Field names the modifier
+// ("lock.reentrant", "lock.fencing").
+type DesignError struct {
+	Field string
+	Msg   string
+}
+
+func (e *DesignError) Error() string { return e.Msg }
+
+// modifier is one feature of a lock design beyond its strategy.
+type modifier struct {
+	field string // where it is written
+	name  string // how messages name it
+	on    func(Lock) bool
+	drop  func(*Lock)
+	needs []string // the strategies that can run it
+	// why says, for a strategy that cannot, what it lacks.
+	why func(strategy string) string
+}
+
+// lacks says why strategy cannot run a modifier: a naive strategy stores no
+// owner in Redis (only a placeholder) to verb; Redlock has no variant of it.
+func lacks(verb, variant string) func(string) string {
+	return func(st string) string {
+		if st == model.StrategyRedlock {
+			return "strategy redlock has no " + variant + " variant"
+		}
+		return "strategy " + st + " stores no owner to " + verb
+	}
+}
+
+var modifiers = []modifier{
+	{"lock.watchdog", "lock.watchdog", func(l Lock) bool { return l.Watchdog != nil }, func(l *Lock) { l.Watchdog = nil },
+		ownerStrategy, lacks("renew", "watchdog")},
+	{"lock.reentrant", "lock.reentrant", func(l Lock) bool { return l.Reentrant }, func(l *Lock) { l.Reentrant = false },
+		[]string{model.StrategyLuaRelease}, lacks("count re-entries for", "reentrant")},
+	{"lock.fair", "lock.fair", func(l Lock) bool { return l.Fair }, func(l *Lock) { l.Fair = false },
+		[]string{model.StrategyLuaRelease}, lacks("queue waiters behind", "fair")},
+	{"lock.fencing", "fencing: cas", func(l Lock) bool { return l.Fencing == "cas" }, func(l *Lock) { l.Fencing = "none" },
+		ownerStrategy, lacks("stamp the resource with", "cas")},
+}
+
+// conflicts are modifiers that cannot be combined under any strategy: each
+// is its own script, and combining them would silently drop one.
+var conflicts = []struct {
+	field string
+	both  func(Lock) bool
+	msg   string
+}{
+	{"lock.fair", func(l Lock) bool { return l.Reentrant && l.Fair }, "lock.fair and lock.reentrant cannot be combined; choose one"},
+	{"lock.fencing", func(l Lock) bool { return l.Fencing == "token" && (l.Reentrant || l.Fair) },
+		"fencing: token cannot be combined with lock.reentrant or lock.fair"},
+}
+
+// DesignProblems lists every reason lock l cannot run under strategy, in
+// the table's order; none when it can. An unknown strategy is not its
+// business (the strategy check reports it).
+func DesignProblems(strategy string, l Lock) []*DesignError {
+	var out []*DesignError
+	if slices.Contains(Strategies, strategy) {
+		for _, m := range modifiers {
+			if m.on(l) && !slices.Contains(m.needs, strategy) {
+				out = append(out, &DesignError{m.field, fmt.Sprintf("%s needs strategy %s; %s",
+					m.name, strings.Join(m.needs, " or "), m.why(strategy))})
+			}
+		}
+	}
+	for _, c := range conflicts {
+		if c.both(l) {
+			out = append(out, &DesignError{c.field, c.msg})
+		}
+	}
+	return out
+}
+
+// CheckDesign returns the first reason lock l cannot run under strategy, or
+// nil when it can.
+func CheckDesign(strategy string, l Lock) error {
+	if p := DesignProblems(strategy, l); len(p) > 0 {
+		return p[0]
+	}
+	return nil
+}
+
+// Dropped is a modifier of the file's design that a strategy cannot run and
+// that a comparison column therefore runs without.
+type Dropped struct {
+	Field string `json:"field"` // "lock.reentrant"
+	Why   string `json:"why"`   // "strategy redlock has no reentrant variant"
+}
+
+func (d Dropped) String() string { return d.Field + " (" + d.Why + ")" }
+
+// DesignFor is the lock l as strategy can run it: the modifiers strategy
+// cannot run are dropped (and listed). A design that is illegal under every
+// strategy (two modifiers that conflict) is an error, as it is in a file.
+func DesignFor(strategy string, l Lock) (Lock, []Dropped, error) {
+	var dropped []Dropped
+	for _, m := range modifiers {
+		if m.on(l) && !slices.Contains(m.needs, strategy) && slices.Contains(Strategies, strategy) {
+			m.drop(&l)
+			dropped = append(dropped, Dropped{m.name, m.why(strategy)})
+		}
+	}
+	l.Strategy = strategy
+	if err := CheckDesign(strategy, l); err != nil {
+		return l, nil, err
+	}
+	return l, dropped, nil
+}
+
+// ForStrategy is s as a comparison runs it under strategy: the same
+// scenario with strategy's design (DesignFor) and the masters it needs
+// (NodesFor), so that it passes Validate. s itself is not changed; when
+// strategy is its own, s is returned as is. A design s's own strategy
+// cannot run is an error.
+func ForStrategy(s *Scenario, strategy string) (*Scenario, []Dropped, error) {
+	// A scenario built in code may hold a design no file could: refuse it
+	// rather than let another strategy drop its way to a legal one.
+	if err := CheckDesign(s.Lock.Strategy, s.Lock); err != nil {
+		return nil, nil, fmt.Errorf("scenario %s: %w", echo(s.Name), err)
+	}
+	if strategy == "" || strategy == s.Lock.Strategy {
+		return s, nil, nil
+	}
+	l, dropped, err := DesignFor(strategy, s.Lock)
+	if err != nil {
+		return nil, nil, fmt.Errorf("scenario %s under strategy %s: %w", echo(s.Name), strategy, err)
+	}
+	c := *s
+	c.Lock = l
+	c.Redis.Nodes = NodesFor(strategy, s.Redis.Nodes)
+	return &c, dropped, nil
+}
