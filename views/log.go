@@ -105,11 +105,11 @@ func wrapIndent(s string, w, indent int) []string {
 	if w <= indent+8 {
 		return []string{s}
 	}
-	first, rest, _ := strings.Cut(ansi.Wrap(s, w, " "), "\n")
-	out := []string{first}
-	if rest != "" {
+	lines := wrap(s, w)
+	out := lines[:1]
+	if len(lines) > 1 {
 		pad := strings.Repeat(" ", indent)
-		for _, l := range strings.Split(ansi.Wrap(strings.ReplaceAll(rest, "\n", " "), w-indent, " "), "\n") {
+		for _, l := range wrap(strings.Join(lines[1:], " "), w-indent) {
 			out = append(out, pad+l)
 		}
 	}
@@ -183,7 +183,7 @@ func wrapEvent(st Styles, e sim.Event, prefix string, c logCols, w int) []string
 		lines = wrapIndent(head+msg, w, 2)
 	} else {
 		pad := strings.Repeat(" ", hw)
-		for i, l := range strings.Split(ansi.Wrap(msg, w-hw, " "), "\n") {
+		for i, l := range wrap(msg, w-hw) {
 			if i == 0 {
 				lines = append(lines, head+l)
 			} else {
