@@ -86,7 +86,11 @@ func (m *RunModel) detailLines(w, h int) []string {
 	evs, k := m.ss.Events(), m.ss.Event()-m.logBack
 	cols := m.logCols()
 	if k > 0 {
-		out = append(out, "", st.Header.Render(fmt.Sprintf("Event %d of %d, at the cursor", k, len(evs))))
+		where := ", at the cursor"
+		if m.logBack > 0 {
+			where = ", where the log is scrolled to"
+		}
+		out = append(out, "", st.Header.Render(fmt.Sprintf("Event %d of %d%s", k, len(evs), where)))
 		out = append(out, wrapEvent(st, evs[k-1], "", cols, w)...)
 	}
 	if k < len(evs) {

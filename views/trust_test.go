@@ -301,6 +301,11 @@ func TestPickerFilterSubstring(t *testing.T) {
 	if got := substringFilter("REDLOCK", targets); len(got) != len(substringFilter("redlock", targets)) {
 		t.Error("the filter should ignore case")
 	}
+	// The list itself filters so.
+	p.list.SetFilterText("redlock")
+	if vis := p.list.VisibleItems(); len(vis) != len(got) {
+		t.Fatalf("the list shows %d for /redlock, the substring filter %d", len(vis), len(got))
+	}
 }
 
 // One enter after typing a filter opens its first match.
@@ -432,6 +437,39 @@ func TestWrap(t *testing.T) {
 			for _, l := range lines {
 				if strings.HasSuffix(l, "redis-") || strings.HasPrefix(l, "1)") {
 					t.Fatalf("w %d: broke redis-1 at its hyphen: %q", w, lines)
+				}
+			}
+		}
+	}
+}
+
+// The picker counts in English: "1 scenario", "15 scenarios".
+func TestPickerTitleCount(t *testing.T) {
+	f := bundled(t)
+	if p := newPicker(newCtx(t.TempDir()), f); !strings.Contains(p.list.Title, "15 scenarios in") {
+		t.Errorf("title %q", p.list.Title)
+	}
+	one := &scenario.File{Path: "one.yaml", Scenarios: f.Scenarios[:1]}
+	if p := newPicker(newCtx(t.TempDir()), one); !strings.Contains(p.list.Title, "1 scenario in") {
+		t.Errorf("title %q", p.list.Title)
+	}
+}
+
+// The compare view and its help fit every supported size too.
+func TestCompareFitsTerminal(t *testing.T) {
+	for _, sz := range [][2]int{{MinWidth, MinHeight}, {80, 24}, {120, 36}, {200, 60}} {
+		m := openModel(t, "gc-pause-wrong-delete", sz[0], sz[1])
+		press(m, "g", "g", "c")
+		if m.Compare() == nil {
+			t.Fatalf("%dx%d: c did not open the compare view: %q", sz[0], sz[1], m.Run().status)
+		}
+		checkFits(t, "compare", m.View(), sz[0], sz[1])
+		press(m, "?")
+		checkFits(t, "compare help", m.View(), sz[0], sz[1])
+		for _, g := range m.c.keys.compareKeys("back to the run") {
+			for _, b := range g {
+				if !strings.Contains(m.View(), b.Help().Desc) {
+					t.Errorf("%dx%d: compare help lacks %q", sz[0], sz[1], b.Help().Desc)
 				}
 			}
 		}
