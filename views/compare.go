@@ -250,9 +250,17 @@ func (m *CompareModel) column(i int, ss *Session, w, h int) []string {
 		in = append(in, st.Header.Render("log"))
 		room--
 		cols := logCols{time: timeWidth(ss.End()), proc: procWidth(snap)}
-		for _, e := range evs[max(0, len(evs)-room):] {
+		// The cursor's event in full (a long reply wraps), older ones a line each.
+		var cur []string
+		if n := len(evs); n > 0 {
+			cur = wrapEvent(st, evs[n-1], "", cols, w-2)
+			cur = cur[:min(len(cur), room)]
+			evs = evs[:n-1]
+		}
+		for _, e := range evs[max(0, len(evs)-(room-len(cur))):] {
 			in = append(in, eventLine(st, e, "", cols, false))
 		}
+		in = append(in, cur...)
 	}
 	return box(st, termtext.Escape(snap.Strategy), in, w, h, false)
 }

@@ -156,7 +156,10 @@ func (p *pickerModel) view(w, h int) string {
 	left := fitLines(lines, lw, h)
 	var story []string
 	if s := p.selected(); s != nil {
-		story = append(story, p.c.st.Header.Render(termtext.Escape(s.Title)), "")
+		for _, l := range wrap(termtext.Escape(s.Title), w-lw-2) {
+			story = append(story, p.c.st.Header.Render(l))
+		}
+		story = append(story, "")
 		story = append(story, reflow(termtext.EscapeKeepLines(s.Story), w-lw-3)...)
 	}
 	right := box(p.c.st, "Story", story, w-lw, h, false)
