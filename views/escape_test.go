@@ -48,11 +48,7 @@ scenarios:
 		t.Fatalf("the loader did not keep the control characters: the test proves nothing: %q", s.Title)
 	}
 	for _, sz := range [][2]int{{100, 30}, {140, 36}, {MinWidth, MinHeight}} {
-		m, err := New(f, Config{OutDir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.Update(teaSize(sz[0], sz[1]))
+		m := newModel(t, f, Config{}, sz[0], sz[1])
 		v := m.View()
 		noControl(t, "picker", v)
 		if sz[0] >= 110 && !strings.Contains(v, `\x1b]0;pwned\a`) {
@@ -64,7 +60,6 @@ scenarios:
 			press(m, k)
 			noControl(t, "after "+k, m.View())
 		}
-		m.Close()
 	}
 }
 

@@ -14,6 +14,20 @@ import (
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
+// newModel is the TUI for f and cfg at w×h, closed when the test ends; like
+// openModel, for any file and config.
+func newModel(t *testing.T, f *scenario.File, cfg Config, w, h int) *Model {
+	t.Helper()
+	cfg.OutDir = t.TempDir()
+	m, err := New(f, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	m.Update(teaSize(w, h))
+	return m
+}
+
 // flat is a view's text with the box borders and runs of spaces removed,
 // so that a message wrapped over lines reads as one.
 func flat(v string) string {
@@ -177,12 +191,7 @@ func TestCompareEscBackToRun(t *testing.T) {
 		t.Fatal("the run view does not step after coming back")
 	}
 	// Opened at once (no run view under it), esc goes to the picker.
-	d, err := New(bundled(t), Config{Open: "gc-pause-wrong-delete", Compare: [2]string{"set-del", "lua-release"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	d.Update(teaSize(140, 40))
+	d := newModel(t, bundled(t), Config{Open: "gc-pause-wrong-delete", Compare: [2]string{"set-del", "lua-release"}}, 140, 40)
 	press(d, "esc")
 	if d.screen != screenPicker {
 		t.Fatalf("esc from a compare opened at once: screen %v", d.screen)
@@ -191,12 +200,7 @@ func TestCompareEscBackToRun(t *testing.T) {
 
 // g in the compare view goes to the next fault or violation on either side.
 func TestCompareNextMark(t *testing.T) {
-	m, err := New(bundled(t), Config{Open: "gc-pause-wrong-delete", Compare: [2]string{"set-del", "lua-release"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	m.Update(teaSize(140, 40))
+	m := newModel(t, bundled(t), Config{Open: "gc-pause-wrong-delete", Compare: [2]string{"set-del", "lua-release"}}, 140, 40)
 	c := m.Compare()
 	var want []time.Duration // every mark of either side, in time order
 	for _, s := range c.sides {
@@ -310,12 +314,7 @@ func TestPickerFilterSubstring(t *testing.T) {
 
 // One enter after typing a filter opens its first match.
 func TestPickerFilterOneEnter(t *testing.T) {
-	m, err := New(bundled(t), Config{OutDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	m.Update(teaSize(100, 30))
+	m := newModel(t, bundled(t), Config{}, 100, 30)
 	press(m, "/", "l", "u", "a", "-", "r", "e", "l", "enter")
 	if m.screen != screenRun || m.Run().Session().S.Name != "gc-pause-lua-release" {
 		t.Fatalf("/lua-rel ⏎: screen %v", m.screen)
@@ -329,11 +328,7 @@ func TestPickerFilterOneEnter(t *testing.T) {
 // At 110–125 columns no … dangles off the blank lines of the picker's list.
 func TestPickerNoStrayEllipsis(t *testing.T) {
 	for w := 108; w <= 130; w++ {
-		m, err := New(bundled(t), Config{OutDir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.Update(teaSize(w, 36))
+		m := newModel(t, bundled(t), Config{}, w, 36)
 		for i, l := range strings.Split(ansi.Strip(m.View()), "\n") {
 			left := l
 			if j := strings.Index(l, "│"); j >= 0 && w >= 110 {
@@ -343,7 +338,6 @@ func TestPickerNoStrayEllipsis(t *testing.T) {
 				t.Fatalf("%d columns, line %d: a stray …: %q", w, i, l)
 			}
 		}
-		m.Close()
 	}
 }
 
