@@ -4,13 +4,16 @@
 package views
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/list"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
 )
 
@@ -83,6 +86,30 @@ func (m *Model) Close() {
 	}
 }
 
+// closeCompare ends the compare view's runners, if it is open.
+func (m *Model) closeCompare() {
+	if m.cmp != nil {
+		m.cmp.Close()
+		m.cmp = nil
+	}
+}
+
+// leaveCompare goes back to the run view the compare view was opened from,
+// at the compare view's cursor, or to the picker when it was opened at once.
+func (m *Model) leaveCompare() tea.Cmd {
+	at := m.cmp.Now()
+	m.closeCompare()
+	if m.run == nil {
+		m.screen = screenPicker
+		return nil
+	}
+	m.screen = screenRun
+	if err := m.run.ss.SeekTime(at); err != nil {
+		m.run.setStatus(false, "%v", err)
+	}
+	return m.run.seeked()
+}
+
 func (m *Model) openRun(s *scenario.Scenario) error {
 	ss, err := Open(s, scenario.Options{})
 	if err != nil {
@@ -115,7 +142,11 @@ func (m *Model) openCompare(s *scenario.Scenario) error {
 	if err != nil {
 		return err
 	}
-	m.Close()
+	// The run view stays open underneath: esc comes back to it, faults and all.
+	m.closeCompare()
+	if m.run != nil {
+		cm.back = "back to the run"
+	}
 	m.cmp = cm
 	m.screen = screenCompare
 	return nil
@@ -177,8 +208,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.err = ""
 		switch m.screen {
 		case screenPicker:
-			if !filtering && msg.Type == tea.KeyEnter {
-				if s := m.picker.selected(); s != nil {
+			if msg.Type == tea.KeyEnter {
+				s := m.picker.selected()
+				if filtering {
+					// One enter takes the filter and opens its first match.
+					term := m.picker.list.FilterValue()
+					s = m.picker.firstMatch()
+					m.picker.update(msg)
+					if s == nil {
+						m.err = fmt.Sprintf("%q matches no scenario (esc clears the filter)", term)
+					}
+				}
+				if s != nil {
 					var err error
 					if m.cfg.Compare[0] != "" {
 						err = m.openCompare(s)
@@ -209,12 +250,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.run.Update(msg)
 		case screenCompare:
 			if key.Matches(msg, k.Picker) {
-				m.Close()
-				m.screen = screenPicker
-				return m, nil
+				return m, m.leaveCompare()
 			}
 			return m, m.cmp.Update(msg)
 		}
+	case list.FilterMatchesMsg:
+		// The filter's results reach the list even when a scenario was
+		// opened before they arrived (esc comes back to them).
+		return m, m.picker.update(msg)
 	case tickMsg:
 		switch {
 		case m.screen == screenRun:
@@ -259,7 +302,7 @@ func (m *Model) View() string {
 	v := m.picker.view(w, h)
 	if m.err != "" {
 		lines := strings.Split(v, "\n")
-		lines[len(lines)-1] = fit(m.c.st.Bad.Render("✖ "+m.err), w)
+		lines[len(lines)-1] = fit(m.c.st.Bad.Render("✖ "+termtext.Escape(m.err)), w)
 		v = strings.Join(lines, "\n")
 	}
 	return v
@@ -275,6 +318,12 @@ func (m *Model) helpView(w, h int) string {
 		keys = m.helpKeys(w-2, room+1)
 	}
 	lines = append(lines, keys...)
+	if m.screen == screenCompare {
+		lines = append(lines, "",
+			"Both columns share one true-time cursor; each has its own verdict.",
+			"g goes to the next fault or violation on either side.")
+		return render(box(st, "Help", lines, w, h, true), h)
+	}
 	lines = append(lines, "",
 		"Faults strike the selected process (tab to Clients or Nodes, ↑/↓ to select)",
 		"at the cursor's true time; they join the run's schedule, so stepping back",
@@ -286,6 +335,14 @@ func (m *Model) helpView(w, h int) string {
 		"Nodes: ● up ✖ down ◌ refusing (loading) ⇹ partitioned; TTL bars by the node's clock.",
 	)
 	return render(box(st, "Help", lines, w, h, true), h)
+}
+
+// helpGroups are the keys that work on the current screen, by purpose.
+func (m *Model) helpGroups() [][]key.Binding {
+	if m.screen == screenCompare {
+		return m.c.keys.compareKeys(m.cmp.back)
+	}
+	return m.c.keys.FullHelp()
 }
 
 // fits reports whether lines fit in w columns and h lines.
@@ -307,7 +364,7 @@ func fits(lines []string, w, h int) bool {
 // columns as the height needs, so that no key is ever cut off.
 func (m *Model) helpKeys(w, h int) []string {
 	m.c.help.Width = 0
-	groups := m.c.keys.FullHelp()
+	groups := m.helpGroups()
 	const gap = 4
 	var lines, row []string
 	rowW := 0

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
 )
@@ -23,12 +24,13 @@ type CompareModel struct {
 	speed   float64
 	gen     int
 	status  string
+	back    string // where esc goes: "back to the run" or "back to scenarios"
 }
 
 // openCompare opens s under strategies a and b, with base's extra faults
 // (those injected in the run view), at true time at.
 func openCompare(c *ctx, s *scenario.Scenario, a, b string, base scenario.Options, at time.Duration) (*CompareModel, error) {
-	m := &CompareModel{c: c, speed: defaultSpeed}
+	m := &CompareModel{c: c, speed: defaultSpeed, back: "back to scenarios"}
 	for i, strat := range []string{a, b} {
 		o := base
 		o.Strategy = strat
@@ -126,6 +128,18 @@ func (m *CompareModel) Update(msg tea.Msg) tea.Cmd {
 				return nil
 			}
 			return m.seek(prev)
+		case key.Matches(msg, k.NextMark):
+			next, ok := time.Duration(0), false
+			for _, s := range m.sides {
+				if t, more := nextMarkTime(s); more && (!ok || t < next) {
+					next, ok = t, true
+				}
+			}
+			if !ok {
+				m.status = "no fault or violation after the cursor on either side"
+				return nil
+			}
+			return m.seek(next)
 		case key.Matches(msg, k.Faster):
 			m.speed = min(m.speed*2, maxSpeed)
 			m.gen++
@@ -143,6 +157,28 @@ func (m *CompareModel) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// nextMarkTime is the true time of ss's next fault or violation after the
+// cursor, and false when there is none.
+func nextMarkTime(ss *Session) (time.Duration, bool) {
+	for _, e := range ss.Events()[ss.Event():] {
+		if e.Kind == "fault" || e.Kind == "VIOLATION" || e.Kind == "WRONG-RELEASE" {
+			return time.Duration(e.At), true
+		}
+	}
+	return 0, false
+}
+
+// Keys are the bindings that work in the compare view, for its footer and
+// its help page; back is what esc says it goes back to.
+func (k KeyMap) compareKeys(back string) [][]key.Binding {
+	esc := k.Picker
+	esc.SetHelp("esc", back)
+	return [][]key.Binding{
+		{k.Play, k.Step, k.Back, k.NextMark, pair("] [", "speed ×2 ÷2", k.Faster, k.Slower)},
+		{esc, k.Help, k.Quit},
+	}
+}
+
 // View draws the two columns.
 func (m *CompareModel) View() string {
 	w, h := m.c.w, m.c.h
@@ -156,8 +192,8 @@ func (m *CompareModel) View() string {
 	}
 	s0 := m.sides[0].S
 	header := fit(fmt.Sprintf("%s │ compare %s │ t %s │ %s %s │ %s vs %s",
-		st.Title.Render("lockstep"), st.Header.Render(s0.Name), secs(m.at), play, speedLabel(m.speed),
-		m.snaps[0].Strategy, m.snaps[1].Strategy), w)
+		st.Title.Render("lockstep"), st.Header.Render(termtext.Escape(s0.Name)), secs(m.at), play, speedLabel(m.speed),
+		termtext.Escape(m.snaps[0].Strategy), termtext.Escape(m.snaps[1].Strategy)), w)
 	lw := w / 2
 	cols := make([][]string, 2)
 	for i, ss := range m.sides {
@@ -170,7 +206,11 @@ func (m *CompareModel) View() string {
 	foot := m.status
 	if foot == "" {
 		m.c.help.Width = w
-		foot = m.c.help.ShortHelpView([]key.Binding{m.c.keys.Play, m.c.keys.Step, m.c.keys.Back, m.c.keys.Faster, m.c.keys.Slower, m.c.keys.Picker, m.c.keys.Quit})
+		var short []key.Binding
+		for _, g := range m.c.keys.compareKeys(m.back) {
+			short = append(short, g...)
+		}
+		foot = m.c.help.ShortHelpView(short)
 	}
 	lines := append([]string{header}, hjoin(cols[0], cols[1])...)
 	lines = append(lines, fit(foot, w))
@@ -199,7 +239,9 @@ func (m *CompareModel) column(i int, ss *Session, w, h int) []string {
 		fmt.Sprintf(" violations %d · lost_updates %d · wrong_releases %d", mt.Violations, mt.LostUpdates, mt.WrongReleases),
 		fmt.Sprintf(" fencing_rejections %d · acquired %d · stuck %t", mt.FencingRejections, mt.Acquired, mt.Stuck))
 	if fv := snap.FirstViolation; fv != "" {
-		in = append(in, st.Bad.Render("✖ "+fv))
+		for _, l := range wrapIndent("✖ "+termtext.Escape(fv), w-2, 2) {
+			in = append(in, st.Bad.Render(l))
+		}
 	}
 	// The last events fill what is left.
 	evs := ss.Events()[:ss.Event()]
@@ -207,10 +249,18 @@ func (m *CompareModel) column(i int, ss *Session, w, h int) []string {
 	if room > 1 {
 		in = append(in, st.Header.Render("log"))
 		room--
-		pw := procWidth(snap)
-		for _, e := range evs[max(0, len(evs)-room):] {
-			in = append(in, eventLine(st, e, "", pw, false))
+		cols := logCols{time: timeWidth(ss.End()), proc: procWidth(snap)}
+		// The cursor's event in full (a long reply wraps), older ones a line each.
+		var cur []string
+		if n := len(evs); n > 0 {
+			cur = wrapEvent(st, evs[n-1], "", cols, w-2)
+			cur = cur[:min(len(cur), room)]
+			evs = evs[:n-1]
 		}
+		for _, e := range evs[max(0, len(evs)-(room-len(cur))):] {
+			in = append(in, eventLine(st, e, "", cols, false))
+		}
+		in = append(in, cur...)
 	}
-	return box(st, snap.Strategy, in, w, h, false)
+	return box(st, termtext.Escape(snap.Strategy), in, w, h, false)
 }

@@ -15,8 +15,49 @@ func reflow(text string, w int) []string {
 		if i > 0 {
 			out = append(out, "")
 		}
-		joined := strings.Join(strings.Fields(para), " ")
-		out = append(out, strings.Split(ansi.Wordwrap(joined, w, ""), "\n")...)
+		out = append(out, wrap(para, w)...)
+	}
+	return out
+}
+
+// wrap fills lines of at most w cells with the words of s (plain text, no
+// styling), breaking only at spaces; a word longer than a line is split.
+// Unlike ansi.Wordwrap it never breaks at a hyphen, so "redis-1" stays whole.
+func wrap(s string, w int) []string {
+	w = max(w, 2) // room for one wide rune
+	var out []string
+	var line strings.Builder
+	lw := 0
+	flush := func() {
+		out = append(out, line.String())
+		line.Reset()
+		lw = 0
+	}
+	for _, word := range strings.Fields(s) {
+		ww := ansi.StringWidth(word)
+		if lw > 0 && lw+1+ww > w {
+			flush()
+		}
+		if lw > 0 {
+			line.WriteByte(' ')
+			lw++
+		}
+		if ww <= w-lw {
+			line.WriteString(word)
+			lw += ww
+			continue
+		}
+		for _, r := range word { // wider than a line: split it
+			rw := ansi.StringWidth(string(r))
+			if lw+rw > w {
+				flush()
+			}
+			line.WriteRune(r)
+			lw += rw
+		}
+	}
+	if lw > 0 || len(out) == 0 {
+		flush()
 	}
 	return out
 }

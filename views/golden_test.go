@@ -73,3 +73,35 @@ func TestGoldenTooSmall(t *testing.T) {
 }
 
 var _ tea.Model = (*Model)(nil)
+
+// At 120×36 the pinned first violation and the event at the cursor read in
+// full (issue 11, item 17).
+func TestGoldenRun120x36(t *testing.T) {
+	runGolden(t, Config{Open: "gc-pause-lua-release"}, 120, 36, "g", "g")
+}
+
+// At the minimum size the timeline keeps its client lanes and the log says
+// where the first violation reads in full.
+func TestGoldenRunMinSize(t *testing.T) {
+	runGolden(t, Config{Open: "gc-pause-wrong-delete"}, MinWidth, MinHeight, "g", "g")
+}
+
+// v shows the first violation and the cursor's event in full.
+func TestGoldenDetailMinSize(t *testing.T) {
+	runGolden(t, Config{Open: "gc-pause-wrong-delete"}, MinWidth, MinHeight, "g", "g", "v")
+}
+
+// A refused answer: the prompt stays open with its text, the reason above it.
+func TestGoldenPromptError(t *testing.T) {
+	runGolden(t, Config{Open: "gc-pause-wrong-delete"}, 80, 24, "n", "j", "a", "b", "c", "enter")
+}
+
+// At 120 columns the picker's list has no stray … on its blank lines.
+func TestGoldenPicker120(t *testing.T) {
+	runGolden(t, Config{}, 120, 36)
+}
+
+// ? in the compare view lists its own keys; esc there goes back to the run.
+func TestGoldenCompareHelp(t *testing.T) {
+	runGolden(t, Config{Open: "gc-pause-wrong-delete"}, 120, 36, "n", "c", "?")
+}

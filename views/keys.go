@@ -9,7 +9,7 @@ import (
 type KeyMap struct {
 	Play, Step, Back, Faster, Slower, NextMark, Focus, Up, Down  key.Binding
 	Pause, Hang, Jump, Drift, Crash, Failover, Isolate, Slow     key.Binding
-	Partition                                                    key.Binding
+	Partition, Detail                                            key.Binding
 	Write, Mermaid, Compare, ZoomIn, ZoomOut, Picker, Help, Quit key.Binding
 }
 
@@ -42,6 +42,7 @@ func DefaultKeys() KeyMap {
 		Compare:   b("c", "compare strategies", "c"),
 		ZoomIn:    b("+", "zoom timeline in", "+", "="),
 		ZoomOut:   b("-", "zoom timeline out", "-"),
+		Detail:    b("v", "violation/event in full", "v"),
 		Picker:    b("esc", "back to scenarios", "esc"),
 		Help:      b("?", "all keys", "?"),
 		Quit:      b("q", "quit", "q", "ctrl+c"),
@@ -53,11 +54,17 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Play, k.Step, k.Back, k.NextMark, k.Jump, k.Help, k.Quit}
 }
 
+// pair is two opposite bindings as one line of help ("↑/↓ select/scroll"),
+// so the help page fits a small terminal.
+func pair(keys, desc string, a, b key.Binding) key.Binding {
+	return key.NewBinding(key.WithKeys(append(a.Keys(), b.Keys()...)...), key.WithHelp(keys, desc))
+}
+
 // FullHelp is the `?` page, in columns by purpose.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Play, k.Step, k.Back, k.Faster, k.Slower, k.NextMark},
-		{k.Focus, k.Up, k.Down, k.ZoomIn, k.ZoomOut},
+		{k.Play, k.Step, k.Back, pair("] [", "speed ×2 ÷2", k.Faster, k.Slower), k.NextMark},
+		{k.Focus, pair("↑ ↓", "select/scroll", k.Up, k.Down), pair("+ -", "zoom timeline in/out", k.ZoomIn, k.ZoomOut), k.Detail},
 		{k.Pause, k.Hang, k.Jump, k.Drift},
 		{k.Crash, k.Failover, k.Isolate, k.Partition, k.Slow},
 		{k.Write, k.Mermaid, k.Compare, k.Picker, k.Help, k.Quit},

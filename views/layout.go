@@ -17,7 +17,13 @@ func fit(s string, w int) string {
 	}
 	sw := ansi.StringWidth(s)
 	if sw > w {
-		s = ansi.Truncate(s, w, "…")
+		// Only padding past w (a list pads its lines to its own idea of
+		// the width): cut it without an ellipsis, nothing is lost.
+		tail := "…"
+		if strings.TrimSpace(ansi.Strip(ansi.Cut(s, w, sw))) == "" {
+			tail = ""
+		}
+		s = ansi.Truncate(s, w, tail)
 		sw = ansi.StringWidth(s)
 	}
 	if sw < w {

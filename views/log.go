@@ -7,24 +7,36 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // logLines is the trace around the cursor in w×h: the first violation's
-// explanation pinned on top once it has happened, the story before the first
-// event, then past events ending at the cursor (▶) and the next one, dimmed.
-func (m *RunModel) logLines(w, h int) []string {
+// explanation pinned on top once it has happened, wrapped so that it reads
+// in full, the story before the first event, then past events ending at the
+// cursor (▶, wrapped too: a long command reply is not cut) and the next
+// one, dimmed. cut reports that the pinned violation did not fit (v shows
+// it in full).
+func (m *RunModel) logLines(w, h int) (out []string, cut bool) {
 	st := m.c.st
-	var out []string
-	if fv := m.snap.FirstViolation; fv != "" && h > 3 {
-		out = append(out, st.Bad.Render(fit("✖ first violation: "+fv, w)))
+	if fv := m.snap.FirstViolation; fv != "" && h > 1 {
+		pinned := wrapIndent("✖ first violation: "+termtext.Escape(fv), w, 2)
+		if room := h - 1; len(pinned) > room { // a line stays for the cursor's event
+			pinned, cut = pinned[:room], true
+			pinned[room-1] = fit(pinned[room-1], w-len(cutMark)) + cutMark
+		}
+		for _, l := range pinned {
+			out = append(out, st.Bad.Render(l))
+		}
+	} else if fv != "" {
+		cut = true
 	}
 	k := m.ss.Event() - m.logBack
 	if k == 0 {
-		out = append(out, st.Header.Render(m.ss.S.Title))
-		for _, l := range reflow(m.ss.S.Story, w) {
+		out = append(out, st.Header.Render(termtext.Escape(m.ss.S.Title)))
+		for _, l := range reflow(termtext.EscapeKeepLines(m.ss.S.Story), w) {
 			if len(out) >= h-1 {
 				break
 			}
@@ -33,22 +45,93 @@ func (m *RunModel) logLines(w, h int) []string {
 	}
 	evs := m.ss.Events()
 	room := h - len(out)
-	if k < len(evs) && room > 1 {
-		room-- // keep a line for the next event
-	}
-	start := max(0, k-room)
-	pw := procWidth(m.snap)
-	for i := start; i < k; i++ {
-		prefix := "  "
-		if i == k-1 {
-			prefix = "▶ "
+	cols := m.logCols()
+	// The cursor's event comes first, in full; then the next one; older
+	// events, one line each, fill what is left above.
+	var cur []string
+	if k > 0 && room > 0 {
+		cur = wrapEvent(st, evs[k-1], "▶ ", cols, w)
+		if len(cur) > room {
+			cur = cur[:room]
+			cur[room-1] = fit(cur[room-1], w-1) + "…"
 		}
-		out = append(out, eventLine(st, evs[i], prefix, pw, false))
 	}
-	if k < len(evs) && len(out) < h {
-		out = append(out, eventLine(st, evs[k], "· next ", pw, true))
+	next := k < len(evs) && room > len(cur)
+	older := room - len(cur)
+	if next {
+		older--
+	}
+	for i := max(0, k-1-older); i < k-1; i++ {
+		out = append(out, eventLine(st, evs[i], "  ", cols, false))
+	}
+	out = append(out, cur...)
+	if next {
+		out = append(out, eventLine(st, evs[k], "· next ", cols, true))
+	}
+	return out, cut
+}
+
+// detailLines is the v page: the first violation and the events at and
+// after the cursor, each in full, in w×h.
+func (m *RunModel) detailLines(w, h int) []string {
+	st := m.c.st
+	out := []string{st.Header.Render("First violation")}
+	if fv := m.snap.FirstViolation; fv != "" {
+		for _, l := range wrapIndent(termtext.Escape(fv), w, 0) {
+			out = append(out, st.Bad.Render(l))
+		}
+	} else {
+		out = append(out, "none so far")
+	}
+	evs, k := m.ss.Events(), m.ss.Event()-m.logBack
+	cols := m.logCols()
+	if k > 0 {
+		where := ", at the cursor"
+		if m.logBack > 0 {
+			where = ", where the log is scrolled to"
+		}
+		out = append(out, "", st.Header.Render(fmt.Sprintf("Event %d of %d%s", k, len(evs), where)))
+		out = append(out, wrapEvent(st, evs[k-1], "", cols, w)...)
+	}
+	if k < len(evs) {
+		out = append(out, "", st.Header.Render("Next event"))
+		out = append(out, wrapEvent(st, evs[k], "", cols, w)...)
+	}
+	return fitLines(out, w, h)
+}
+
+// cutMark ends the pinned violation when the log is too short for it.
+const cutMark = " …v"
+
+// wrapIndent wraps s to w columns, the lines after the first indented by
+// indent spaces.
+func wrapIndent(s string, w, indent int) []string {
+	if w <= indent+8 {
+		return []string{s}
+	}
+	lines := wrap(s, w)
+	out := lines[:1]
+	if len(lines) > 1 {
+		pad := strings.Repeat(" ", indent)
+		for _, l := range wrap(strings.Join(lines[1:], " "), w-indent) {
+			out = append(out, pad+l)
+		}
 	}
 	return out
+}
+
+// logCols are the widths of the log's time and process columns, fixed for
+// the whole run so that the columns never shift as the cursor moves.
+type logCols struct{ time, proc int }
+
+func (m *RunModel) logCols() logCols {
+	return logCols{time: timeWidth(m.ss.End()), proc: procWidth(m.snap)}
+}
+
+// timeWidth is the width of secs(t) for every t up to end: "9.000s" and
+// "10.000s" line up when the run lasts past 10 s.
+func timeWidth(end interface{ Seconds() float64 }) int {
+	return len(strconv.FormatFloat(end.Seconds(), 'f', 3, 64)) + 1
 }
 
 // procWidth is the width of the log's process column: the longest process
@@ -56,13 +139,13 @@ func (m *RunModel) logLines(w, h int) []string {
 func procWidth(snap scenario.Snapshot) int {
 	w := 8
 	for _, c := range snap.Clients {
-		w = max(w, len(c.Name))
+		w = max(w, len(termtext.Escape(c.Name)))
 	}
 	for _, n := range snap.Nodes {
-		w = max(w, len(n.Name))
+		w = max(w, len(termtext.Escape(n.Name)))
 	}
 	for _, s := range snap.Sentinels {
-		w = max(w, len(s))
+		w = max(w, len(termtext.Escape(s)))
 	}
 	if len(snap.Sentinels) > 0 {
 		w = max(w, len("sentinels"))
@@ -70,17 +153,53 @@ func procWidth(snap scenario.Snapshot) int {
 	return w
 }
 
-func eventLine(st Styles, e sim.Event, prefix string, procW int, future bool) string {
-	s := fmt.Sprintf("%s%s %-*s %-9s %s", prefix, secs(e.At), procW, e.Proc, e.Kind, e.Msg)
+// eventHead is an event's columns before its message.
+func eventHead(e sim.Event, prefix string, c logCols) string {
+	return fmt.Sprintf("%s%*s %-*s %-9s ", prefix, c.time, secs(e.At), c.proc, termtext.Escape(e.Proc), termtext.Escape(e.Kind))
+}
+
+func eventStyle(st Styles, e sim.Event, future bool) func(...string) string {
 	switch {
 	case future:
-		return st.Muted.Render(s)
+		return st.Muted.Render
 	case e.Kind == "VIOLATION" || e.Kind == "WRONG-RELEASE":
-		return st.Bad.Render(s)
+		return st.Bad.Render
 	case e.Kind == "fault":
-		return st.Warn.Render(s)
+		return st.Warn.Render
 	}
-	return s
+	return plain
+}
+
+func plain(s ...string) string { return strings.Join(s, " ") }
+
+func eventLine(st Styles, e sim.Event, prefix string, c logCols, future bool) string {
+	return eventStyle(st, e, future)(eventHead(e, prefix, c) + termtext.Escape(e.Msg))
+}
+
+// wrapEvent is e over as many lines as w needs, the message's continuation
+// lines under its first column.
+func wrapEvent(st Styles, e sim.Event, prefix string, c logCols, w int) []string {
+	head := eventHead(e, prefix, c)
+	hw := ansi.StringWidth(head)
+	msg := termtext.Escape(e.Msg)
+	var lines []string
+	if w-hw < 16 {
+		lines = wrapIndent(head+msg, w, 2)
+	} else {
+		pad := strings.Repeat(" ", hw)
+		for i, l := range wrap(msg, w-hw) {
+			if i == 0 {
+				lines = append(lines, head+l)
+			} else {
+				lines = append(lines, pad+l)
+			}
+		}
+	}
+	style := eventStyle(st, e, false)
+	for i := range lines {
+		lines[i] = style(lines[i])
+	}
+	return lines
 }
 
 // metricsBar is the checker's counters on one line; a counter that changed

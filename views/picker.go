@@ -3,21 +3,37 @@ package views
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/list"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
 )
 
-// item is one scenario in the picker.
-type item struct{ s *scenario.Scenario }
-
-func (i item) Title() string { return i.s.Name }
-func (i item) Description() string {
-	return fmt.Sprintf("%-12s %-16s %s", i.s.Lock.Strategy, expected(i.s), i.s.Title)
+// item is one scenario in the picker. Every text it shows is the user's
+// and is escaped: a title may hold control characters.
+type item struct {
+	s     *scenario.Scenario
+	cols  *[2]int // widths of the strategy and expects columns, shared by every item
+	title string  // termtext-escaped
 }
-func (i item) FilterValue() string { return i.s.Name + " " + i.s.Title + " " + i.s.Lock.Strategy }
+
+func newItem(s *scenario.Scenario, cols *[2]int) item {
+	return item{s: s, cols: cols, title: termtext.Escape(s.Title)}
+}
+
+func (i item) Title() string { return termtext.Escape(i.s.Name) }
+func (i item) Description() string {
+	return fmt.Sprintf("%-*s %-*s %s", i.cols[0], termtext.Escape(i.s.Lock.Strategy), i.cols[1], expected(i.s), i.title)
+}
+
+// FilterValue starts with the name, so the filter's match positions inside
+// it are the ones the list highlights in the title.
+func (i item) FilterValue() string {
+	return termtext.Escape(i.s.Name) + " " + i.title + " " + termtext.Escape(i.s.Lock.Strategy)
+}
 
 // expected is the verdict a scenario's expect: block predicts.
 func expected(s *scenario.Scenario) string {
@@ -38,6 +54,29 @@ func expected(s *scenario.Scenario) string {
 	return v
 }
 
+// substringFilter keeps the items whose filter value holds term, ignoring
+// case, in the file's order: /redlock finds the scenarios that say Redlock,
+// not every one whose letters happen to spell it in order (the list's
+// default fuzzy match).
+func substringFilter(term string, targets []string) []list.Rank {
+	term = strings.ToLower(strings.TrimSpace(term))
+	var out []list.Rank
+	for i, t := range targets {
+		at := strings.Index(strings.ToLower(t), term)
+		if at < 0 {
+			continue
+		}
+		// The list highlights rune positions of the title (the name).
+		from := utf8.RuneCountInString(t[:at])
+		idx := make([]int, utf8.RuneCountInString(term))
+		for k := range idx {
+			idx[k] = from + k
+		}
+		out = append(out, list.Rank{Index: i, MatchedIndexes: idx})
+	}
+	return out
+}
+
 // pickerModel lists the file's scenarios; / filters, enter opens.
 type pickerModel struct {
 	c    *ctx
@@ -45,16 +84,28 @@ type pickerModel struct {
 }
 
 func newPicker(c *ctx, f *scenario.File) pickerModel {
+	cols := &[2]int{}
 	items := make([]list.Item, len(f.Scenarios))
 	for i, s := range f.Scenarios {
-		items[i] = item{s}
+		items[i] = newItem(s, cols)
+		cols[0] = max(cols[0], len(termtext.Escape(s.Lock.Strategy)))
+		cols[1] = max(cols[1], len(expected(s)))
 	}
 	d := list.NewDefaultDelegate()
 	l := list.New(items, d, 0, 0)
-	l.Title = fmt.Sprintf("lockstep — %d scenarios in %s: enter opens, / filters", len(items), f.Path)
+	l.Title = fmt.Sprintf("lockstep — %s in %s: enter opens, / filters", plural(len(items), "scenario"), termtext.Escape(f.Path))
+	l.Filter = substringFilter
 	l.SetShowStatusBar(true)
 	l.DisableQuitKeybindings() // q and ctrl+c are the app's
 	return pickerModel{c: c, list: l}
+}
+
+// plural is "1 scenario", "2 scenarios".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return itoa(n) + " " + noun + "s"
 }
 
 func (p *pickerModel) setSize(w, h int) {
@@ -69,6 +120,22 @@ func (p *pickerModel) setSize(w, h int) {
 func (p *pickerModel) selected() *scenario.Scenario {
 	if it, ok := p.list.SelectedItem().(item); ok {
 		return it.s
+	}
+	return nil
+}
+
+// firstMatch is the first scenario the filter being typed matches, or nil.
+// It is worked out here rather than read from the list, whose matches
+// arrive later as a message: enter typed right after the filter must open
+// what the filter says.
+func (p *pickerModel) firstMatch() *scenario.Scenario {
+	items := p.list.Items()
+	targets := make([]string, len(items))
+	for i, it := range items {
+		targets[i] = it.FilterValue()
+	}
+	if r := substringFilter(p.list.FilterValue(), targets); len(r) > 0 {
+		return items[r[0].Index].(item).s
 	}
 	return nil
 }
@@ -89,8 +156,11 @@ func (p *pickerModel) view(w, h int) string {
 	left := fitLines(lines, lw, h)
 	var story []string
 	if s := p.selected(); s != nil {
-		story = append(story, p.c.st.Header.Render(s.Title), "")
-		story = append(story, reflow(s.Story, w-lw-3)...)
+		for _, l := range wrap(termtext.Escape(s.Title), w-lw-2) {
+			story = append(story, p.c.st.Header.Render(l))
+		}
+		story = append(story, "")
+		story = append(story, reflow(termtext.EscapeKeepLines(s.Story), w-lw-3)...)
 	}
 	right := box(p.c.st, "Story", story, w-lw, h, false)
 	return render(hjoin(left, right), h)

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 
 	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/internal/termtext"
 )
 
 // prompt asks for the numbers a fault needs (how long, how far, how fast)
@@ -21,12 +22,15 @@ type prompt struct {
 	label  string
 	def    string // the answer an empty field means
 	input  textinput.Model
+	err    string // why the last answer was refused; cleared by an edit
 }
 
 // newPrompt prepares the question for kind on target; nil when the fault
-// needs no answer and can be injected at once.
-func newPrompt(kind faults.Kind, target string, node bool) *prompt {
+// needs no answer and can be injected at once. watchdog says whether the
+// scenario's lock has one (a hang leaves it running).
+func newPrompt(kind faults.Kind, target string, node, watchdog bool) *prompt {
 	p := &prompt{kind: kind, target: target, node: node}
+	target = termtext.Escape(target)
 	def := ""
 	switch kind {
 	case faults.Pause:
@@ -36,13 +40,16 @@ func newPrompt(kind faults.Kind, target string, node bool) *prompt {
 	case faults.Isolate:
 		p.label, def = fmt.Sprintf("isolate %s for", target), "10s"
 	case faults.Hang:
-		p.label, def = fmt.Sprintf("hang %s's work thread (its watchdog runs on) for", target), "30s"
+		p.label, def = fmt.Sprintf("hang %s's work thread for", target), "30s"
+		if watchdog {
+			p.label = fmt.Sprintf("hang %s's work thread (its watchdog runs on) for", target)
+		}
 	case faults.ClockDrift:
 		p.label, def = fmt.Sprintf("%s's clock runs at × true speed", target), "1.5"
 	case faults.Slow:
 		p.label, def = fmt.Sprintf("slow %s's links: +latency [loss 0..1] [for]", target), "200ms 0 10s"
 	case faults.Partition:
-		p.label, def = "partition: groups split by |, then for", target+" | rest 10s"
+		p.label, def = "partition: groups split by |, then for", p.target+" | rest 10s"
 	case faults.Crash:
 		if !node {
 			return nil

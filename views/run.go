@@ -55,6 +55,7 @@ type RunModel struct {
 	logBack  int           // log scrolled back by this many events
 	span     time.Duration // timeline window width; 0 = whole run
 	prompt   *prompt
+	detail   bool // v: the first violation and the cursor's event in full, until any key
 	status   string
 	statusOK bool
 }
@@ -107,6 +108,10 @@ func (m *RunModel) Update(msg tea.Msg) tea.Cmd {
 	case tea.KeyMsg:
 		if m.prompt != nil {
 			return m.updatePrompt(msg)
+		}
+		if m.detail {
+			m.detail = false
+			return nil
 		}
 		return m.onKey(msg)
 	}
@@ -214,6 +219,8 @@ func (m *RunModel) onKey(msg tea.KeyMsg) tea.Cmd {
 		return m.startFault(faults.Slow)
 	case key.Matches(msg, k.Partition):
 		return m.startFault(faults.Partition)
+	case key.Matches(msg, k.Detail):
+		m.detail = true
 	case key.Matches(msg, k.Write):
 		m.write()
 	case key.Matches(msg, k.Mermaid):
@@ -278,7 +285,7 @@ func (m *RunModel) startFault(kind faults.Kind) tea.Cmd {
 		m.playing = false
 		m.gen++
 	}
-	if p := newPrompt(kind, name, node); p != nil {
+	if p := newPrompt(kind, name, node, m.ss.S.Lock.Watchdog != nil); p != nil {
 		for _, c := range m.snap.Clients {
 			p.procs = append(p.procs, c.Name)
 		}
@@ -299,29 +306,47 @@ func (m *RunModel) updatePrompt(msg tea.KeyMsg) tea.Cmd {
 		m.setStatus(true, "cancelled")
 		return nil
 	case tea.KeyEnter:
+		// A refused answer keeps the prompt open with its text and says
+		// why next to it: closing it would send what the user types next,
+		// meant as a correction, to the run view as keys.
 		f, err := m.prompt.fault()
 		if err != nil {
-			m.setStatus(false, "%v", err)
+			m.prompt.err = err.Error()
+			return nil
+		}
+		cmd, err := m.tryInject(f)
+		if err != nil {
+			m.prompt.err = "not injected: " + err.Error()
 			return nil
 		}
 		m.prompt = nil
-		return m.inject(f)
-	case tea.KeyCtrlC:
-		return tea.Quit
+		return cmd
 	}
+	before := m.prompt.input.Value()
 	var cmd tea.Cmd
 	m.prompt.input, cmd = m.prompt.input.Update(msg)
+	if m.prompt.input.Value() != before {
+		m.prompt.err = "" // the answer is being corrected
+	}
 	return cmd
 }
 
 func (m *RunModel) inject(f faults.Fault) tea.Cmd {
-	if err := m.ss.Inject(f); err != nil {
+	cmd, err := m.tryInject(f)
+	if err != nil {
 		m.setStatus(false, "not injected: %v", err)
-		return nil
+	}
+	return cmd
+}
+
+// tryInject adds f at the cursor, or says why it cannot.
+func (m *RunModel) tryInject(f faults.Fault) (tea.Cmd, error) {
+	if err := m.ss.Inject(f); err != nil {
+		return nil, err
 	}
 	f.At = m.ss.Now()
 	m.setStatus(true, "injected at %s: %s (now %d/%d events; w writes it out)", secs(f.At), f, m.ss.Event(), m.ss.Total())
-	return m.seeked()
+	return m.seeked(), nil
 }
 
 func (m *RunModel) write() {

@@ -328,8 +328,8 @@ func TestInjectHangDriftSlow(t *testing.T) {
 	ss := m.Run().Session()
 	press(m, "h", "enter") // A, the default 30s
 	press(m, "d", "0", "enter")
-	if !strings.Contains(m.Run().status, "clock rate") || m.Run().prompt == nil {
-		t.Fatalf("a drift rate of 0 must be refused and keep the prompt, status %q", m.Run().status)
+	if m.Run().prompt == nil || !strings.Contains(m.Run().prompt.err, "clock rate") {
+		t.Fatalf("a drift rate of 0 must be refused and keep the prompt, prompt %+v", m.Run().prompt)
 	}
 	press(m, "esc")
 	press(m, "tab", "d", "2", "x", "enter") // redis-1 runs twice as fast
@@ -353,7 +353,7 @@ func TestInjectHangDriftSlow(t *testing.T) {
 	}
 	replayWritten(t, m) // the written scenario replays to the same outcome
 	for _, bad := range []string{"abc", "200ms 2", "0s 0", "1s 0 -1s", "1 2 3 4"} {
-		p := newPrompt(faults.Slow, "A", false)
+		p := newPrompt(faults.Slow, "A", false, false)
 		p.input.SetValue(bad)
 		if _, err := p.fault(); err == nil {
 			t.Errorf("slow %q accepted", bad)
@@ -420,12 +420,13 @@ func TestInjectPartition(t *testing.T) {
 		t.Errorf("typed partition: %+v", f)
 	}
 	press(m, "P", "A", " ", "|", " ", "n", "o", "p", "e", "enter")
-	if len(ss.Injected()) != 2 || !strings.Contains(m.Run().status, "unknown process") {
-		t.Fatalf("an unknown name must be refused by the scenario check, status %q", m.Run().status)
+	if p := m.Run().prompt; len(ss.Injected()) != 2 || p == nil || !strings.Contains(p.err, "unknown process") {
+		t.Fatalf("an unknown name must be refused by the scenario check and keep the prompt, prompt %+v", p)
 	}
+	press(m, "esc")
 	replayWritten(t, m)
 	for _, bad := range []string{"A", "A | rest | rest", "A | B -1s", "A B C redis-1 | rest"} {
-		p := newPrompt(faults.Partition, "A", false)
+		p := newPrompt(faults.Partition, "A", false, false)
 		p.procs = []string{"A", "B", "C", "redis-1"}
 		p.input.SetValue(bad)
 		if f, err := p.fault(); err == nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
 )
 
@@ -15,10 +16,21 @@ func (m *RunModel) View() string {
 	if w < MinWidth || h < MinHeight {
 		return tooSmall(w, h, MinWidth, MinHeight)
 	}
+	bottom := []string{fit(metricsBar(m.c.st, m.snap.Metrics, m.prev, w), w), m.footer(w)}
+	if m.prompt != nil && m.prompt.err != "" {
+		// A refused answer: why, in full (up to three lines), over the
+		// metrics, right above the prompt that stays open.
+		why := wrapIndent("✖ "+termtext.Escape(m.prompt.err), w, 2)
+		why = why[:min(len(why), 3)]
+		for i := range why {
+			why[i] = m.c.st.Bad.Render(fit(why[i], w))
+		}
+		bottom = append(why, m.footer(w))
+	}
 	lines := make([]string, 0, h)
 	lines = append(lines, m.header(w))
-	lines = append(lines, m.body(w, h-3)...)
-	lines = append(lines, fit(metricsBar(m.c.st, m.snap.Metrics, m.prev, w), w), m.footer(w))
+	lines = append(lines, m.body(w, h-1-len(bottom))...)
+	lines = append(lines, bottom...)
 	return render(lines, h)
 }
 
@@ -36,15 +48,15 @@ func (m *RunModel) header(w int) string {
 		inj = fmt.Sprintf(" │ %d injected", n)
 	}
 	full := fmt.Sprintf("%s │ %s │ t %s │ %s %s │ seed %d │ event %d/%d │ %s%s",
-		st.Title.Render("lockstep"), st.Header.Render(m.ss.S.Name), secs(m.ss.Now()), play, speedLabel(m.speed),
-		m.snap.Seed, m.ss.Event(), m.ss.Total(), m.snap.Strategy, inj)
+		st.Title.Render("lockstep"), st.Header.Render(termtext.Escape(m.ss.S.Name)), secs(m.ss.Now()), play, speedLabel(m.speed),
+		m.snap.Seed, m.ss.Event(), m.ss.Total(), termtext.Escape(m.snap.Strategy), inj)
 	if ansi.StringWidth(full) <= w {
 		return fit(full, w)
 	}
 	// Narrow: the scenario, time, play state and event count matter most.
 	return fit(fmt.Sprintf("%s │ t %s │ %s %s │ ev %d/%d │ seed %d │ %s%s",
-		st.Header.Render(m.ss.S.Name), secs(m.ss.Now()), play, speedLabel(m.speed),
-		m.ss.Event(), m.ss.Total(), m.snap.Seed, m.snap.Strategy, inj), w)
+		st.Header.Render(termtext.Escape(m.ss.S.Name)), secs(m.ss.Now()), play, speedLabel(m.speed),
+		m.ss.Event(), m.ss.Total(), m.snap.Seed, termtext.Escape(m.snap.Strategy), inj), w)
 }
 
 func (m *RunModel) footer(w int) string {
@@ -53,10 +65,11 @@ func (m *RunModel) footer(w int) string {
 		return fit(st.Focus.Render(m.prompt.label+": ")+m.prompt.input.View()+st.Muted.Render("  enter inject · esc cancel"), w)
 	}
 	if m.status != "" {
+		// A status may quote the scenario (names, a validator's message).
 		if m.statusOK {
-			return fit(st.Info.Render("ℹ "+m.status), w)
+			return fit(st.Info.Render("ℹ "+termtext.Escape(m.status)), w)
 		}
-		return fit(st.Bad.Render("✖ "+m.status), w)
+		return fit(st.Bad.Render("✖ "+termtext.Escape(m.status)), w)
 	}
 	m.c.help.Width = w
 	return fit(m.c.help.ShortHelpView(m.c.keys.ShortHelp()), w)
@@ -66,6 +79,9 @@ func (m *RunModel) footer(w int) string {
 // on top, then the timeline, then the log.
 func (m *RunModel) body(w, h int) []string {
 	st := m.c.st
+	if m.detail {
+		return fitLines(box(st, "Detail  any key closes", m.detailLines(w-2, h-2), w, h, true), w, h)
+	}
 	wide := w >= 100
 	var cw, nw, rw int
 	if wide {
@@ -82,39 +98,62 @@ func (m *RunModel) body(w, h int) []string {
 	if wide {
 		rl = resourceLines(st, m.snap.Resource, rw-2)
 	}
-	topH := max(len(cl), len(nl), len(rl)) + 2
-	topH = min(topH, max(4, h*2/5))
-	resH := 0
-	if !wide {
-		resH = 1
-	}
-	rem := h - topH - resH
-	tlWant := len(m.snap.Clients) + len(m.snap.Nodes) + 4
-	tlH := min(tlWant, max(4, rem*3/5))
-	logH := rem - tlH
-	if logH < 3 {
-		tlH = max(3, rem-3)
-		logH = rem - tlH
-	}
+	lay := layOut(h, max(len(cl), len(nl), len(rl))+2, !wide, len(m.snap.Clients), len(m.snap.Nodes))
 	top := hjoin(
-		box(st, "Clients  belief │ truth", window(cl, csel, topH-2), cw, topH, m.focus == panelClients),
-		box(st, "Nodes  key TTL by node clock", window(nl, nsel, topH-2), nw, topH, m.focus == panelNodes),
+		box(st, "Clients  belief │ truth", window(cl, csel, lay.top-2), cw, lay.top, m.focus == panelClients),
+		box(st, "Nodes  key TTL by node clock", window(nl, nsel, lay.top-2), nw, lay.top, m.focus == panelNodes),
 	)
 	if wide {
-		top = hjoin(top, box(st, "Resource", rl, rw, topH, false))
+		top = hjoin(top, box(st, "Resource", rl, rw, lay.top, false))
 	}
 	out := append([]string{}, top...)
-	if !wide {
+	if lay.res > 0 {
 		out = append(out, fit(resourceLine(st, m.snap.Resource), w))
 	}
-	tl := timelineLines(st, m.ss, m.snap, m.span, w-2, tlH-2)
+	tl := timelineLines(st, m.ss, m.snap, m.span, w-2, lay.tl-2)
 	title := "Timeline  █ believes it holds · letters: key owner · ! overlap · ▼ fault · ✖ violation"
 	if !wide {
 		title = "Timeline █ belief · A owner · ! overlap · ▼ fault · ✖ violation"
 	}
-	out = append(out, box(st, title, tl, w, tlH, m.focus == panelTimeline)...)
-	out = append(out, box(st, "Log", m.logLines(w-2, logH-2), w, logH, m.focus == panelLog)...)
+	out = append(out, box(st, title, tl, w, lay.tl, m.focus == panelTimeline)...)
+	logs, cut := m.logLines(w-2, lay.log-2)
+	logTitle := "Log"
+	if cut {
+		logTitle = "Log  v: the first violation in full"
+	}
+	out = append(out, box(st, logTitle, logs, w, lay.log, m.focus == panelLog)...)
 	return fitLines(out, w, h)
+}
+
+// layout is the heights of the run view's panels.
+type layout struct{ top, res, tl, log int }
+
+// layOut shares h lines between the panels. topWant is what the top panels
+// need, res whether the resource has a line of its own. The timeline keeps
+// its client lanes (with the marks and the axis) before anything else: on a
+// short terminal the resource line goes first, then the top panels shrink
+// (down to one line, scrolled to the selection); node lanes come last.
+func layOut(h, topWant int, res bool, clients, nodes int) layout {
+	const logMin = 3 // one line of log
+	l := layout{top: min(topWant, max(4, h*2/5))}
+	if res {
+		l.res = 1
+	}
+	rem := h - l.top - l.res
+	tlMin := min(clients+4, max(4, h-3-logMin)) // lanes, marks, axis, border
+	if rem < tlMin+logMin && l.res > 0 {
+		l.res, rem = 0, rem+1
+	}
+	if short := tlMin + logMin - rem; short > 0 {
+		cut := min(short, l.top-3)
+		l.top, rem = l.top-cut, rem+cut
+	}
+	l.tl = min(clients+nodes+4, max(tlMin, rem*3/5))
+	if rem-l.tl < logMin {
+		l.tl = max(3, rem-logMin)
+	}
+	l.log = rem - l.tl
+	return l
 }
 
 // window shows h of lines, scrolled so that line sel is visible.
@@ -139,7 +178,7 @@ var stateStyle = map[string]func(Styles) func(...string) string{
 func clientLines(st Styles, s scenario.Snapshot, w, sel int, active bool) ([]string, int) {
 	nameW := 1
 	for _, c := range s.Clients {
-		nameW = max(nameW, len(c.Name))
+		nameW = max(nameW, ansi.StringWidth(termtext.Escape(c.Name)))
 	}
 	compact := w < 56
 	out := make([]string, 0, len(s.Clients))
@@ -193,12 +232,14 @@ func clientLines(st Styles, s scenario.Snapshot, w, sel int, active bool) ([]str
 		}
 		tok := ""
 		if c.Token != "" && !compact {
-			tok = "  " + st.Muted.Render(c.Token)
+			tok = "  " + st.Muted.Render(termtext.Escape(c.Token))
 			if c.Fence > 0 {
 				tok += st.Muted.Render(fmt.Sprintf(" #%d", c.Fence))
 			}
 		}
-		line := fmt.Sprintf("%s%-*s %s %s │ %s%s%s", mark, nameW, c.Name, state, belief, truth, flag, tok)
+		name := termtext.Escape(c.Name)
+		name += strings.Repeat(" ", nameW-ansi.StringWidth(name))
+		line := fmt.Sprintf("%s%s %s %s │ %s%s%s", mark, name, state, belief, truth, flag, tok)
 		if i == sel && active {
 			line = st.Selected.Render(ansi.Strip(line))
 		}
@@ -241,7 +282,7 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 		if n.ClockOffset != 0 || n.ClockRate != 1 {
 			clock = st.Warn.Render(clock)
 		}
-		line := fmt.Sprintf("%s%s %s %s %s", mark, n.Name, role, stat, clock)
+		line := fmt.Sprintf("%s%s %s %s %s", mark, termtext.Escape(n.Name), role, stat, clock)
 		if i == sel && active {
 			line = st.Selected.Render(ansi.Strip(line))
 		}
@@ -249,15 +290,15 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 		for _, k := range n.Keys {
 			if !k.Lock {
 				if !compact {
-					out = append(out, st.Muted.Render(fmt.Sprintf("   %s = %s", k.Key, k.Value)))
+					out = append(out, st.Muted.Render(fmt.Sprintf("   %s = %s", termtext.Escape(k.Key), termtext.Escape(k.Value))))
 				}
 				continue
 			}
-			owner := k.Owner
+			owner := termtext.Escape(k.Owner)
 			if owner == "" {
 				owner = "?"
 			}
-			name := k.Key
+			name := termtext.Escape(k.Key)
 			if compact {
 				name = "lock"
 			}
@@ -303,7 +344,7 @@ func sentinelLine(st Styles, s scenario.Snapshot) string {
 		if d.Down == 0 {
 			continue
 		}
-		msg := fmt.Sprintf(" · %s down for %d/%d (failover at %d)", d.Master, d.Down, len(s.Sentinels), need)
+		msg := fmt.Sprintf(" · %s down for %d/%d (failover at %d)", termtext.Escape(d.Master), d.Down, len(s.Sentinels), need)
 		if d.Down >= need {
 			msg = st.Bad.Render(msg)
 		}
@@ -336,7 +377,7 @@ func resourceLines(st Styles, r scenario.ResourceSnap, w int) []string {
 		if wr.Token > 0 {
 			tok = fmt.Sprintf(" #%d", wr.Token)
 		}
-		out = append(out, fmt.Sprintf("%s %s=%d%s %s", short(timeNS(wr.At)), wr.Client, wr.Value, tok, mark))
+		out = append(out, fmt.Sprintf("%s %s=%d%s %s", short(timeNS(wr.At)), termtext.Escape(wr.Client), wr.Value, tok, mark))
 	}
 	return out
 }
@@ -350,7 +391,7 @@ func resourceLine(st Styles, r scenario.ResourceSnap) string {
 		if !wr.Accepted {
 			mark = "✗"
 		}
-		s += fmt.Sprintf(" · last %s=%d%s at %s", wr.Client, wr.Value, mark, short(timeNS(wr.At)))
+		s += fmt.Sprintf(" · last %s=%d%s at %s", termtext.Escape(wr.Client), wr.Value, mark, short(timeNS(wr.At)))
 	}
 	return s
 }

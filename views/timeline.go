@@ -4,6 +4,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
 )
 
@@ -18,10 +21,10 @@ func timelineLines(st Styles, ss *Session, snap scenario.Snapshot, span time.Dur
 	hist := ss.History()
 	labelW := 2
 	for _, l := range hist.Clients {
-		labelW = max(labelW, len(l.Name))
+		labelW = max(labelW, ansi.StringWidth(termtext.Escape(l.Name)))
 	}
 	for _, l := range hist.Nodes {
-		labelW = max(labelW, len(l.Name))
+		labelW = max(labelW, ansi.StringWidth(termtext.Escape(l.Name)))
 	}
 	labelW = min(labelW+1, 12)
 	cols := w - labelW
@@ -69,7 +72,7 @@ func timelineLines(st Styles, ss *Session, snap scenario.Snapshot, span time.Dur
 	}
 	blank := func() []rune { return []rune(strings.Repeat(" ", cols)) }
 	var rows []string
-	label := func(name string) string { return fit(name, labelW-1) + " " }
+	label := func(name string) string { return fit(termtext.Escape(name), labelW-1) + " " }
 	for _, l := range hist.Clients {
 		row := blank()
 		fill(l.Spans, row, func(scenario.Span) rune { return '█' }, true)
@@ -133,7 +136,7 @@ func ownerLetters(clients []scenario.Lane) map[string]rune {
 	first := map[rune]int{}
 	for _, l := range clients {
 		if l.Name != "" {
-			first[[]rune(l.Name)[0]]++
+			first[[]rune(termtext.Escape(l.Name))[0]]++
 		}
 	}
 	out := map[string]rune{}
@@ -142,7 +145,7 @@ func ownerLetters(clients []scenario.Lane) map[string]rune {
 		if l.Name == "" {
 			continue
 		}
-		r := []rune(l.Name)[0]
+		r := []rune(termtext.Escape(l.Name))[0]
 		if first[r] > 1 {
 			r = '#'
 			if i < len(pos) {
