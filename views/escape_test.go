@@ -31,8 +31,8 @@ func TestUserTextEscaped(t *testing.T) {
 	yaml := `version: 1
 scenarios:
   - name: hostile
-    title: "T \e]0;pwned\a\e[2J end"
-    story: "S \e]0;pwned\a\e[2J\n\nmore \e[31mred"
+    title: "T"
+    story: "S"
     duration: 10s
     lock: {key: "lock:x", ttl: 5s, strategy: set-del}
     clients:
@@ -44,6 +44,11 @@ scenarios:
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The loader refuses control characters in titles and stories; a
+	// scenario built in Go (the harness, a future format) need not pass
+	// it, and the view must not rely on it.
+	f.Scenarios[0].Title = "T " + hostile + " end"
+	f.Scenarios[0].Story = "S " + hostile + "\n\nmore \x1b[31mred"
 	if s := f.Scenarios[0]; !strings.Contains(s.Title, hostile) || !strings.Contains(s.Story, hostile) {
 		t.Fatalf("the loader did not keep the control characters: the test proves nothing: %q", s.Title)
 	}
