@@ -173,3 +173,36 @@ func TestNetworkPartitionAndIsolate(t *testing.T) {
 		t.Fatal("in-flight message crossed a partition")
 	}
 }
+
+// TestBudgetBoundsEveryLoop: an event that reschedules itself at the same
+// instant never lets virtual time advance, so only the budget ends RunUntil
+// and Step; both stop after exactly the budget, and a kernel without one
+// set keeps running.
+func TestBudgetBoundsEveryLoop(t *testing.T) {
+	const budget = 10_000
+	k := NewKernel(1)
+	k.SetBudget(budget)
+	var spin func()
+	spin = func() { k.After(0, spin) }
+	k.After(0, spin)
+	k.RunUntil(time.Hour)
+	if !k.Exhausted() || k.Steps() != budget {
+		t.Fatalf("RunUntil: exhausted %t after %d events, want exactly %d", k.Exhausted(), k.Steps(), budget)
+	}
+	if k.Now() != 0 {
+		t.Errorf("an exhausted RunUntil moved the clock to %s; it stays where the last event left it", k.Now())
+	}
+	if k.Step() || k.Steps() != budget {
+		t.Errorf("Step ran an event past the budget (%d events)", k.Steps())
+	}
+	free := NewKernel(1)
+	free.SetBudget(0)
+	spin2 := func() {}
+	for range budget + 1 {
+		free.After(0, spin2)
+	}
+	free.RunUntil(0)
+	if free.Exhausted() || free.Steps() != budget+1 {
+		t.Errorf("SetBudget(0): exhausted %t after %d events, want no bound", free.Exhausted(), free.Steps())
+	}
+}

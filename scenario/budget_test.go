@@ -1,0 +1,173 @@
+package scenario
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// testBudget is a small event budget, so that the hanging configurations
+// below end in a few milliseconds of real time.
+const testBudget = 10_000
+
+// hangingScenario is a plain two-client scenario built in Go, bypassing the
+// loader (which refuses the configurations these tests need), changed by mut.
+func hangingScenario(mut func(*Scenario)) *Scenario {
+	s := &Scenario{
+		Name: "hanging", Seed: 1, Duration: 10 * time.Second,
+		Network: Network{Latency: time.Millisecond},
+		Redis:   Redis{Nodes: 1, ReplicationLag: 10 * time.Millisecond, Persistence: "none", Clock: "wall"},
+		Lock: Lock{Key: "lock", Strategy: model.StrategyLuaRelease, TTL: 5 * time.Second, Timeout: time.Second,
+			Fencing: "none", Redlock: Redlock{DriftFactor: 0.01, RequestTimeout: 50 * time.Millisecond}},
+		Clients: []Client{
+			{Name: "A", Holds: 1, Work: 3 * time.Second},
+			{Name: "B", Start: time.Millisecond, Holds: 1, Work: time.Second},
+		},
+	}
+	mut(s)
+	return s
+}
+
+// hangingConfigs are configurations that would run for ever (or for
+// billions of events): virtual time stands still or crawls by nanoseconds.
+var hangingConfigs = map[string]func(*Scenario){
+	"watchdog every 1ns, latency 0": func(s *Scenario) {
+		s.Network.Latency = 0
+		s.Lock.Watchdog = &Watchdog{Every: time.Nanosecond}
+	},
+	"retry 1e9 attempts, delay 0, latency 0": func(s *Scenario) {
+		s.Network.Latency = 0
+		s.Lock.Retry = &Retry{Attempts: 1_000_000_000, Backoff: 1}
+	},
+	"redlock retry 1e9 attempts, delay 0, latency 0": func(s *Scenario) {
+		s.Network.Latency = 0
+		s.Lock.Strategy = model.StrategyRedlock
+		s.Redis.Nodes = 3
+		s.Lock.Retry = &Retry{Attempts: 1_000_000_000, Backoff: 1}
+	},
+	"1e9 holds, no work, no think, latency 0": func(s *Scenario) {
+		s.Network.Latency = 0
+		s.Clients = []Client{{Name: "A", Holds: 1_000_000_000}}
+	},
+	"retry 1e9 attempts, delay 0, during a pause of the holder": func(s *Scenario) {
+		s.Network.Latency = 0
+		s.Lock.Retry = &Retry{Attempts: 1_000_000_000, Backoff: 1}
+		s.Faults = []Fault{{At: 100 * time.Millisecond, Kind: FaultPause, Target: "A", For: 5 * time.Second}}
+	},
+	"retry 1e9 attempts against an isolated node, latency 0, timeout 1ns": func(s *Scenario) {
+		s.Network.Latency = 0
+		s.Lock.Timeout = time.Nanosecond
+		s.Lock.Retry = &Retry{Attempts: 1_000_000_000, Backoff: 1}
+		s.Faults = []Fault{{At: 0, Kind: FaultIsolate, Target: "redis-1", For: 10 * time.Second}}
+	},
+}
+
+// TestHangingConfigsEndOnTheBudget runs each hanging configuration with a
+// small budget, through every way a caller drives a run (Run, Step,
+// RunUntil, Rewind): each ends after exactly the budget, and the report,
+// its verdict, its text and the trace all say why.
+func TestHangingConfigsEndOnTheBudget(t *testing.T) {
+	drivers := map[string]func(r *Runner) *Runner{
+		"Run": func(r *Runner) *Runner { r.Run(); return r },
+		"Step": func(r *Runner) *Runner {
+			for r.Step() {
+			}
+			return r
+		},
+		"RunUntil": func(r *Runner) *Runner { r.RunUntil(r.S.Duration); r.Step(); return r },
+		"Rewind": func(r *Runner) *Runner {
+			nr, err := r.Rewind(1 << 40)
+			if err != nil {
+				panic(err)
+			}
+			return nr
+		},
+	}
+	for name, mut := range hangingConfigs {
+		for dname, drive := range drivers {
+			t.Run(name+"/"+dname, func(t *testing.T) {
+				r, err := NewRunner(hangingScenario(mut), Options{EventBudget: testBudget}, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r = drive(r)
+				defer r.Close()
+				checkExhausted(t, r)
+			})
+		}
+	}
+}
+
+func checkExhausted(t *testing.T, r *Runner) {
+	t.Helper()
+	rep := r.Report()
+	if !r.Over() || !rep.BudgetExhausted || !r.BudgetExhausted() || rep.Cancelled {
+		t.Fatalf("over %t, budget_exhausted %t, cancelled %t: want a run ended by its budget", r.Over(), rep.BudgetExhausted, rep.Cancelled)
+	}
+	if rep.KernelSteps != testBudget || r.World().K.Steps() != testBudget {
+		t.Errorf("ran %d kernel events (kernel: %d), want exactly the budget %d", rep.KernelSteps, r.World().K.Steps(), testBudget)
+	}
+	if rep.OK {
+		t.Error("a run cut short by its budget is reported OK")
+	}
+	if v := rep.Verdict(); !strings.HasPrefix(v, "BUDGET EXHAUSTED (") {
+		t.Errorf("verdict %q does not say the budget was exhausted", v)
+	}
+	at := "t=" + sim.FormatTime(r.Now())
+	var text bytes.Buffer
+	rep.WriteText(&text)
+	if !strings.Contains(text.String(), "event budget exhausted at "+at) {
+		t.Errorf("report text does not say \"event budget exhausted at %s\":\n%s", at, text.String())
+	}
+	ev := r.Events()
+	var budget *sim.Event
+	for i := range ev {
+		if ev[i].Kind == "budget" {
+			budget = &ev[i]
+		}
+	}
+	if budget == nil || !strings.HasPrefix(budget.Msg, "event budget exhausted at "+at) {
+		t.Fatalf("trace has no line \"event budget exhausted at %s\" (budget line %v)", at, budget)
+	}
+	if last := ev[len(ev)-1]; last.Kind != "end" {
+		t.Errorf("trace ends with %s %q, want the end line", last.Kind, last.Msg)
+	}
+}
+
+// TestBudgetNotSpentByAFinishedRun: a run that needs exactly its budget is
+// over normally, not exhausted (the budget counts refused events, not
+// spent ones), and the default budget leaves every bundled scenario whole.
+func TestBudgetNotSpentByAFinishedRun(t *testing.T) {
+	s := bundledScenario(t, "gc-pause-lua-release")
+	full := newRunnerT(t, s, Options{})
+	rep := full.Run()
+	full.Close()
+	if rep.BudgetExhausted {
+		t.Fatal("the default budget cut a bundled scenario short")
+	}
+	exact := newRunnerT(t, s, Options{EventBudget: rep.KernelSteps})
+	defer exact.Close()
+	if got := exact.Run(); got.BudgetExhausted || got.TraceHash != rep.TraceHash {
+		t.Errorf("with a budget of exactly its %d events: exhausted %t, trace %s want %s",
+			rep.KernelSteps, got.BudgetExhausted, got.TraceHash, rep.TraceHash)
+	}
+	short := newRunnerT(t, s, Options{EventBudget: rep.KernelSteps - 1})
+	defer short.Close()
+	if got := short.Run(); !got.BudgetExhausted || got.KernelSteps != rep.KernelSteps-1 {
+		t.Errorf("with one event less: exhausted %t after %d events", got.BudgetExhausted, got.KernelSteps)
+	}
+}
+
+// newRunnerT is NewRunner for tests, keeping the events.
+func newRunnerT(t *testing.T, s *Scenario, o Options) *Runner {
+	t.Helper()
+	r, err := NewRunner(s, o, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
