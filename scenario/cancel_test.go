@@ -3,8 +3,8 @@ package scenario
 import (
 	"context"
 	"maps"
-	"slices"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
