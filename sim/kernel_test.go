@@ -206,3 +206,28 @@ func TestBudgetBoundsEveryLoop(t *testing.T) {
 		t.Errorf("SetBudget(0): exhausted %t after %d events, want no bound", free.Exhausted(), free.Steps())
 	}
 }
+
+// TestSlowFaultsCompose: slow faults on one process add their latencies and
+// combine their losses as independent draws; one fault alone is taken
+// exactly as given (0.1 stays 0.1, not 1-(1-0.1)), and ending one leaves the
+// others.
+func TestSlowFaultsCompose(t *testing.T) {
+	n := NewKernel(1).NewNetwork(time.Millisecond, 0)
+	a := n.AddSlow("x", 10*time.Millisecond, 0.1)
+	if lat, loss := n.Slow("x"); lat != 10*time.Millisecond || loss != 0.1 {
+		t.Fatalf("one slow: +%s loss %v", lat, loss)
+	}
+	b := n.AddSlow("x", 5*time.Millisecond, 0.5)
+	if lat, loss := n.Slow("x"); lat != 15*time.Millisecond || loss != 1-0.9*0.5 {
+		t.Errorf("two slows: +%s loss %v, want +15ms loss %v", lat, loss, 1-0.9*0.5)
+	}
+	n.EndSlow(a)
+	if lat, loss := n.Slow("x"); lat != 5*time.Millisecond || loss != 0.5 {
+		t.Errorf("after the first ends: +%s loss %v, want the second's +5ms loss 0.5", lat, loss)
+	}
+	n.EndSlow(b)
+	n.EndSlow(b)
+	if lat, loss := n.Slow("x"); lat != 0 || loss != 0 || len(n.slow) != 0 {
+		t.Errorf("after both end: +%s loss %v (%d entries)", lat, loss, len(n.slow))
+	}
+}
