@@ -49,6 +49,16 @@ var hangingConfigs = map[string]func(*Scenario){
 		s.Redis.Nodes = 3
 		s.Lock.Retry = &Retry{Attempts: 1_000_000_000, Backoff: 1}
 	},
+	"fair lock, retry 1e9 attempts, delay 0, latency 0": func(s *Scenario) {
+		s.Network.Latency = 0
+		s.Lock.Fair = true
+		s.Lock.Retry = &Retry{Attempts: 1_000_000_000, Backoff: 1}
+	},
+	"reentrant, 1e9 nested re-entries, latency 0": func(s *Scenario) {
+		s.Network.Latency = 0
+		s.Lock.Reentrant = true
+		s.Clients = []Client{{Name: "A", Holds: 1, Nested: 1_000_000_000}}
+	},
 	"1e9 holds, no work, no think, latency 0": func(s *Scenario) {
 		s.Network.Latency = 0
 		s.Clients = []Client{{Name: "A", Holds: 1_000_000_000}}
