@@ -124,6 +124,11 @@ func checkExhausted(t *testing.T, r *Runner) {
 	if rep.OK {
 		t.Error("a run cut short by its budget is reported OK")
 	}
+	// Spinning must not pile up work either: what is queued stays a few
+	// events per process, not a share of the budget.
+	if n := r.World().K.Pending(); n > 64 {
+		t.Errorf("%d events queued after %d: a queue grows with the run", n, testBudget)
+	}
 	if v := rep.Verdict(); !strings.HasPrefix(v, "BUDGET EXHAUSTED (") {
 		t.Errorf("verdict %q does not say the budget was exhausted", v)
 	}

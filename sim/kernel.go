@@ -130,6 +130,9 @@ func (k *Kernel) release(ev *event) {
 	k.free.Put(ev)
 }
 
+// Pending is how many events are queued.
+func (k *Kernel) Pending() int { return len(k.queue) }
+
 // Next is the time of the next pending event, and false when none is left.
 func (k *Kernel) Next() (time.Duration, bool) {
 	if len(k.queue) == 0 {
