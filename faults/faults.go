@@ -333,20 +333,24 @@ func slow(w *model.World, f Fault) {
 		w.Emit(f.Target, "fault", "links of %s slow: +%s, loss %g, for %s", f.Target, f.Latency, f.Loss, f.For)
 	} else {
 		lat, loss := w.Net.Slow(f.Target)
-		w.Emit(f.Target, "fault", "links of %s slow: +%s, loss %g, for %s, on top of the slow already on until %s: +%s, loss %g in all",
-			f.Target, f.Latency, f.Loss, f.For, sim.FormatTime(until), lat, loss)
+		w.Emit(f.Target, "fault", "links of %s slow: +%s, loss %g, for %s, on top of the slow already on until %s: +%s, loss %s in all",
+			f.Target, f.Latency, f.Loss, f.For, sim.FormatTime(until), lat, combinedLoss(loss))
 	}
 	w.K.After(f.For, func() {
 		w.Net.EndSlow(id)
 		if last, until := w.Cover(string(Slow), f.Target).End(end); !last {
 			lat, loss := w.Net.Slow(f.Target)
-			w.Emit(f.Target, "heal", "a slow of %s ends after %s; its links stay slow: +%s, loss %g (another slow until %s)",
-				f.Target, f.For, lat, loss, sim.FormatTime(until))
+			w.Emit(f.Target, "heal", "a slow of %s ends after %s; its links stay slow: +%s, loss %s (another slow until %s)",
+				f.Target, f.For, lat, combinedLoss(loss), sim.FormatTime(until))
 			return
 		}
 		w.Emit(f.Target, "heal", "links of %s back to normal", f.Target)
 	})
 }
+
+// combinedLoss is a loss rate that slow faults add up to, as the trace
+// prints it: six digits, so that 0.1 and 0.5 make 0.55, not 0.5499999999999999.
+func combinedLoss(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 
 func persistence(n *model.Node) string { return n.Config().Persistence }
 

@@ -212,15 +212,22 @@ func TestBudgetBoundsEveryLoop(t *testing.T) {
 // exactly as given (0.1 stays 0.1, not 1-(1-0.1)), and ending one leaves the
 // others.
 func TestSlowFaultsCompose(t *testing.T) {
+	a1, a2 := 0.1, 0.5
+	both := a1 + a2 - float64(a1*a2)
 	n := NewKernel(1).NewNetwork(time.Millisecond, 0)
 	a := n.AddSlow("x", 10*time.Millisecond, 0.1)
 	if lat, loss := n.Slow("x"); lat != 10*time.Millisecond || loss != 0.1 {
 		t.Fatalf("one slow: +%s loss %v", lat, loss)
 	}
 	b := n.AddSlow("x", 5*time.Millisecond, 0.5)
-	if lat, loss := n.Slow("x"); lat != 15*time.Millisecond || loss != 1-0.9*0.5 {
-		t.Errorf("two slows: +%s loss %v, want +15ms loss %v", lat, loss, 1-0.9*0.5)
+	if lat, loss := n.Slow("x"); lat != 15*time.Millisecond || loss != both {
+		t.Errorf("two slows: +%s loss %v, want +15ms loss 1-(1-0.1)(1-0.5)", lat, loss)
 	}
+	c := n.AddSlow("x", 0, 0)
+	if _, loss := n.Slow("x"); loss != both {
+		t.Errorf("a lossless third slow changed the loss to %v", loss)
+	}
+	n.EndSlow(c)
 	n.EndSlow(a)
 	if lat, loss := n.Slow("x"); lat != 5*time.Millisecond || loss != 0.5 {
 		t.Errorf("after the first ends: +%s loss %v, want the second's +5ms loss 0.5", lat, loss)

@@ -192,7 +192,8 @@ func (n *Network) Slow(name string) (time.Duration, float64) {
 
 // combineSlow recomputes what the slow faults on name add up to, in start
 // order (floating point is deterministic only in a fixed order). One fault
-// is taken as it is, so that its loss rate is exactly the one given.
+// is taken as it is, and a+b-ab spares a lossless one rounding, so that a
+// loss rate given is the one applied.
 func (n *Network) combineSlow(name string) {
 	var c slowLink
 	on := false
@@ -203,7 +204,9 @@ func (n *Network) combineSlow(name string) {
 			c, on = f.slowLink, true
 		default:
 			c.latency += f.latency
-			c.loss = 1 - (1-c.loss)*(1-f.loss)
+			// 1-(1-a)(1-b), exact when either is 0; the conversion rounds
+			// the product, so no machine fuses it into a different result.
+			c.loss = c.loss + f.loss - float64(c.loss*f.loss)
 		}
 	}
 	if c == (slowLink{}) {
