@@ -263,7 +263,7 @@ func (n *Network) send(from, to string, fn func(), h Handler) bool {
 		for _, name := range [2]string{from, to} {
 			if s, ok := n.slow[name]; ok {
 				d += s.latency
-				loss = 1 - (1-loss)*(1-s.loss)
+				loss = 1 - float64((1-loss)*(1-s.loss)) // rounded: never fused (see combineSlow)
 			}
 		}
 	}
