@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -185,4 +186,35 @@ func newRunnerT(t *testing.T, s *Scenario, o Options) *Runner {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestHugeWaitsNeitherHangNorWrap: waits far past any run's end (work of
+// math.MaxInt64, 1e17ns on a clock at 0.001x) neither hang the event that
+// computes them (the drifted one used to walk for ever) nor wrap around
+// into the past and end at once: the client is still working when the
+// run ends.
+func TestHugeWaitsNeitherHangNorWrap(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		work  time.Duration
+		drift float64
+	}{
+		{"work math.MaxInt64", math.MaxInt64, 0},
+		{"work 1e17ns at 0.001x", 1e17, 0.001},
+		{"work math.MaxInt64 at 10x", math.MaxInt64, 10},
+	} {
+		s := hangingScenario(func(s *Scenario) {
+			s.Clients = []Client{{Name: "A", Start: time.Second, Holds: 1, Work: tc.work}}
+			if tc.drift != 0 {
+				s.Faults = []Fault{{At: 0, Kind: FaultClockDrift, Target: "A", Rate: tc.drift}}
+			}
+		})
+		r := newRunnerT(t, s, Options{EventBudget: testBudget})
+		rep := r.Run()
+		r.Close()
+		if rep.BudgetExhausted || rep.Acquired != 1 || r.World().Client("A").State() != model.StateWorking {
+			t.Errorf("%s: exhausted %t, acquired %d, A %s at the end: want A still working", tc.name,
+				rep.BudgetExhausted, rep.Acquired, r.World().Client("A").State())
+		}
+	}
 }

@@ -104,11 +104,20 @@ func (k *Kernel) AtHandler(t time.Duration, h Handler) Timer {
 	return Timer{k, ev, ev.seq}
 }
 
-// After schedules fn to run d after now.
-func (k *Kernel) After(d time.Duration, fn func()) Timer { return k.At(k.now+d, fn) }
+// After schedules fn to run d after now (at Never if that is later).
+func (k *Kernel) After(d time.Duration, fn func()) Timer { return k.At(k.later(d), fn) }
 
-// AfterHandler schedules h.Fire() to run d after now.
-func (k *Kernel) AfterHandler(d time.Duration, h Handler) Timer { return k.AtHandler(k.now+d, h) }
+// AfterHandler schedules h.Fire() to run d after now (at Never if that is later).
+func (k *Kernel) AfterHandler(d time.Duration, h Handler) Timer { return k.AtHandler(k.later(d), h) }
+
+// later is now+d, saturated at Never: a huge d must not wrap around into
+// the past and run at once.
+func (k *Kernel) later(d time.Duration) time.Duration {
+	if d > Never-k.now {
+		return Never
+	}
+	return k.now + d
+}
 
 // schedule queues a fresh event at t (or now) with the next sequence number.
 func (k *Kernel) schedule(t time.Duration) *event {

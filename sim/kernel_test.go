@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -236,5 +237,23 @@ func TestSlowFaultsCompose(t *testing.T) {
 	n.EndSlow(b)
 	if lat, loss := n.Slow("x"); lat != 0 || loss != 0 || len(n.slow) != 0 {
 		t.Errorf("after both end: +%s loss %v (%d entries)", lat, loss, len(n.slow))
+	}
+}
+
+// TestAfterSaturates: a delay past Never is scheduled at Never, not wrapped
+// around into the past (where it would run at once).
+func TestAfterSaturates(t *testing.T) {
+	k := NewKernel(1)
+	k.After(time.Second, func() {})
+	k.Step()
+	ran := false
+	k.After(math.MaxInt64, func() { ran = true })
+	k.AfterHandler(math.MaxInt64-1, (*procSleep)(nil)) // never fires before Never: nil would panic
+	k.RunUntil(Never - 1)
+	if ran {
+		t.Fatal("an event scheduled math.MaxInt64 ahead ran before Never")
+	}
+	if at, ok := k.Next(); !ok || at != Never {
+		t.Errorf("next event at %d, want Never", at)
 	}
 }
