@@ -236,6 +236,9 @@ func (c *Client) retryDelay(i int) time.Duration {
 		// different delay (the trace must not depend on the CPU).
 		d = float64(d*(1-r.Jitter)) + float64(c.rng.Float64()*d*r.Jitter)
 	}
+	if !(d < float64(sim.Never)) { // backoff^i overflows; converting that to an int is up to the CPU
+		return sim.Never
+	}
 	return time.Duration(d)
 }
 
