@@ -2,7 +2,9 @@ package scenario
 
 import (
 	"bytes"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -215,6 +217,55 @@ func TestHugeWaitsNeitherHangNorWrap(t *testing.T) {
 		if rep.BudgetExhausted || rep.Acquired != 1 || r.World().Client("A").State() != model.StateWorking {
 			t.Errorf("%s: exhausted %t, acquired %d, A %s at the end: want A still working", tc.name,
 				rep.BudgetExhausted, rep.Acquired, r.World().Client("A").State())
+		}
+	}
+}
+
+// TestExtremeFaultsStayInBounds runs every fault kind with its durations
+// and offsets at math.MaxInt64 (what the loader refuses, built in Go): no
+// panic, no hang, the run ends within its duration
+// and budget, and it is deterministic.
+func TestExtremeFaultsStayInBounds(t *testing.T) {
+	const big = time.Duration(math.MaxInt64)
+	fs := map[string]Fault{
+		"pause":          {At: time.Second, Kind: FaultPause, Target: "A", For: big},
+		"hang":           {At: time.Second, Kind: FaultHang, Target: "A", For: big},
+		"slow node":      {At: time.Second, Kind: FaultSlow, Target: "redis-1", For: big, Latency: big, Loss: 1},
+		"slow client":    {At: time.Second, Kind: FaultSlow, Target: "A", For: time.Second, Latency: big},
+		"isolate":        {At: time.Second, Kind: FaultIsolate, Target: "redis-1", For: big},
+		"partition":      {At: time.Second, Kind: FaultPartition, Groups: [][]string{{"A"}, {"redis-1"}}, For: big},
+		"crash":          {At: time.Second, Kind: FaultCrash, Target: "redis-1", RestartAfter: big},
+		"jump node +":    {At: time.Second, Kind: FaultClockJump, Target: "redis-1", By: big},
+		"jump node -":    {At: time.Second, Kind: FaultClockJump, Target: "redis-1", By: -big},
+		"jump client +":  {At: time.Second, Kind: FaultClockJump, Target: "A", By: big},
+		"jump client -":  {At: time.Second, Kind: FaultClockJump, Target: "A", By: -big},
+		"drift node":     {At: time.Second, Kind: FaultClockDrift, Target: "redis-1", Rate: 0.001},
+		"drift client":   {At: time.Second, Kind: FaultClockDrift, Target: "A", Rate: 1000},
+		"at the far end": {At: big, Kind: FaultPause, Target: "A", For: big},
+	}
+	for _, name := range slices.Sorted(maps.Keys(fs)) {
+		for _, watchdog := range []bool{false, true} {
+			s := hangingScenario(func(s *Scenario) {
+				s.Faults = []Fault{fs[name]}
+				s.Redis.Replicas = 1
+				s.Lock.Retry = &Retry{Attempts: 5, Delay: 100 * time.Millisecond, Backoff: 1}
+				if watchdog {
+					s.Lock.Watchdog = &Watchdog{Every: time.Second}
+				}
+			})
+			var hash string
+			for range 2 {
+				r := newRunnerT(t, s, Options{EventBudget: testBudget})
+				rep := r.Run()
+				r.Close()
+				if rep.BudgetExhausted || !r.Over() || r.Now() > s.Duration {
+					t.Errorf("%s (watchdog %t): exhausted %t, over %t at %s", name, watchdog, rep.BudgetExhausted, r.Over(), r.Now())
+				}
+				if hash != "" && rep.TraceHash != hash {
+					t.Errorf("%s (watchdog %t): two runs, two traces", name, watchdog)
+				}
+				hash = rep.TraceHash
+			}
 		}
 	}
 }
