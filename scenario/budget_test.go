@@ -223,8 +223,8 @@ func TestHugeWaitsNeitherHangNorWrap(t *testing.T) {
 
 // TestExtremeFaultsStayInBounds runs every fault kind with its durations
 // and offsets at math.MaxInt64 (what the loader refuses, built in Go): no
-// panic, no hang, the run ends within its duration
-// and budget, and it is deterministic.
+// panic, no hang, the run ends within its duration and budget, and it is
+// deterministic.
 func TestExtremeFaultsStayInBounds(t *testing.T) {
 	const big = time.Duration(math.MaxInt64)
 	fs := map[string]Fault{
