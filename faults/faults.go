@@ -127,12 +127,7 @@ func Apply(w *model.World, f Fault) {
 	}
 	switch f.Kind {
 	case Partition:
-		w.Emit("net", "fault", "%s", f)
-		id := w.Net.Partition(f.Groups)
-		w.K.After(f.For, func() {
-			w.Emit("net", "heal", "partition healed after %s", f.For)
-			w.Net.Heal(id)
-		})
+		partition(w, f)
 		return
 	}
 	w.Emit("net", "skipped", "%s skipped: no process %q in this world", f, f.Target)
@@ -141,14 +136,14 @@ func Apply(w *model.World, f Fault) {
 func applyClient(w *model.World, c *model.Client, f Fault) {
 	switch f.Kind {
 	case Pause:
-		c.Pause()
-		w.Emit(c.Name, "fault", "GC pause begins (%s): every thread of %s stops", f.For, c.Name)
-		w.K.After(f.For, func() { c.Unpause(); w.Emit(c.Name, "fault-end", "GC pause ends after %s", f.For) })
+		pause(w, c, f)
 	case Hang:
-		c.Hang()
-		w.Emit(c.Name, "fault", "work thread hangs for %s (watchdog keeps running)", f.For)
-		w.K.After(f.For, func() { c.Unhang(); w.Emit(c.Name, "fault-end", "work thread resumes") })
+		hang(w, c, f)
 	case Crash:
+		if c.State() == model.StateCrashed {
+			w.Emit(c.Name, "fault", "%s has already crashed: nothing more to crash", c.Name)
+			return
+		}
 		c.Crash()
 		w.Emit(c.Name, "fault", "%s crashes: no release, no renewal", c.Name)
 	case ClockJump:
@@ -169,12 +164,18 @@ func applyClient(w *model.World, c *model.Client, f Fault) {
 func applyNode(w *model.World, n *model.Node, f Fault) {
 	switch f.Kind {
 	case Crash:
-		w.Emit(n.Name(), "fault", "%s crashes (persistence %s)", n.Name(), persistence(n))
-		w.CrashNode(n)
+		if !crashNode(w, n, f) {
+			return
+		}
 		if f.RestartAfter > 0 {
+			end := w.Now() + f.RestartAfter
 			w.K.After(f.RestartAfter, func() {
+				if last, until := w.Cover(string(Crash), n.Name()).End(end); !last {
+					w.Emit(n.Name(), "fault-end", "%s does not restart after %s: %s", n.Name(), f.RestartAfter, stillOn("another crash keeps it down", until))
+					return
+				}
 				if n.Up() {
-					return // already restarted by another fault
+					return
 				}
 				w.RestartNode(n)
 				now := w.Now()
@@ -216,20 +217,140 @@ func applyNode(w *model.World, n *model.Node, f Fault) {
 	}
 }
 
+// Overlapping faults of one kind on one target nest (docs/scenario-format.md,
+// "Overlapping faults"): the target is under the fault while any of them
+// covers it, a start while one is on only extends it, and only the last end
+// lifts it. model.Cover keeps the count; these functions say in the trace
+// what a start or end did.
+
+func pause(w *model.World, c *model.Client, f Fault) {
+	end := w.Now() + f.For
+	if first, until := w.Cover(string(Pause), c.Name).Begin(end); !first {
+		w.Emit(c.Name, "fault", "GC pause begins (%s) while %s is already paused: it stays paused until %s", f.For, c.Name, sim.FormatTime(max(until, end)))
+	} else {
+		c.Pause()
+		w.Emit(c.Name, "fault", "GC pause begins (%s): every thread of %s stops", f.For, c.Name)
+	}
+	w.K.After(f.For, func() {
+		if last, until := w.Cover(string(Pause), c.Name).End(end); !last {
+			w.Emit(c.Name, "fault-end", "GC pause ends after %s; %s stays paused (another pause until %s)", f.For, c.Name, sim.FormatTime(until))
+			return
+		}
+		c.Unpause()
+		w.Emit(c.Name, "fault-end", "GC pause ends after %s", f.For)
+	})
+}
+
+func hang(w *model.World, c *model.Client, f Fault) {
+	end := w.Now() + f.For
+	if first, until := w.Cover(string(Hang), c.Name).Begin(end); !first {
+		w.Emit(c.Name, "fault", "work thread hangs for %s while already hung: it stays hung until %s", f.For, sim.FormatTime(max(until, end)))
+	} else {
+		c.Hang()
+		w.Emit(c.Name, "fault", "work thread hangs for %s (watchdog keeps running)", f.For)
+	}
+	w.K.After(f.For, func() {
+		if last, until := w.Cover(string(Hang), c.Name).End(end); !last {
+			w.Emit(c.Name, "fault-end", "a hang of %s ends after %s; the work thread stays hung (another hang until %s)", c.Name, f.For, sim.FormatTime(until))
+			return
+		}
+		c.Unhang()
+		w.Emit(c.Name, "fault-end", "work thread resumes")
+	})
+}
+
+// crashNode crashes n, or, when n is already down, only counts the crash
+// (its restart, if any, comes no earlier than the others'). It reports
+// whether the crash is on (false: skipped).
+func crashNode(w *model.World, n *model.Node, f Fault) bool {
+	end := model.Forever
+	if f.RestartAfter > 0 {
+		end = w.Now() + f.RestartAfter
+	}
+	cov := w.Cover(string(Crash), n.Name())
+	if !n.Up() && !cov.On() {
+		w.Emit(n.Name(), "skipped", "%s skipped: %s is down", f, n.Name())
+		return false
+	}
+	if first, until := cov.Begin(end); !first {
+		w.Emit(n.Name(), "fault", "%s crashes while already down: %s", n.Name(), stillOn("it stays down", max(until, end)))
+		return true
+	}
+	w.Emit(n.Name(), "fault", "%s crashes (persistence %s)", n.Name(), persistence(n))
+	w.CrashNode(n)
+	return true
+}
+
+// stillOn is what until says: "<what> until <time>", or "<what> for good".
+func stillOn(what string, until time.Duration) string {
+	if until == model.Forever {
+		return what + " for good (a crash without restart_after)"
+	}
+	return what + " until " + sim.FormatTime(until)
+}
+
 func isolate(w *model.World, f Fault) {
-	w.Emit(f.Target, "fault", "%s is cut off from everyone for %s", f.Target, f.For)
+	end := w.Now() + f.For
+	if first, until := w.Cover(string(Isolate), f.Target).Begin(end); !first {
+		w.Emit(f.Target, "fault", "%s is cut off from everyone for %s while already cut off: it stays cut off until %s", f.Target, f.For, sim.FormatTime(max(until, end)))
+	} else {
+		w.Emit(f.Target, "fault", "%s is cut off from everyone for %s", f.Target, f.For)
+	}
 	id := w.Net.Isolate(f.Target)
-	w.K.After(f.For, func() { w.Emit(f.Target, "heal", "%s reconnected", f.Target); w.Net.Heal(id) })
+	w.K.After(f.For, func() {
+		if last, until := w.Cover(string(Isolate), f.Target).End(end); !last {
+			w.Emit(f.Target, "heal", "an isolation of %s ends after %s; it stays cut off (another isolation until %s)", f.Target, f.For, sim.FormatTime(until))
+		} else {
+			w.Emit(f.Target, "heal", "%s reconnected", f.Target)
+		}
+		w.Net.Heal(id)
+	})
+}
+
+// partition cuts the groups apart. Partitions always compose: a link is up
+// only while no partition on separates its ends, so a heal says when
+// another partition is still on.
+func partition(w *model.World, f Fault) {
+	end := w.Now() + f.For
+	w.Emit("net", "fault", "%s", f)
+	w.Cover(string(Partition), "").Begin(end)
+	id := w.Net.Partition(f.Groups)
+	w.K.After(f.For, func() {
+		if last, until := w.Cover(string(Partition), "").End(end); !last {
+			w.Emit("net", "heal", "partition healed after %s; another partition is on until %s", f.For, sim.FormatTime(until))
+		} else {
+			w.Emit("net", "heal", "partition healed after %s", f.For)
+		}
+		w.Net.Heal(id)
+	})
 }
 
 func slow(w *model.World, f Fault) {
-	w.Net.SetSlow(f.Target, f.Latency, f.Loss)
-	w.Emit(f.Target, "fault", "links of %s slow: +%s, loss %g, for %s", f.Target, f.Latency, f.Loss, f.For)
+	end := w.Now() + f.For
+	first, until := w.Cover(string(Slow), f.Target).Begin(end)
+	id := w.Net.AddSlow(f.Target, f.Latency, f.Loss)
+	if first {
+		w.Emit(f.Target, "fault", "links of %s slow: +%s, loss %g, for %s", f.Target, f.Latency, f.Loss, f.For)
+	} else {
+		lat, loss := w.Net.Slow(f.Target)
+		w.Emit(f.Target, "fault", "links of %s slow: +%s, loss %g, for %s, on top of the slow already on until %s: +%s, loss %s in all",
+			f.Target, f.Latency, f.Loss, f.For, sim.FormatTime(until), lat, combinedLoss(loss))
+	}
 	w.K.After(f.For, func() {
-		w.Net.SetSlow(f.Target, 0, 0)
+		w.Net.EndSlow(id)
+		if last, until := w.Cover(string(Slow), f.Target).End(end); !last {
+			lat, loss := w.Net.Slow(f.Target)
+			w.Emit(f.Target, "heal", "a slow of %s ends after %s; its links stay slow: +%s, loss %s (another slow until %s)",
+				f.Target, f.For, lat, combinedLoss(loss), sim.FormatTime(until))
+			return
+		}
 		w.Emit(f.Target, "heal", "links of %s back to normal", f.Target)
 	})
 }
+
+// combinedLoss is a loss rate that slow faults add up to, as the trace
+// prints it: six digits, so that 0.1 and 0.5 make 0.55, not 0.5499999999999999.
+func combinedLoss(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 
 func persistence(n *model.Node) string { return n.Config().Persistence }
 

@@ -232,7 +232,12 @@ func (c *Client) retryDelay(i int) time.Duration {
 		d = float64(r.MaxDelay)
 	}
 	if r.Jitter > 0 {
-		d = d*(1-r.Jitter) + c.rng.Float64()*d*r.Jitter
+		// Each product rounded on its own: no machine may fuse them into a
+		// different delay (the trace must not depend on the CPU).
+		d = float64(d*(1-r.Jitter)) + float64(c.rng.Float64()*d*r.Jitter)
+	}
+	if !(d < float64(sim.Never)) { // backoff^i overflows; converting that to an int is up to the CPU
+		return sim.Never
 	}
 	return time.Duration(d)
 }

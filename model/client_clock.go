@@ -50,7 +50,8 @@ func (c *Client) afterLocal(d time.Duration, fn func()) *localTimer {
 // client's monotonic clock.
 func (c *Client) armLocal(lt *localTimer, d time.Duration) {
 	now := c.w.Now()
-	lt.target = c.clock.Mono(now) + d
+	mono := c.clock.Mono(now)
+	lt.target = mono + min(d, sim.Never-mono) // a huge d must not wrap into the past
 	c.schedule(lt, now)
 	if len(c.timers) >= 16 { // drop finished timers now and then
 		live := c.timers[:0]

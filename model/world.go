@@ -34,6 +34,9 @@ type World struct {
 	// finishedN counts the clients that are done or crashed (kept by
 	// Client.setState): Done is asked before every kernel event.
 	finishedN int
+	// covers are the faults on now, by kind and target (see Cover). Looked
+	// up only; its order never reaches output.
+	covers map[string]*Cover
 }
 
 // Shard is one independent Redis master and its replicas. After a failover

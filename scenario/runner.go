@@ -37,6 +37,9 @@ func NewRunner(s *Scenario, o Options, keep bool) (*Runner, error) {
 		return nil, fmt.Errorf("scenario %s: %w", s.Name, err)
 	}
 	r := &Runner{S: s, Opts: o, w: w, keep: keep, faults: FaultSchedule(s, o)}
+	// The budget lives in the kernel, so that every loop that runs events
+	// (Step, RunUntil, Rewind, end) is bounded by it, not only this file's.
+	w.K.SetBudget(int(o.budget()))
 	w.K.Trace().SubscribeMsgIf(r.observe, r.wantMsg)
 	faults.Schedule(w, r.faults)
 	return r, nil
@@ -109,18 +112,18 @@ func (r *Runner) stepKernel() bool {
 		r.end()
 		return false
 	}
-	if r.steps >= r.Opts.budget() {
-		r.exhausted = true
-		r.end()
-		return false
-	}
 	if ctx := r.Opts.Context; ctx != nil && r.steps%CancelCheckEvery == 0 && ctx.Err() != nil {
 		r.cancelled = true
 		r.end()
 		return false
 	}
+	// An event is due (Next said so): only the kernel's budget refuses it.
+	if !k.Step() {
+		r.exhausted = true
+		r.end()
+		return false
+	}
 	r.steps++
-	k.Step()
 	return true
 }
 
@@ -131,10 +134,12 @@ func (r *Runner) end() {
 	r.over = true
 	switch {
 	case r.exhausted:
-		r.w.Emit("sim", "budget", "event budget exhausted at %s after %d kernel events", sim.FormatTime(r.w.Now()), r.steps)
+		r.w.Emit("sim", "budget", "event budget exhausted at t=%s after %d kernel events: the run is cut short", sim.FormatTime(r.w.Now()), r.steps)
 	case r.cancelled:
-		r.w.Emit("sim", "cancelled", "run cancelled at %s", sim.FormatTime(r.w.Now()))
+		r.w.Emit("sim", "cancelled", "run cancelled at t=%s after %d kernel events", sim.FormatTime(r.w.Now()), r.steps)
 	case !r.w.Done():
+		// Nothing is due before the end (stepKernel saw to it), so this only
+		// moves the clock; the kernel's budget bounds it all the same.
 		r.w.K.RunUntil(r.S.Duration)
 	}
 	r.w.Finish()

@@ -89,35 +89,80 @@ func (c *Clock) Offset(now time.Duration) time.Duration {
 	return c.Wall(now) - now
 }
 
+// Never is an instant no run reaches (2^62 ns, 146 years): a wait that would
+// end later ends there, which keeps every sum of times clear of overflow.
+const Never = time.Duration(1 << 62)
+
 // TrueAfter is the true duration from now until the monotonic reading has
 // advanced by localDelta, rounded up to the nanosecond: a client that sleeps
 // "30s by its own clock" wakes after TrueAfter(now, 30s) of true time. It
 // assumes the current rate holds; a later SetRate does not move a wake-up
 // already computed (a real sleeping thread would not notice either until it
 // woke, which is close enough for a simulator that reschedules on faults).
-// localDelta <= 0 gives 0.
+// localDelta <= 0 gives 0; a wake-up beyond Never is at Never.
 func (c *Clock) TrueAfter(now, localDelta time.Duration) time.Duration {
-	if localDelta <= 0 {
+	if localDelta <= 0 || now >= Never {
 		return 0
 	}
+	limit := Never - now
 	r := c.Rate()
 	if r == 1 {
-		return localDelta
+		return min(localDelta, limit)
 	}
 	start := c.base(now)
+	if localDelta >= Never-start {
+		return limit
+	}
 	target := start + localDelta
-	// Estimate with float, then correct against the exact reading function so
-	// the answer is the smallest dt with base(now+dt) >= target. base is
-	// monotone, so walking a few nanoseconds either way converges.
-	dt := time.Duration(math.Ceil(float64(localDelta) / r))
-	if dt < 0 {
-		dt = 0
+	// Estimate with float, then find the exact answer, the smallest dt with
+	// base(now+dt) >= target, against the reading function itself.
+	est := math.Ceil(float64(localDelta) / r)
+	if !(est < float64(limit)) {
+		return limit
 	}
-	for dt > 0 && c.base(now+dt-1) >= target {
-		dt--
+	return c.firstAt(now, target, max(time.Duration(est), 0), limit)
+}
+
+// firstAt is the smallest dt in [0, limit] with base(now+dt) >= target (limit
+// if none), searched from the estimate dt0: base is monotone, so it steps
+// away from dt0 in doubling strides until it has the answer between two
+// readings, then bisects. The estimate is off by a few nanoseconds, so this
+// takes a few readings, and however wrong it is, at most ~128.
+func (c *Clock) firstAt(now, target, dt0, limit time.Duration) time.Duration {
+	reached := func(dt time.Duration) bool { return c.base(now+dt) >= target }
+	var lo, hi time.Duration // the answer is in [lo, hi], and reached(hi)
+	if dt0 >= limit {
+		return limit
 	}
-	for c.base(now+dt) < target {
-		dt++
+	if reached(dt0) {
+		hi = dt0
+		for step := time.Duration(1); ; step *= 2 {
+			lo = max(dt0-step, 0)
+			if lo == 0 || !reached(lo) {
+				break
+			}
+			hi = lo
+		}
+	} else {
+		lo = dt0 + 1
+		for step := time.Duration(1); ; step *= 2 {
+			hi = min(dt0+step, limit)
+			if reached(hi) {
+				break
+			}
+			if hi == limit {
+				return limit
+			}
+			lo = hi + 1
+		}
 	}
-	return dt
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if reached(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
 }

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -144,4 +146,62 @@ func TestClockSetRateRejectsNonPositive(t *testing.T) {
 	}()
 	var c Clock
 	c.SetRate(0, 0)
+}
+
+// walkTrueAfter is TrueAfter as it was first written, walking a nanosecond
+// at a time from the estimate: the reference the search must agree with
+// wherever the walk finishes (the bundled traces depend on every answer).
+func walkTrueAfter(c *Clock, now, localDelta time.Duration) time.Duration {
+	if localDelta <= 0 {
+		return 0
+	}
+	if c.Rate() == 1 {
+		return localDelta
+	}
+	target := c.base(now) + localDelta
+	dt := time.Duration(math.Ceil(float64(localDelta) / c.Rate()))
+	for dt > 0 && c.base(now+dt-1) >= target {
+		dt--
+	}
+	for c.base(now+dt) < target {
+		dt++
+	}
+	return dt
+}
+
+// TestTrueAfterMatchesTheWalk: the search gives the walk's answer on
+// random clocks and waits.
+func TestTrueAfterMatchesTheWalk(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var c Clock
+		seg := time.Duration(r.Int64N(int64(time.Hour)))
+		c.SetRate(seg, math.Exp(r.Float64()*math.Log(1e6))/1000) // 0.001 .. 1000
+		now := seg + time.Duration(r.Int64N(int64(time.Hour)))
+		d := time.Duration(r.Int64N(int64(time.Duration(1) << r.IntN(45))))
+		if got, want := c.TrueAfter(now, d), walkTrueAfter(&c, now, d); got != want {
+			t.Fatalf("rate %g now %d wait %d: TrueAfter %d, the walk %d", c.Rate(), now, d, got, want)
+		}
+	}
+}
+
+// TestTrueAfterNeverRunsAway: waits whose end overflows, or lies past
+// Never, end at Never instead of hanging the event that computes them (a
+// 1e17ns wait on a clock at 0.001x was 1e20ns, which overflowed and walked
+// for ever).
+func TestTrueAfterNeverRunsAway(t *testing.T) {
+	for _, rate := range []float64{0.001, 0.0013, 0.7, 1, 999.9, 1000} {
+		for _, d := range []time.Duration{1e17, 1e18, 4e18, math.MaxInt64} {
+			var c Clock
+			c.SetRate(12345, rate)
+			now := time.Duration(1e12)
+			got := c.TrueAfter(now, d)
+			if got < 0 || got > Never-now {
+				t.Errorf("rate %g wait %d: TrueAfter %d, want within [0, Never-now]", rate, d, got)
+			}
+			if now+got < Never && c.Mono(now+got)-c.Mono(now) < d {
+				t.Errorf("rate %g wait %d: TrueAfter %d ends before the wait", rate, d, got)
+			}
+		}
+	}
 }

@@ -10,6 +10,7 @@
 package sim
 
 import (
+	"math"
 	"time"
 )
 
@@ -21,6 +22,8 @@ type Kernel struct {
 	queue  eventQueue
 	free   FreeList[event] // events that ran or were stopped, for reuse
 	steps  int
+	budget int  // Step refuses to run more events than this (SetBudget)
+	spent  bool // Step refused an event for the budget
 	seed   uint64
 	trace  *Trace
 	buf    []byte // reused by Emit to format a message
@@ -30,8 +33,24 @@ type Kernel struct {
 
 // NewKernel returns a kernel at time zero whose random streams derive from seed.
 func NewKernel(seed uint64) *Kernel {
-	return &Kernel{seed: seed, trace: newTrace()}
+	return &Kernel{seed: seed, trace: newTrace(), budget: math.MaxInt}
 }
+
+// SetBudget bounds the events the kernel will ever run: once Steps reaches
+// n, Step and RunUntil run nothing more and Exhausted reports true. Every
+// loop that drives the kernel goes through Step, so a world that never stops
+// scheduling work (a zero-latency network with a 1ns timer, a billion
+// retries without delay) ends after n events instead of hanging. n <= 0
+// means no bound.
+func (k *Kernel) SetBudget(n int) {
+	if n <= 0 {
+		n = math.MaxInt
+	}
+	k.budget = n
+}
+
+// Exhausted reports whether Step has refused an event for the budget.
+func (k *Kernel) Exhausted() bool { return k.spent }
 
 // Now is the true simulated time since the run began.
 func (k *Kernel) Now() time.Duration { return k.now }
@@ -85,11 +104,20 @@ func (k *Kernel) AtHandler(t time.Duration, h Handler) Timer {
 	return Timer{k, ev, ev.seq}
 }
 
-// After schedules fn to run d after now.
-func (k *Kernel) After(d time.Duration, fn func()) Timer { return k.At(k.now+d, fn) }
+// After schedules fn to run d after now (at Never if that is later).
+func (k *Kernel) After(d time.Duration, fn func()) Timer { return k.At(k.later(d), fn) }
 
-// AfterHandler schedules h.Fire() to run d after now.
-func (k *Kernel) AfterHandler(d time.Duration, h Handler) Timer { return k.AtHandler(k.now+d, h) }
+// AfterHandler schedules h.Fire() to run d after now (at Never if that is later).
+func (k *Kernel) AfterHandler(d time.Duration, h Handler) Timer { return k.AtHandler(k.later(d), h) }
+
+// later is now+d, saturated at Never: a huge d must not wrap around into
+// the past and run at once.
+func (k *Kernel) later(d time.Duration) time.Duration {
+	if d > Never-k.now {
+		return Never
+	}
+	return k.now + d
+}
 
 // schedule queues a fresh event at t (or now) with the next sequence number.
 func (k *Kernel) schedule(t time.Duration) *event {
@@ -111,6 +139,9 @@ func (k *Kernel) release(ev *event) {
 	k.free.Put(ev)
 }
 
+// Pending is how many events are queued.
+func (k *Kernel) Pending() int { return len(k.queue) }
+
 // Next is the time of the next pending event, and false when none is left.
 func (k *Kernel) Next() (time.Duration, bool) {
 	if len(k.queue) == 0 {
@@ -119,9 +150,14 @@ func (k *Kernel) Next() (time.Duration, bool) {
 	return k.queue[0].at, true
 }
 
-// Step runs the next event. It reports false when the queue is empty.
+// Step runs the next event. It reports false when the queue is empty or
+// the budget is spent (then Exhausted is true).
 func (k *Kernel) Step() bool {
 	if len(k.queue) == 0 {
+		return false
+	}
+	if k.steps >= k.budget {
+		k.spent = true
 		return false
 	}
 	ev := k.queue.pop()
@@ -137,14 +173,18 @@ func (k *Kernel) Step() bool {
 	return true
 }
 
-// RunUntil runs events up to and including time t, then sets the clock to t.
+// RunUntil runs events up to and including time t, then sets the clock to
+// t. It stops early, with the clock where the last event left it, when the
+// budget is spent.
 func (k *Kernel) RunUntil(t time.Duration) {
 	for {
 		at, ok := k.Next()
 		if !ok || at > t {
 			break
 		}
-		k.Step()
+		if !k.Step() {
+			return
+		}
 	}
 	if t > k.now {
 		k.now = t

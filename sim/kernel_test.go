@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -171,5 +172,88 @@ func TestNetworkPartitionAndIsolate(t *testing.T) {
 	}
 	if delivered {
 		t.Fatal("in-flight message crossed a partition")
+	}
+}
+
+// TestBudgetBoundsEveryLoop: an event that reschedules itself at the same
+// instant never lets virtual time advance, so only the budget ends RunUntil
+// and Step; both stop after exactly the budget, and a kernel without one
+// set keeps running.
+func TestBudgetBoundsEveryLoop(t *testing.T) {
+	const budget = 10_000
+	k := NewKernel(1)
+	k.SetBudget(budget)
+	var spin func()
+	spin = func() { k.After(0, spin) }
+	k.After(0, spin)
+	k.RunUntil(time.Hour)
+	if !k.Exhausted() || k.Steps() != budget {
+		t.Fatalf("RunUntil: exhausted %t after %d events, want exactly %d", k.Exhausted(), k.Steps(), budget)
+	}
+	if k.Now() != 0 {
+		t.Errorf("an exhausted RunUntil moved the clock to %s; it stays where the last event left it", k.Now())
+	}
+	if k.Step() || k.Steps() != budget {
+		t.Errorf("Step ran an event past the budget (%d events)", k.Steps())
+	}
+	free := NewKernel(1)
+	free.SetBudget(0)
+	spin2 := func() {}
+	for range budget + 1 {
+		free.After(0, spin2)
+	}
+	free.RunUntil(0)
+	if free.Exhausted() || free.Steps() != budget+1 {
+		t.Errorf("SetBudget(0): exhausted %t after %d events, want no bound", free.Exhausted(), free.Steps())
+	}
+}
+
+// TestSlowFaultsCompose: slow faults on one process add their latencies and
+// combine their losses as independent draws; one fault alone is taken
+// exactly as given (0.1 stays 0.1, not 1-(1-0.1)), and ending one leaves the
+// others.
+func TestSlowFaultsCompose(t *testing.T) {
+	a1, a2 := 0.1, 0.5
+	both := a1 + a2 - float64(a1*a2)
+	n := NewKernel(1).NewNetwork(time.Millisecond, 0)
+	a := n.AddSlow("x", 10*time.Millisecond, 0.1)
+	if lat, loss := n.Slow("x"); lat != 10*time.Millisecond || loss != 0.1 {
+		t.Fatalf("one slow: +%s loss %v", lat, loss)
+	}
+	b := n.AddSlow("x", 5*time.Millisecond, 0.5)
+	if lat, loss := n.Slow("x"); lat != 15*time.Millisecond || loss != both {
+		t.Errorf("two slows: +%s loss %v, want +15ms loss 1-(1-0.1)(1-0.5)", lat, loss)
+	}
+	c := n.AddSlow("x", 0, 0)
+	if _, loss := n.Slow("x"); loss != both {
+		t.Errorf("a lossless third slow changed the loss to %v", loss)
+	}
+	n.EndSlow(c)
+	n.EndSlow(a)
+	if lat, loss := n.Slow("x"); lat != 5*time.Millisecond || loss != 0.5 {
+		t.Errorf("after the first ends: +%s loss %v, want the second's +5ms loss 0.5", lat, loss)
+	}
+	n.EndSlow(b)
+	n.EndSlow(b)
+	if lat, loss := n.Slow("x"); lat != 0 || loss != 0 || len(n.slow) != 0 {
+		t.Errorf("after both end: +%s loss %v (%d entries)", lat, loss, len(n.slow))
+	}
+}
+
+// TestAfterSaturates: a delay past Never is scheduled at Never, not wrapped
+// around into the past (where it would run at once).
+func TestAfterSaturates(t *testing.T) {
+	k := NewKernel(1)
+	k.After(time.Second, func() {})
+	k.Step()
+	ran := false
+	k.After(math.MaxInt64, func() { ran = true })
+	k.AfterHandler(math.MaxInt64-1, (*procSleep)(nil)) // never fires before Never: nil would panic
+	k.RunUntil(Never - 1)
+	if ran {
+		t.Fatal("an event scheduled math.MaxInt64 ahead ran before Never")
+	}
+	if at, ok := k.Next(); !ok || at != Never {
+		t.Errorf("next event at %d, want Never", at)
 	}
 }

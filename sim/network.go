@@ -17,8 +17,10 @@ type Network struct {
 	jitter  time.Duration
 	rng     *rand.Rand
 	parts   map[int][]map[string]int // partition id -> process -> group index
-	slow    map[string]slowLink
+	slow    map[string]slowLink      // each process's slow faults combined: what send reads
+	slows   []slowFault              // every slow fault on, in start order
 	nextID  int
+	slowID  int
 
 	onChange []func()                     // told after every partition, isolation or heal
 	onDrop   []func(from, to, why string) // told about every message the network drops
@@ -53,6 +55,13 @@ func (f *flight) Fire() {
 type slowLink struct {
 	latency time.Duration
 	loss    float64
+}
+
+// slowFault is one slow fault on a process, until EndSlow(id).
+type slowFault struct {
+	id   int
+	name string
+	slowLink
 }
 
 // NewNetwork creates a network with the given one-way latency and jitter.
@@ -150,14 +159,61 @@ func (n *Network) ExtraLatency(a, b string) time.Duration {
 	return d
 }
 
-// SetSlow adds latency and a loss rate to every link of a process; zero
-// values restore it.
-func (n *Network) SetSlow(name string, latency time.Duration, loss float64) {
-	if latency == 0 && loss == 0 {
+// AddSlow puts a slow fault on every link of a process: extra latency and
+// a loss rate, until EndSlow with the returned id. Slow faults on one
+// process nest and compose the way the two ends of a link do: their
+// latencies add up and their losses are independent draws, so a link is
+// back to normal only when the last of them ends, and meanwhile those still
+// on apply.
+func (n *Network) AddSlow(name string, latency time.Duration, loss float64) int {
+	n.slowID++
+	n.slows = append(n.slows, slowFault{id: n.slowID, name: name, slowLink: slowLink{latency, loss}})
+	n.combineSlow(name)
+	return n.slowID
+}
+
+// EndSlow ends the slow fault id (ended ones are ignored).
+func (n *Network) EndSlow(id int) {
+	for i, f := range n.slows {
+		if f.id == id {
+			n.slows = append(n.slows[:i:i], n.slows[i+1:]...)
+			n.combineSlow(f.name)
+			return
+		}
+	}
+}
+
+// Slow is the extra latency and loss rate the slow faults on a process add
+// to each of its links now.
+func (n *Network) Slow(name string) (time.Duration, float64) {
+	s := n.slow[name]
+	return s.latency, s.loss
+}
+
+// combineSlow recomputes what the slow faults on name add up to, in start
+// order (floating point is deterministic only in a fixed order). One fault
+// is taken as it is, and a+b-ab spares a lossless one rounding, so that a
+// loss rate given is the one applied.
+func (n *Network) combineSlow(name string) {
+	var c slowLink
+	on := false
+	for _, f := range n.slows {
+		switch {
+		case f.name != name:
+		case !on:
+			c, on = f.slowLink, true
+		default:
+			c.latency += f.latency
+			// 1-(1-a)(1-b), exact when either is 0; the conversion rounds
+			// the product, so no machine fuses it into a different result.
+			c.loss = c.loss + f.loss - float64(c.loss*f.loss)
+		}
+	}
+	if c == (slowLink{}) {
 		delete(n.slow, name)
 		return
 	}
-	n.slow[name] = slowLink{latency, loss}
+	n.slow[name] = c
 }
 
 // Connected reports whether a and b can exchange messages right now.
@@ -207,7 +263,7 @@ func (n *Network) send(from, to string, fn func(), h Handler) bool {
 		for _, name := range [2]string{from, to} {
 			if s, ok := n.slow[name]; ok {
 				d += s.latency
-				loss = 1 - (1-loss)*(1-s.loss)
+				loss = 1 - float64((1-loss)*(1-s.loss)) // rounded: never fused (see combineSlow)
 			}
 		}
 	}
