@@ -39,6 +39,8 @@ func FuzzLoad(f *testing.F) {
 		base + "    expect: {safe: true, max_wait: \"<= 2s\", violations: \">= 1\"}\n",
 		head + "    lock: &l {key: k, strategy: redlock, ttl: 5s, <<: *l}\n" + clientsOK,
 		head + "    lock: {<<: [{key: k}, {strategy: redlock}], ttl: 1s}\n" + clientsOK,
+		// Nested pauses: the inner one's end must not wake A (issue 11 item 14).
+		head + lockOK + "    clients: [{name: A, work: 3s}]\n    faults: [{at: 1s, pause: {target: A, for: 8s}}, {at: 2s, pause: {target: A, for: 1s}}]\n",
 		"version: 1\nscenarios: [\n",
 		"version: 1\nscenarios:\n\t- name: s\n",
 		"a: &a [x, *a]\n",
