@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -61,31 +60,23 @@ func cmdExplore(args []string, stdout, stderr io.Writer) int {
 	var strategies names
 	fs.Var(&strategies, "strategies", "comma-separated `LIST` of strategies (default: the scenario's own)")
 	kindList := fs.String("faults", joinKinds(explore.DefaultKinds), "comma-separated fault `KINDS` to draw from (any of "+joinKinds(faults.Kinds)+")")
-	runs := fs.Int("runs", explore.DefaultRuns, "`N` random schedules per strategy")
-	seed := fs.Uint64("seed", 1, "`S`: every schedule derives from it and the run's index")
-	workers := fs.Int("workers", 0, "`K` runs in parallel (default: GOMAXPROCS)")
-	maxFaults := fs.Int("max-faults", explore.DefaultMaxFaults, "at most `M` faults per schedule")
-	out := fs.String("out", "", "write each counterexample to `DIR` (created if missing); default: write nothing")
+	runs := boundedInt(fs, "runs", explore.DefaultRuns, 1, explore.MaxRuns, "`N` random schedules per strategy")
+	var seed seedFlag
+	fs.Var(&seed, "seed", "`S`: every schedule derives from it and the run's index (default 1)")
+	workers := boundedInt(fs, "workers", 0, 0, explore.MaxWorkers, "`K` runs in parallel (0: GOMAXPROCS)")
+	maxFaults := boundedInt(fs, "max-faults", explore.DefaultMaxFaults, 1, explore.MaxMaxFaults, "at most `M` faults per schedule")
+	budget := budgetFlag(fs)
+	out := fs.String("out", "", "write each counterexample to `DIR` (created if missing; never overwrites); default: write nothing")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object instead of text")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
-	headlessGC()
-	bad := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "lockstep explore: "+format+"\n", a...)
-		return exitBadInput
+	bad := func(format string, a ...any) int { return failf(stderr, "explore", format, a...) }
+	if err := checkNonEmpty(fs, "f", "s", "out", "faults"); err != nil {
+		return bad("%v", err)
 	}
 	if *name == "" {
 		return bad("-s NAME is required (lockstep list shows the names)")
-	}
-	if *runs < 1 {
-		return bad("--runs must be at least 1 (got %d)", *runs)
-	}
-	if *workers < 0 {
-		return bad("--workers must not be negative (got %d)", *workers)
-	}
-	if *maxFaults < 1 {
-		return bad("--max-faults must be at least 1 (got %d)", *maxFaults)
 	}
 	kinds, err := explore.ParseKinds(*kindList)
 	if err != nil {
@@ -95,25 +86,39 @@ func cmdExplore(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitBadInput
 	}
+	headlessGC()
+	seedV := uint64(1)
+	if seed.v != nil {
+		seedV = *seed.v
+	}
 
+	// The first ctrl-c (or SIGTERM) cancels the search, inside the runs in
+	// flight; once it has, the signals are let go, so a second one kills.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	context.AfterFunc(ctx, stop)
 	prog := explore.NewProgress(stderr, explore.IsTerminal(stderr))
-	cfg := explore.Config{Scenario: s, Strategies: strategies, Kinds: kinds, Runs: *runs, Seed: *seed,
-		Workers: *workers, MaxFaults: *maxFaults, OutDir: *out, File: *file, Progress: prog.Update}
-	prog.Start()
+	cfg := explore.Config{Scenario: s, Strategies: strategies, Kinds: kinds, Runs: int(runs.v), Seed: seedV,
+		Workers: int(workers.v), MaxFaults: int(maxFaults.v), Budget: budget.v, OutDir: *out, File: *file,
+		Progress: prog.Update}
+	prog.Start(cfg.Runs * max(1, len(strategies)))
 	res, err := explore.Explore(ctx, cfg)
 	prog.Stop()
-	if err != nil {
+	if res == nil {
 		return bad("%v", err)
 	}
+	// The report is printed whatever happened after the search (a
+	// counterexample that could not be written): the search is never lost.
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		enc.Encode(res)
 	} else {
-		res.WriteText(stdout)
+		printText(stdout, res.WriteText)
+	}
+	if err != nil {
+		return bad("%v", err)
 	}
 	if res.Interrupted {
 		return exitInterrupted
