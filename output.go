@@ -100,7 +100,19 @@ func checkOutput(out string, force bool, inputs ...string) error {
 			return fmt.Errorf("%s is also an input: refusing to overwrite it", out)
 		}
 	}
-	return safefile.CheckTarget(out, force)
+	if fi, err := os.Lstat(out); err == nil {
+		switch {
+		case fi.IsDir():
+			return fmt.Errorf("%s is a directory", out)
+		case !fi.Mode().IsRegular():
+			// A device, a pipe, a link: replacing it (even with --force)
+			// would destroy what it is, not write to it.
+			return fmt.Errorf("%s exists and is not a regular file (use - for stdout)", out)
+		case !force:
+			return fmt.Errorf("%s already exists (use --force to overwrite it)", out)
+		}
+	}
+	return safefile.CheckTarget(out, true)
 }
 
 // samePath reports whether a and b name the same file.
