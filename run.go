@@ -98,6 +98,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return bad("--trace: %v", err)
 	}
+	// With --trace - stdout carries the trace alone (one format for a
+	// script to read); the reports go to stderr.
+	text := stdout
+	if *tracePath == "-" {
+		text = stderr
+	}
 	reports := make([]*scenario.Report, 0, len(todo))
 	for _, s := range todo {
 		rep, err := runOne(s, opts, tr.enc)
@@ -111,7 +117,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			shown.Title = termtext.Escape(rep.Title)
 			shown.Reproduce = reproduce("run", fs, []string{"-s", rep.Scenario, "--seed", strconv.FormatUint(rep.Seed, 10)},
 				"json", "trace", "force", "mermaid")
-			printText(stdout, func(w io.Writer) { shown.WriteText(w); fmt.Fprintln(w) })
+			printText(text, func(w io.Writer) { shown.WriteText(w); fmt.Fprintln(w) })
 		}
 	}
 	if err := tr.close(); err != nil {
@@ -131,7 +137,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		enc.SetIndent("", "  ")
 		enc.Encode(reports)
 	} else {
-		fmt.Fprintf(stdout, "%s: %d ok, %d failed\n", plural(len(reports), "scenario"), len(reports)-failed, failed)
+		fmt.Fprintf(text, "%s: %d ok, %d failed\n", plural(len(reports), "scenario"), len(reports)-failed, failed)
 	}
 	return code
 }
