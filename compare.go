@@ -9,7 +9,7 @@ import (
 	"github.com/lockstep-sim/lockstep/scenario"
 )
 
-const compareSynopsis = `Usage: lockstep compare [-f FILE] -s NAME [--strategies a,b,...] [--seed N] [--json]
+const compareSynopsis = `Usage: lockstep compare [-f FILE] -s NAME [--strategies a,b,...] [--seed N] [--budget N] [--json]
 
 Runs one scenario once per strategy (default lua-release,redlock) with the
 same clients, faults and seed, and prints one table: a column per strategy,
@@ -19,8 +19,9 @@ them (Redlock: 5 unless redis.nodes is 3 or more); a fault naming a node a
 world lacks is skipped there and reported.
 
 The scenario's expect: block describes its own strategy, so it is checked in
-that column only. --json prints an array, one object per strategy, with the
-fields of 'lockstep run --json' plus nodes and why.
+that column only. --json prints one JSON array, one object per strategy,
+with the fields of 'lockstep run --json' plus nodes and why. A failed
+comparison ends with a reproduce: line that replays it as printed.
 
 Exit codes: 0 the scenario's expectations held in its own strategy's column
 (or that strategy was not compared), 1 they failed, 2 bad input (unreadable

@@ -20,7 +20,7 @@ const exitInterrupted = 130
 
 const exploreSynopsis = `Usage: lockstep explore [-f FILE] -s NAME [--strategies a,b] [--faults kinds]
                         [--runs N] [--seed S] [--workers K] [--max-faults M]
-                        [--out DIR] [--json]
+                        [--budget N] [--out DIR] [--json]
 
 Searches random fault schedules for safety violations. The scenario NAME
 gives the world (nodes, replicas, clients, lock settings, duration); its own
@@ -32,26 +32,32 @@ to 2x TTL), all derived from --seed and the run's index: the same flags
 give the same report for any --workers.
 
 Reported per strategy: runs, the share that violated safety with a 95%
-Wilson interval, the shares with lost updates and stuck locks, fencing
-rejections, wrong releases, and which fault kinds the violating runs had.
+Wilson interval, the shares with lost updates and stuck locks, the runs cut
+short by the event budget (--budget; never counted as safe), fencing
+rejections, wrong releases, and how many violating runs had each fault kind.
 A strategy needing more nodes than redis.nodes gets them (Redlock: 5), and
 its faults strike its own nodes.
 
 For each strategy that broke, the violating run with the fewest faults is
 shrunk (drop faults, shorten pauses and partitions, reduce jumps, move
 faults earlier) until no single step keeps the violation, and printed. With
---out DIR it is also written as DIR/<scenario>-<strategy>-<seed>.yaml with
-expect: {safe: false}; 'lockstep run -f' on it exits 0 and
-'lockstep tui -f' opens it. Without --out nothing is written.
+--out DIR it is also written as
+DIR/<scenario>-<strategy>-s<seed>-r<runs>-m<max-faults>-<tag>.yaml (tag: a
+hash of --faults and --budget) with expect: {safe: false}; 'lockstep run -f'
+on it exits 0 and 'lockstep tui -f' opens it. A file is never replaced: if
+the name is taken, the next free -2, -3 ... is used. DIR is checked before
+the search. Without --out nothing is written.
 
 Progress goes to stderr: a progress bar on a terminal, a line every few
-seconds otherwise. Ctrl-C stops the search; what was found so far is still
-reported and written (unshrunk).
+seconds otherwise. Ctrl-C or SIGTERM stops the search, inside the runs in
+flight; what was found so far is still reported and written (unshrunk),
+and runs cut off are dropped. A second Ctrl-C kills at once.
 
 Exit codes: 0 the search finished (whether or not it found a violation:
 read the report, or --json), 2 bad input (unreadable or invalid file,
-unknown scenario, strategy or fault kind, bad flag, unusable --out),
-130 interrupted by Ctrl-C (after reporting).`
+unknown scenario, strategy or fault kind, bad flag, unusable --out, a
+counterexample or the report that could not be written; the report is
+printed first), 130 interrupted by Ctrl-C or SIGTERM (after reporting).`
 
 func cmdExplore(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("explore", exploreSynopsis, stdout)

@@ -16,17 +16,25 @@ import (
 	"github.com/lockstep-sim/lockstep/views"
 )
 
-const runSynopsis = `Usage: lockstep run [-f FILE] [-s NAME]... [--seed N] [--json] [--trace FILE] [--mermaid]
+const runSynopsis = `Usage: lockstep run [-f FILE] [-s NAME]... [--seed N] [--budget N] [--lua MODE]
+                    [--json | --mermaid] [--trace FILE [--force]]
 
 Replays scenarios headless, deterministically, and checks each scenario's
 expect: block. Prints one block per scenario: verdict (SAFE/UNSAFE, STUCK),
-metrics, each expectation with ✓ or ✗, and the explanation of the first
-violation. The same file and seed always give the same trace. --mermaid
+metrics, each expectation with ✓ or ✗, the explanation of the first
+violation, and for a failed one a reproduce: line that replays it as
+printed. The same file and seed always give the same trace. --mermaid
 prints a Mermaid sequenceDiagram of each run instead (paste it into any
 Mermaid renderer).
 
-Exit codes: 0 every expectation held, 1 an expectation failed, 2 bad input
-(unreadable or invalid file, unknown scenario name, bad flag).`
+--json prints exactly one JSON document. --trace FILE writes the event
+trace as JSON lines, atomically; it never replaces an input, nor an
+existing file unless --force. --trace - puts the trace alone on stdout and
+the reports on stderr; it does not combine with --json.
+
+Exit codes: 0 every expectation held, 1 an expectation failed (or a run
+spent its --budget), 2 bad input (unreadable or invalid file, unknown
+scenario name, bad flag, an output that could not be written).`
 
 // headlessGC makes the garbage collector run less often in the headless
 // commands (run, explore) unless GOGC says otherwise. A simulation allocates
