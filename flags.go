@@ -24,7 +24,7 @@ func (n *names) Set(v string) error {
 	for _, s := range strings.Split(v, ",") {
 		s = strings.TrimSpace(s)
 		if s == "" {
-			return errors.New("empty scenario name (lockstep list shows the names)")
+			return errors.New("an empty name in the list")
 		}
 		if len(*n) >= MaxNames {
 			return fmt.Errorf("at most %d names", MaxNames)
