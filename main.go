@@ -77,7 +77,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return checked(cmd, stdout, stderr, func(w io.Writer) int { return c(args[1:], w, stderr) })
 		}
 	}
-	fmt.Fprintf(stderr, "lockstep: unknown command %q\n\n%s", termtext.Escape(args[0]), usage)
+	fmt.Fprintf(stderr, "lockstep: unknown command %q\n\n%s", args[0], usage)
 	return exitBadInput
 }
 
