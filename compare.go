@@ -2,13 +2,14 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
+	"strconv"
 
+	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
 )
 
-const compareSynopsis = `Usage: lockstep compare [-f FILE] -s NAME [--strategies a,b,...] [--seed N] [--json]
+const compareSynopsis = `Usage: lockstep compare [-f FILE] -s NAME [--strategies a,b,...] [--seed N] [--budget N] [--json]
 
 Runs one scenario once per strategy (default lua-release,redlock) with the
 same clients, faults and seed, and prints one table: a column per strategy,
@@ -18,8 +19,9 @@ them (Redlock: 5 unless redis.nodes is 3 or more); a fault naming a node a
 world lacks is skipped there and reported.
 
 The scenario's expect: block describes its own strategy, so it is checked in
-that column only. --json prints an array, one object per strategy, with the
-fields of 'lockstep run --json' plus nodes and why.
+that column only. --json prints one JSON array, one object per strategy,
+with the fields of 'lockstep run --json' plus nodes and why. A failed
+comparison ends with a reproduce: line that replays it as printed.
 
 Exit codes: 0 the scenario's expectations held in its own strategy's column
 (or that strategy was not compared), 1 they failed, 2 bad input (unreadable
@@ -33,21 +35,24 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&strategies, "strategies", "comma-separated `LIST` of strategies (default lua-release,redlock)")
 	var seed seedFlag
 	fs.Var(&seed, "seed", "override the scenario's seed with `N` (>= 0)")
-	asJSON := fs.Bool("json", false, "print a JSON array, one object per strategy, instead of the table")
+	asJSON := fs.Bool("json", false, "print one JSON array, an object per strategy, instead of the table")
+	budget := budgetFlag(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
-	if *name == "" {
-		fmt.Fprintln(stderr, "lockstep compare: -s NAME is required (lockstep list shows the names)")
-		return exitBadInput
+	bad := func(format string, a ...any) int { return failf(stderr, "compare", format, a...) }
+	if err := checkNonEmpty(fs, "f", "s"); err != nil {
+		return bad("%v", err)
 	}
-	opts := scenario.Options{Seed: seed.v}
+	if *name == "" {
+		return bad("-s NAME is required (lockstep list shows the names)")
+	}
+	opts := scenario.Options{Seed: seed.v, EventBudget: budget.v}
 	if len(strategies) == 0 {
 		strategies = scenario.DefaultCompare
 	}
 	if err := scenario.CheckStrategies(strategies); err != nil {
-		fmt.Fprintf(stderr, "lockstep compare: %v\n", err)
-		return exitBadInput
+		return bad("%v", err)
 	}
 	s, ok := loadScenario("compare", *file, *name, stderr)
 	if !ok {
@@ -55,15 +60,23 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 	}
 	cmp, err := scenario.Compare(s, strategies, opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "lockstep compare: %v\n", err)
-		return exitBadInput
+		return bad("%v", err)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		enc.Encode(cmp.Columns)
 	} else {
-		cmp.WriteText(stdout)
+		seedArg := strconv.FormatUint(s.Seed, 10)
+		if len(cmp.Columns) > 0 {
+			seedArg = strconv.FormatUint(cmp.Columns[0].Seed, 10)
+		}
+		cmp.Reproduce = reproduce("compare", fs, []string{"-s", *name, "--seed", seedArg}, "json")
+		shown := *s
+		shown.Title = termtext.Escape(s.Title)
+		cmp.Scenario = &shown
+		printText(stdout, cmp.WriteText)
 	}
 	if !cmp.OK() {
 		return exitFailed

@@ -20,7 +20,7 @@ func TestExploreWritesReplayableCounterexample(t *testing.T) {
 		t.Fatalf("explore exit %d\n%s\n%s", code, out, errs)
 	}
 	for _, st := range []string{"lua-release", "redlock"} {
-		path := filepath.Join(dir, "small-"+st+"-3.yaml")
+		path := filepath.Join(dir, "small-"+st+"-s3-r100-m4-3dd176.yaml")
 		if !strings.Contains(out, "replay: lockstep run -f "+path) {
 			t.Errorf("report does not point at %s:\n%s", path, out)
 		}

@@ -13,9 +13,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
 )
 
@@ -57,70 +58,51 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		return cmdTUI(nil, stdout, stderr)
 	}
-	switch args[0] {
-	case "run":
-		return cmdRun(args[1:], stdout, stderr)
-	case "list":
-		return cmdList(args[1:], stdout, stderr)
-	case "compare":
-		return cmdCompare(args[1:], stdout, stderr)
-	case "explore":
-		return cmdExplore(args[1:], stdout, stderr)
-	case "tui":
+	cmds := map[string]func([]string, io.Writer, io.Writer) int{
+		"run": cmdRun, "list": cmdList, "compare": cmdCompare, "explore": cmdExplore,
+	}
+	switch cmd := args[0]; cmd {
+	case "tui": // the terminal is bubbletea's: no wrapper between them
 		return cmdTUI(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			return run([]string{args[1], "--help"}, stdout, stderr)
 		}
-		fmt.Fprint(stdout, usage)
-		return exitOK
+		return checked("help", stdout, stderr, func(w io.Writer) int {
+			fmt.Fprint(w, usage)
+			return exitOK
+		})
+	default:
+		if c, ok := cmds[cmd]; ok {
+			return checked(cmd, stdout, stderr, func(w io.Writer) int { return c(args[1:], w, stderr) })
+		}
 	}
 	fmt.Fprintf(stderr, "lockstep: unknown command %q\n\n%s", args[0], usage)
 	return exitBadInput
 }
 
-// names is a repeatable -s flag.
-type names []string
-
-func (n *names) String() string { return strings.Join(*n, ",") }
-func (n *names) Set(v string) error {
-	for _, s := range strings.Split(v, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			*n = append(*n, s)
-		}
+// checked runs a command whose stdout is watched: if any write to it failed
+// (a full disk, a closed pipe), the output is incomplete and the command
+// exits 2 with a message, whatever it would have returned.
+func checked(cmd string, stdout, stderr io.Writer, body func(io.Writer) int) int {
+	cw := &checkedWriter{w: stdout}
+	code := body(cw)
+	if cw.err != nil {
+		return failf(stderr, cmd, "writing to stdout: %v", cw.err)
 	}
-	return nil
-}
-
-// seedFlag is an optional --seed: unset keeps each scenario's own seed.
-type seedFlag struct{ v *uint64 }
-
-func (f *seedFlag) String() string {
-	if f.v == nil {
-		return ""
-	}
-	return strconv.FormatUint(*f.v, 10)
-}
-func (f *seedFlag) Set(s string) error {
-	v, err := strconv.ParseUint(s, 10, 64)
-	if err != nil {
-		return errors.New("must be a whole number >= 0")
-	}
-	f.v = &v
-	return nil
+	return code
 }
 
 // loadScenario reads FILE (or the bundled file) and finds scenario name in it,
 // printing the one-line error of a failure and returning false.
 func loadScenario(cmd, file, name string, stderr io.Writer) (*scenario.Scenario, bool) {
-	f, err := loadFileFor(file, []string{name})
-	if err != nil {
-		fmt.Fprintln(stderr, err)
+	f, ok := loadCmd(cmd, file, []string{name}, stderr)
+	if !ok {
 		return nil, false
 	}
 	s, err := f.Find(name)
 	if err != nil {
-		fmt.Fprintf(stderr, "lockstep %s: %v\n", cmd, err)
+		failf(stderr, cmd, "%v", err)
 		return nil, false
 	}
 	return s, true
@@ -145,19 +127,17 @@ func newFlags(name, synopsis string, stdout io.Writer) *flag.FlagSet {
 func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (int, bool) {
 	usage := fs.Usage
 	fs.Usage = func() {}
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		usage()
 		return exitOK, false
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "(see 'lockstep help %s')\n", fs.Name())
-		return exitBadInput, false
+		return failf(stderr, fs.Name(), "%v (see 'lockstep help %s')", err, fs.Name()), false
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "lockstep %s: unexpected argument %q (scenarios are chosen with -s NAME)\n", fs.Name(), fs.Arg(0))
-		return exitBadInput, false
+		return failf(stderr, fs.Name(), "unexpected argument %q (scenarios are chosen with -s NAME)", fs.Arg(0)), false
 	}
 	return 0, true
 }
@@ -197,13 +177,34 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
-	f, err := loadFile(*file)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
+	if err := checkNonEmpty(fs, "f"); err != nil {
+		return failf(stderr, "list", "%v", err)
+	}
+	f, ok := loadCmd("list", *file, nil, stderr)
+	if !ok {
 		return exitBadInput
 	}
-	for _, s := range f.Scenarios {
-		fmt.Fprintf(stdout, "%-32s %-13s %s\n", s.Name, s.Lock.Strategy, s.Title)
-	}
+	writeList(stdout, f.Scenarios)
 	return exitOK
+}
+
+// writeList prints one line per scenario, name, strategy and title in
+// columns as wide as their longest entry (measured in runes, after
+// escaping, which is what the terminal shows).
+func writeList(w io.Writer, ss []*scenario.Scenario) {
+	rows := make([][3]string, len(ss))
+	var wName, wStrat int
+	for i, s := range ss {
+		rows[i] = [3]string{termtext.Escape(s.Name), termtext.Escape(s.Lock.Strategy), termtext.Escape(s.Title)}
+		wName = max(wName, utf8.RuneCountInString(rows[i][0]))
+		wStrat = max(wStrat, utf8.RuneCountInString(rows[i][1]))
+	}
+	for _, r := range rows {
+		line := pad(r[0], wName) + "  " + pad(r[1], wStrat) + "  " + r[2]
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+}
+
+func pad(s string, width int) string {
+	return s + strings.Repeat(" ", max(0, width-utf8.RuneCountInString(s)))
 }

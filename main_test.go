@@ -50,7 +50,7 @@ func TestRunExitCodes(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d, want 0:\n%s", code, out)
 	}
-	for _, want := range []string{"pause  [ok]  UNSAFE", "✓ safe false", "first violation:", "1 scenario(s): 1 ok, 0 failed"} {
+	for _, want := range []string{"pause  [ok]  UNSAFE", "✓ safe false", "first violation:", "1 scenario: 1 ok, 0 failed"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -58,7 +58,7 @@ func TestRunExitCodes(t *testing.T) {
 
 	bad := writeFile(t, "fail.yaml", strings.Replace(pauseYAML, "%s", "true", 1))
 	code, out, _ = runCLI(t, "run", "-f", bad)
-	if code != exitFailed || !strings.Contains(out, "✗ safe true (got false)") || !strings.Contains(out, "reproduce: lockstep run -s pause --seed 1") {
+	if code != exitFailed || !strings.Contains(out, "✗ safe true (got false)") || !strings.Contains(out, "reproduce: lockstep run -f "+bad+" -s pause --seed 1\n") {
 		t.Fatalf("exit %d, want 1 with a ✗ line and a reproduce line:\n%s", code, out)
 	}
 }

@@ -7,23 +7,34 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strconv"
 
+	"github.com/lockstep-sim/lockstep/internal/safefile"
+	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/sim"
 	"github.com/lockstep-sim/lockstep/views"
 )
 
-const runSynopsis = `Usage: lockstep run [-f FILE] [-s NAME]... [--seed N] [--json] [--trace FILE] [--mermaid]
+const runSynopsis = `Usage: lockstep run [-f FILE] [-s NAME]... [--seed N] [--budget N] [--lua MODE]
+                    [--json | --mermaid] [--trace FILE [--force]]
 
 Replays scenarios headless, deterministically, and checks each scenario's
 expect: block. Prints one block per scenario: verdict (SAFE/UNSAFE, STUCK),
-metrics, each expectation with ✓ or ✗, and the explanation of the first
-violation. The same file and seed always give the same trace. --mermaid
+metrics, each expectation with ✓ or ✗, the explanation of the first
+violation, and for a failed one a reproduce: line that replays it as
+printed. The same file and seed always give the same trace. --mermaid
 prints a Mermaid sequenceDiagram of each run instead (paste it into any
 Mermaid renderer).
 
-Exit codes: 0 every expectation held, 1 an expectation failed, 2 bad input
-(unreadable or invalid file, unknown scenario name, bad flag).`
+--json prints exactly one JSON document. --trace FILE writes the event
+trace as JSON lines, atomically; it never replaces an input, nor an
+existing file unless --force. --trace - puts the trace alone on stdout and
+the reports on stderr; it does not combine with --json.
+
+Exit codes: 0 every expectation held, 1 an expectation failed (or a run
+spent its --budget), 2 bad input (unreadable or invalid file, unknown
+scenario name, bad flag, an output that could not be written).`
 
 // headlessGC makes the garbage collector run less often in the headless
 // commands (run, explore) unless GOGC says otherwise. A simulation allocates
@@ -45,76 +56,80 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&sel, "s", "run only scenario `NAME` (repeatable, or comma-separated)")
 	var seed seedFlag
 	fs.Var(&seed, "seed", "override every scenario's seed with `N` (>= 0)")
-	asJSON := fs.Bool("json", false, "print a JSON array, one object per scenario, instead of text")
-	tracePath := fs.String("trace", "", "write the event trace as JSON lines to `FILE` ('-' for stdout)")
+	asJSON := fs.Bool("json", false, "print one JSON array, an object per scenario, instead of text")
+	tracePath := fs.String("trace", "", "write the event trace as JSON lines to `FILE` ('-' for stdout); never overwrites without --force")
+	force := fs.Bool("force", false, "let --trace replace an existing file")
 	mermaid := fs.Bool("mermaid", false, "print a Mermaid sequenceDiagram of each run instead of its report")
 	lua := fs.String("lua", "fast", "how scripts run: `fast` (Go fast path) or interpreted (miniredis's Lua); same outcome")
+	budget := budgetFlag(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
-	headlessGC()
-	f, err := loadFileFor(*file, sel)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitBadInput
+	bad := func(format string, a ...any) int { return failf(stderr, "run", format, a...) }
+	if err := checkNonEmpty(fs, "f", "trace"); err != nil {
+		return bad("%v", err)
 	}
-	todo, err := pick(f, sel)
-	if err != nil {
-		fmt.Fprintf(stderr, "lockstep run: %v\n", err)
-		return exitBadInput
+	switch {
+	case *mermaid && *asJSON:
+		return bad("--mermaid and --json both print to stdout: pick one")
+	case *mermaid && *tracePath != "":
+		return bad("--mermaid prints a diagram, not a trace: drop --trace or --mermaid")
+	case *asJSON && *tracePath == "-":
+		return bad("--json and --trace - would mix two formats on stdout: write the trace to a file (--trace FILE)")
 	}
-	opts := scenario.Options{Seed: seed.v}
+	opts := scenario.Options{Seed: seed.v, EventBudget: budget.v}
 	switch *lua {
 	case "fast":
 	case "interpreted":
 		opts.LuaInterpreted = true
 	default:
-		fmt.Fprintf(stderr, "lockstep run: --lua must be fast or interpreted, not %q\n", *lua)
+		return bad("--lua must be fast or interpreted, not %q", *lua)
+	}
+	if *tracePath != "" && *tracePath != "-" {
+		if err := checkOutput(*tracePath, *force, *file); err != nil {
+			return bad("--trace: %v", err)
+		}
+	}
+	headlessGC()
+	f, ok := loadCmd("run", *file, sel, stderr)
+	if !ok {
 		return exitBadInput
 	}
-
+	todo, err := pick(f, sel)
+	if err != nil {
+		return bad("%v", err)
+	}
 	if *mermaid {
-		for _, s := range todo {
-			d, err := views.MermaidScenario(s, opts)
-			if err != nil {
-				fmt.Fprintf(stderr, "lockstep run: %v\n", err)
-				return exitBadInput
-			}
-			fmt.Fprintln(stdout, d)
-		}
-		return exitOK
+		return runMermaid(todo, opts, stdout, stderr)
 	}
-
-	var trace *json.Encoder
-	if *tracePath != "" {
-		out := stdout
-		if *tracePath != "-" {
-			fh, err := os.Create(*tracePath)
-			if err != nil {
-				fmt.Fprintf(stderr, "lockstep run: %v\n", err)
-				return exitBadInput
-			}
-			defer fh.Close()
-			bw := bufio.NewWriter(fh)
-			defer bw.Flush()
-			out = bw
-		}
-		trace = json.NewEncoder(out)
-		trace.SetEscapeHTML(false)
+	tr, err := openTrace(*tracePath, *force, stdout)
+	if err != nil {
+		return bad("--trace: %v", err)
 	}
-
+	// With --trace - stdout carries the trace alone (one format for a
+	// script to read); the reports go to stderr.
+	text := stdout
+	if *tracePath == "-" {
+		text = stderr
+	}
 	reports := make([]*scenario.Report, 0, len(todo))
 	for _, s := range todo {
-		rep, err := runOne(s, opts, trace)
+		rep, err := runOne(s, opts, tr.enc)
 		if err != nil {
-			fmt.Fprintf(stderr, "lockstep run: %v\n", err)
-			return exitBadInput
+			tr.abort()
+			return bad("%v", err)
 		}
 		reports = append(reports, rep)
 		if !*asJSON {
-			rep.WriteText(stdout)
-			fmt.Fprintln(stdout)
+			shown := *rep
+			shown.Title = termtext.Escape(rep.Title)
+			shown.Reproduce = reproduce("run", fs, []string{"-s", rep.Scenario, "--seed", strconv.FormatUint(rep.Seed, 10)},
+				"json", "trace", "force", "mermaid")
+			printText(text, func(w io.Writer) { shown.WriteText(w); fmt.Fprintln(w) })
 		}
+	}
+	if err := tr.close(); err != nil {
+		return bad("--trace: %v", err)
 	}
 	code := exitOK
 	failed := 0
@@ -130,9 +145,71 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		enc.SetIndent("", "  ")
 		enc.Encode(reports)
 	} else {
-		fmt.Fprintf(stdout, "%d scenario(s): %d ok, %d failed\n", len(reports), len(reports)-failed, failed)
+		fmt.Fprintf(text, "%s: %d ok, %d failed\n", plural(len(reports), "scenario"), len(reports)-failed, failed)
 	}
 	return code
+}
+
+// runMermaid prints each scenario's diagram.
+func runMermaid(todo []*scenario.Scenario, opts scenario.Options, stdout, stderr io.Writer) int {
+	for _, s := range todo {
+		d, err := views.MermaidScenario(s, opts)
+		if err != nil {
+			return failf(stderr, "run", "%v", err)
+		}
+		io.WriteString(stdout, termtext.EscapeKeepLines(d)+"\n")
+	}
+	return exitOK
+}
+
+// trace is where --trace goes: nowhere, stdout, or a file written
+// atomically (it appears whole at close, or not at all).
+type trace struct {
+	enc  *json.Encoder
+	buf  *bufio.Writer
+	file *safefile.File
+}
+
+func openTrace(path string, force bool, stdout io.Writer) (*trace, error) {
+	t := &trace{}
+	switch path {
+	case "":
+		return t, nil
+	case "-":
+		t.buf = bufio.NewWriter(stdout)
+	default:
+		f, err := safefile.Create(path, force)
+		if err != nil {
+			return nil, err
+		}
+		t.file, t.buf = f, bufio.NewWriter(f)
+	}
+	t.enc = json.NewEncoder(t.buf)
+	t.enc.SetEscapeHTML(false)
+	return t, nil
+}
+
+// close flushes the trace and puts its file in place; any write error
+// since the first line is reported here.
+func (t *trace) close() error {
+	if t.buf == nil {
+		return nil
+	}
+	err := t.buf.Flush()
+	if t.file != nil {
+		if err != nil {
+			t.file.Abort()
+			return err
+		}
+		return t.file.Commit()
+	}
+	return err
+}
+
+func (t *trace) abort() {
+	if t.file != nil {
+		t.file.Abort()
+	}
 }
 
 // runOne plays one scenario to the end, streaming its trace if asked.
@@ -144,18 +221,29 @@ func runOne(s *scenario.Scenario, opts scenario.Options, trace *json.Encoder) (*
 	defer r.Close()
 	if trace != nil {
 		r.OnEvent(func(e sim.Event) {
-			trace.Encode(traceLine{s.Name, e.Seq, sim.FormatMS(e.At), e.Proc, e.Kind, e.Msg})
+			// An error here sticks in the writer below and is reported
+			// when the trace is closed.
+			trace.Encode(traceLine{s.Name, e.Seq, json.Number(sim.FormatMS(e.At)), e.Proc, e.Kind, e.Msg})
 		})
 	}
 	return r.Run(), nil
 }
 
 // traceLine is one line of --trace: an event and the scenario it belongs to.
+// at_ms is a number (milliseconds, three decimals).
 type traceLine struct {
-	Scenario string `json:"scenario"`
-	Seq      int    `json:"seq"`
-	AtMS     string `json:"at_ms"`
-	Proc     string `json:"proc"`
-	Kind     string `json:"kind"`
-	Msg      string `json:"msg"`
+	Scenario string      `json:"scenario"`
+	Seq      int         `json:"seq"`
+	AtMS     json.Number `json:"at_ms"`
+	Proc     string      `json:"proc"`
+	Kind     string      `json:"kind"`
+	Msg      string      `json:"msg"`
+}
+
+// plural is "1 scenario", "2 scenarios".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

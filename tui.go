@@ -30,9 +30,11 @@ func cmdTUI(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
-	f, err := loadFile(*file)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
+	if err := checkNonEmpty(fs, "f", "s"); err != nil {
+		return failf(stderr, "tui", "%v", err)
+	}
+	f, ok := loadCmd("tui", *file, nil, stderr)
+	if !ok {
 		return exitBadInput
 	}
 	cfg := views.Config{Open: *name}

@@ -77,11 +77,11 @@ func checkSchedule(t *testing.T, w *World, sched []faults.Fault) {
 	if err := sc.Validate(); err != nil {
 		t.Fatalf("drawn schedule is not a valid scenario: %v\n%v", err, faultLines(sched))
 	}
-	rep, err := runOnce(w, sched)
+	rep, err := runOnce(t.Context(), w, sched)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := runOnce(w, slices.Clone(sched))
+	again, err := runOnce(t.Context(), w, slices.Clone(sched))
 	if err != nil {
 		t.Fatal(err)
 	}

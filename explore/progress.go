@@ -61,8 +61,14 @@ func (p *Progress) Update(done, total int) {
 	}
 }
 
-// Start begins drawing.
-func (p *Progress) Start() {
+// Start begins drawing a search of total runs. Off a terminal it first
+// prints one line saying what is searched and how to stop it; it also tells
+// a script driving the command that the search (and its ctrl-c handling)
+// has begun.
+func (p *Progress) Start(total int) {
+	if !p.tty {
+		fmt.Fprintf(p.w, "explore: searching %s (ctrl-c stops and reports what was found)\n", plural(total, "run"))
+	}
 	p.start = time.Now()
 	p.stop = make(chan struct{})
 	p.wg.Add(1)

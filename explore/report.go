@@ -16,47 +16,55 @@ func (res *Result) WriteText(w io.Writer) {
 	for _, sr := range res.Strategies {
 		runs += sr.Runs
 	}
-	fmt.Fprintf(w, "explore %s: faults %s, 1-%d per run, seed %d\n", res.Scenario,
-		strings.Join(res.Kinds, ","), res.MaxFaults, res.Seed)
+	fmt.Fprintf(w, "explore %s: faults %s, 1-%d per run, seed %d, event budget %d per run\n", res.Scenario,
+		strings.Join(res.Kinds, ","), res.MaxFaults, res.Seed, res.Budget)
 	if res.Elapsed > 0 {
-		fmt.Fprintf(w, "%d runs in %s (%.0f runs/s)\n", runs, res.Elapsed.Round(time.Millisecond),
+		fmt.Fprintf(w, "%s in %s (%.0f runs/s)\n", runsText(runs), res.Elapsed.Round(time.Millisecond),
 			float64(runs)/res.Elapsed.Seconds())
 	}
 	if res.Interrupted {
-		fmt.Fprintf(w, "interrupted: the rates cover the runs that finished, of %d per strategy\n", res.Runs)
+		fmt.Fprintf(w, "interrupted: the rates cover the runs that finished, of %d per strategy (runs cut off were dropped)\n", res.Runs)
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "strategy\tnodes\truns\tunsafe\t95% interval\tlost updates\tstuck\tfencing rejections\twrong releases")
+	fmt.Fprintln(tw, "strategy\tnodes\truns\tunsafe\t95% interval\tlost updates\tstuck\tbudget exhausted\tfencing rejections\twrong releases")
 	for _, sr := range res.Strategies {
 		v := sr.Violations
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d (%s)\t%s – %s\t%s\t%s\t%d\t%d\n", sr.Strategy, sr.Nodes, sr.Runs,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d (%s)\t%s – %s\t%s\t%s\t%d\t%d\t%d\n", sr.Strategy, sr.Nodes, sr.Runs,
 			v.Count, pct(v.Rate), pct(v.Low), pct(v.High), pct(sr.LostUpdates.Rate), pct(sr.Stuck.Rate),
-			sr.FencingRejections, sr.WrongReleases)
+			sr.BudgetExhausted.Count, sr.FencingRejections, sr.WrongReleases)
 	}
 	tw.Flush()
 	for _, sr := range res.Strategies {
 		fmt.Fprintln(w)
+		if n := sr.BudgetExhausted.Count; n > 0 {
+			fmt.Fprintf(w, "%s: %s cut short by the event budget (%d events): not known safe (raise it with --budget)\n",
+				sr.Strategy, runsText(n), res.Budget)
+		}
 		cx := sr.Counterexample
 		if cx == nil {
-			fmt.Fprintf(w, "%s: no violation in %d runs\n", sr.Strategy, sr.Runs)
+			if sr.Violations.Count > 0 { // only in runs cut short: no counterexample to shrink
+				fmt.Fprintf(w, "%s: violations only in runs cut short by the event budget\n", sr.Strategy)
+				continue
+			}
+			fmt.Fprintf(w, "%s: no violation in %s\n", sr.Strategy, runsText(sr.Runs-sr.BudgetExhausted.Count))
 			continue
 		}
 		var kinds []string
 		for _, k := range sr.KindsInViolations {
-			kinds = append(kinds, fmt.Sprintf("%s %d", k.Kind, k.Runs))
+			kinds = append(kinds, fmt.Sprintf("with a %s: %d", strings.ReplaceAll(k.Kind, "_", " "), k.Runs))
 		}
-		fmt.Fprintf(w, "%s: violating runs had %s\n", sr.Strategy, strings.Join(kinds, ", "))
+		fmt.Fprintf(w, "%s: of the %s that violated safety, runs %s\n", sr.Strategy, runsText(sr.Violations.Count), strings.Join(kinds, ", "))
 		switch {
 		case !cx.Shrunk:
-			fmt.Fprintf(w, "  run %d, %d fault(s), not shrunk (interrupted):\n", cx.Run, len(cx.OriginalFaults))
+			fmt.Fprintf(w, "  run %d, %s, not shrunk (interrupted):\n", cx.Run, faultsText(len(cx.OriginalFaults)))
 		default:
 			note := ""
 			if !cx.Minimal {
 				note = ", shrink budget spent"
 			}
-			fmt.Fprintf(w, "  run %d shrunk from %d fault(s) to %d in %d runs%s:\n", cx.Run,
-				len(cx.OriginalFaults), len(cx.Faults), cx.ShrinkRuns, note)
+			fmt.Fprintf(w, "  run %d shrunk from %s to %d in %s%s:\n", cx.Run,
+				faultsText(len(cx.OriginalFaults)), len(cx.Faults), runsText(cx.ShrinkRuns), note)
 		}
 		for _, f := range cx.Faults {
 			fmt.Fprintf(w, "    %s\n", f)
@@ -65,9 +73,22 @@ func (res *Result) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "  first violation: %s\n", cx.FirstViolation)
 		}
 		if cx.File != "" {
-			fmt.Fprintf(w, "  written: %s\n  replay: lockstep run -f %s\n", cx.File, cx.File)
+			fmt.Fprintf(w, "  written: %s\n  replay: %s\n", cx.File, ReplayCommand(cx.File, res.Budget))
 		} else {
 			fmt.Fprintf(w, "  (use --out DIR to write it as a scenario file)\n")
 		}
 	}
+}
+
+// runsText is "1 run", "2 runs".
+func runsText(n int) string { return plural(n, "run") }
+
+// faultsText is "1 fault", "2 faults".
+func faultsText(n int) string { return plural(n, "fault") }
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -16,6 +16,16 @@ import (
 // DefaultRuns is how many schedules are explored per strategy by default.
 const DefaultRuns = 1000
 
+// Bounds on a search, so a typo cannot ask for the impossible. A search
+// keeps O(1) memory per strategy whatever its run count (outcomes are
+// tallied as they come), so MaxRuns bounds time only: a billion runs at
+// ~2000/s is about six days.
+const (
+	MaxRuns      = 1_000_000_000
+	MaxMaxFaults = 100 // a schedule of 100 faults is already noise; shrinking starts from it
+	MaxWorkers   = 256
+)
+
 // Config is one search. Zero fields take the defaults documented on them.
 type Config struct {
 	Scenario     *scenario.Scenario // the world: nodes, replicas, clients, lock, duration
@@ -26,6 +36,7 @@ type Config struct {
 	Workers      int                // parallel runs; default GOMAXPROCS
 	MaxFaults    int                // faults per schedule, 1..MaxFaults; default DefaultMaxFaults
 	ShrinkBudget int                // runs per shrink; default DefaultShrinkBudget
+	Budget       int64              // kernel events per run; default scenario.DefaultEventBudget
 	OutDir       string             // write counterexamples here; "" writes none
 	File         string             // the scenario file as the user named it ("" = bundled), for stories
 	// Progress, when set, is told after every run how many of total runs
@@ -41,6 +52,7 @@ type Result struct {
 	Kinds       []string          `json:"faults"`
 	MaxFaults   int               `json:"max_faults"`
 	Runs        int               `json:"runs_per_strategy"` // as asked; see each strategy's runs for how many ran
+	Budget      int64             `json:"event_budget"`      // kernel events per run
 	Interrupted bool              `json:"interrupted"`       // stopped early; rates cover the runs that finished
 	Strategies  []*StrategyResult `json:"strategies"`
 	Elapsed     time.Duration     `json:"-"` // wall time; not part of the deterministic result
@@ -55,8 +67,34 @@ type StrategyResult struct {
 	// run violated safety.
 	Counterexample *Counterexample `json:"counterexample,omitempty"`
 
-	world    *World
-	outcomes []Outcome
+	world *World
+	tally tally
+}
+
+// tally is one strategy's outcomes as they arrive from the workers: the
+// statistics and the one violating run a shrink will start from. Its size
+// does not depend on the number of runs, and neither does its content on
+// the order runs finish in.
+type tally struct {
+	mu         sync.Mutex
+	t          Tally
+	best       int // the violating run to shrink: fewest faults, then lowest index; -1 none
+	bestFaults int
+	bestReport *scenario.Report // best's run, kept so an interrupt need not run it again
+}
+
+func (t *tally) add(run int, o Outcome, rep *scenario.Report) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.t.Add(o)
+	// A run cut short by the event budget is not a counterexample: its
+	// replay would be cut short too, and judged incomplete.
+	if o.Violations == 0 || o.BudgetExhausted {
+		return
+	}
+	if t.best < 0 || o.Faults < t.bestFaults || (o.Faults == t.bestFaults && run < t.best) {
+		t.best, t.bestFaults, t.bestReport = run, o.Faults, rep
+	}
 }
 
 // Counterexample is a violating schedule, shrunk.
@@ -101,17 +139,29 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Runs == 0 {
 		c.Runs = DefaultRuns
 	}
-	if c.Runs < 0 {
-		return c, fmt.Errorf("runs must be positive (got %d)", c.Runs)
+	if c.Runs < 0 || c.Runs > MaxRuns {
+		return c, fmt.Errorf("runs must be from 1 to %d (got %d)", MaxRuns, c.Runs)
 	}
 	if c.Workers <= 0 {
 		c.Workers = runtime.GOMAXPROCS(0)
 	}
+	if c.Workers > MaxWorkers {
+		return c, fmt.Errorf("workers must be from 1 to %d (got %d)", MaxWorkers, c.Workers)
+	}
 	if c.MaxFaults == 0 {
 		c.MaxFaults = DefaultMaxFaults
 	}
+	if c.MaxFaults < 0 || c.MaxFaults > MaxMaxFaults {
+		return c, fmt.Errorf("max faults must be from 1 to %d (got %d)", MaxMaxFaults, c.MaxFaults)
+	}
 	if c.ShrinkBudget == 0 {
 		c.ShrinkBudget = DefaultShrinkBudget
+	}
+	if c.Budget == 0 {
+		c.Budget = scenario.DefaultEventBudget
+	}
+	if c.Budget < 0 || c.Budget > scenario.MaxEventBudget {
+		return c, fmt.Errorf("event budget must be from 1 to %d (got %d)", int64(scenario.MaxEventBudget), c.Budget)
 	}
 	return c, nil
 }
@@ -119,34 +169,40 @@ func (c Config) withDefaults() (Config, error) {
 // Explore runs the search: Runs schedules for each strategy, spread over
 // Workers goroutines, then a shrink of each strategy's violating run with
 // the fewest faults (the lowest run index among equals), written to OutDir
-// when set. Cancelling ctx stops the search cleanly: the result covers the
-// runs that finished (Interrupted is set), and a violation found so far is
-// reported and written unshrunk. Errors are about the configuration or the
-// output directory; a run never fails.
+// when set. Cancelling ctx stops the search within a few thousand kernel
+// events, inside a run: the result covers the runs that finished
+// (Interrupted is set; a run cut off is discarded, not counted), and a
+// violation found so far is reported and written unshrunk.
+//
+// An error about the configuration or an unusable OutDir comes before any
+// run. An error writing a counterexample comes with the result: the search
+// is never thrown away.
 func Explore(ctx context.Context, cfg Config) (*Result, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{File: cfg.File, Scenario: cfg.Scenario.Name, Seed: cfg.Seed, Runs: cfg.Runs, MaxFaults: cfg.MaxFaults}
+	res := &Result{File: cfg.File, Scenario: cfg.Scenario.Name, Seed: cfg.Seed, Runs: cfg.Runs,
+		MaxFaults: cfg.MaxFaults, Budget: cfg.Budget}
 	for _, k := range cfg.Kinds {
 		res.Kinds = append(res.Kinds, string(k))
 	}
 	gens := make([]*Generator, len(cfg.Strategies))
 	for i, st := range cfg.Strategies {
 		w := NewWorld(cfg.Scenario, st)
+		w.Budget = cfg.Budget
 		gens[i] = &Generator{W: w, Kinds: cfg.Kinds, MaxFaults: cfg.MaxFaults, Seed: cfg.Seed}
 		if err := gens[i].Check(); err != nil {
 			return nil, err
 		}
-		if _, err := runOnce(w, nil); err != nil { // a world that cannot be built fails here, once
+		if err := w.check(); err != nil { // a world that cannot be built fails here, once
 			return nil, err
 		}
 		res.Strategies = append(res.Strategies, &StrategyResult{Strategy: st, Nodes: w.Base.Redis.Nodes,
-			world: w, outcomes: make([]Outcome, cfg.Runs)})
+			world: w, tally: tally{best: -1}})
 	}
 	if cfg.OutDir != "" {
-		if err := ensureDir(cfg.OutDir); err != nil {
+		if err := checkOutDir(cfg.OutDir); err != nil {
 			return nil, err
 		}
 	}
@@ -157,41 +213,43 @@ func Explore(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	res.Interrupted = ctx.Err() != nil
 	for _, sr := range res.Strategies {
-		sr.Stats = Aggregate(sr.outcomes)
+		sr.Stats = sr.tally.t.Stats()
 	}
-	if err := counterexamples(ctx, cfg, gens, res); err != nil {
-		return nil, err
-	}
+	err = counterexamples(ctx, cfg, gens, res)
 	res.Elapsed = time.Since(start)
-	return res, nil
+	return res, err
 }
 
 // search runs every (run, strategy) job. Jobs are handed out in run order,
 // strategies interleaved, so an interrupted search has covered every
-// strategy about equally; each outcome lands in its own slot, so the result
-// is the same for any number of workers.
+// strategy about equally; outcomes are tallied by run index, so the result
+// is the same for any number of workers. Each run sees ctx, so a cancel
+// stops the runs in flight too.
 func search(ctx context.Context, cfg Config, gens []*Generator, out []*StrategyResult) error {
 	total := cfg.Runs * len(gens)
 	var next, done atomic.Int64
 	var wg sync.WaitGroup
 	var once sync.Once
 	var firstErr error
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	var failed atomic.Bool // an error stops the other workers after their run
 	for range min(cfg.Workers, total) {
 		wg.Go(func() {
-			for ctx.Err() == nil {
+			for !failed.Load() && ctx.Err() == nil {
 				j := int(next.Add(1) - 1)
 				if j >= total {
 					return
 				}
 				i, s := j/len(gens), j%len(gens)
-				o, err := runSchedule(gens[s].W, gens[s].Schedule(i))
+				sched := gens[s].Schedule(i)
+				rep, err := runOnce(ctx, gens[s].W, sched)
 				if err != nil {
-					once.Do(func() { firstErr = err; cancel() })
+					once.Do(func() { firstErr = err; failed.Store(true) })
 					return
 				}
-				out[s].outcomes[i] = o
+				if rep.Cancelled {
+					return // cut off mid-run: it says nothing, so it is not counted
+				}
+				out[s].tally.add(i, outcomeOf(rep, sched), rep)
 				if cfg.Progress != nil {
 					cfg.Progress(int(done.Add(1)), total)
 				}
@@ -202,9 +260,10 @@ func search(ctx context.Context, cfg Config, gens []*Generator, out []*StrategyR
 	return firstErr
 }
 
-// runOnce runs w under a schedule and returns its report.
-func runOnce(w *World, sched []faults.Fault) (*scenario.Report, error) {
-	r, err := scenario.NewRunner(w.Base, scenario.Options{ExtraFaults: sched}, false)
+// runOnce runs w under a schedule and returns its report; ctx (nil: none)
+// can cut the run short, which the report says (Cancelled).
+func runOnce(ctx context.Context, w *World, sched []faults.Fault) (*scenario.Report, error) {
+	r, err := scenario.NewRunner(w.Base, w.options(ctx, sched), false)
 	if err != nil {
 		return nil, err
 	}
@@ -212,82 +271,62 @@ func runOnce(w *World, sched []faults.Fault) (*scenario.Report, error) {
 	return r.Run(), nil
 }
 
-// runSchedule runs w under sched and keeps what the statistics need.
-func runSchedule(w *World, sched []faults.Fault) (Outcome, error) {
-	rep, err := runOnce(w, sched)
-	if err != nil {
-		return Outcome{}, err
-	}
-	return outcomeOf(rep, sched), nil
-}
-
 func outcomeOf(rep *scenario.Report, sched []faults.Fault) Outcome {
 	return Outcome{Done: true, Violations: rep.Violations, LostUpdates: rep.LostUpdates,
 		FencingRejections: rep.FencingRejections, WrongReleases: rep.WrongReleases, Stuck: rep.Stuck,
-		Skipped: len(rep.Skipped), Faults: len(sched), Kinds: kindBits(sched)}
+		BudgetExhausted: rep.BudgetExhausted,
+		Skipped:         len(rep.Skipped), Faults: len(sched), Kinds: kindBits(sched)}
 }
 
 // counterexamples shrinks and writes one counterexample per strategy that
 // had a violation, strategies in parallel (each shrink is sequential, so
-// deterministic). After an interrupt nothing is shrunk: the violating
-// schedule is written as found.
+// deterministic). After an interrupt nothing is shrunk or run again: the
+// violating schedule is written as found.
 func counterexamples(ctx context.Context, cfg Config, gens []*Generator, res *Result) error {
 	errs := make([]error, len(res.Strategies))
 	var wg sync.WaitGroup
 	for s, sr := range res.Strategies {
-		run := pickViolating(sr.outcomes)
-		if run < 0 {
+		if sr.tally.best < 0 {
 			continue
 		}
 		wg.Go(func() {
-			errs[s] = counterexample(ctx, cfg, gens[s], sr, run, res)
+			errs[s] = counterexample(ctx, cfg, gens[s], sr, res)
 		})
 	}
 	wg.Wait()
 	return errors.Join(errs...)
 }
 
-func counterexample(ctx context.Context, cfg Config, g *Generator, sr *StrategyResult, run int, res *Result) error {
+func counterexample(ctx context.Context, cfg Config, g *Generator, sr *StrategyResult, res *Result) error {
+	run := sr.tally.best
 	orig := g.Schedule(run)
-	cx := &Counterexample{Run: run, original: orig, OriginalFaults: faultLines(orig)}
+	cx := &Counterexample{Run: run, original: orig, OriginalFaults: faultLines(orig),
+		schedule: orig, report: sr.tally.bestReport}
 	if ctx.Err() == nil {
 		sh, err := Shrink(ctx, g.W, orig, cfg.ShrinkBudget)
 		if err != nil {
 			return err
 		}
-		cx.schedule, cx.report, cx.ShrinkRuns, cx.Minimal = sh.Faults, sh.Report, sh.Runs, sh.Minimal
-		cx.Shrunk = ctx.Err() == nil
-	} else {
-		rep, err := runOnce(g.W, orig)
-		if err != nil {
-			return err
+		if sh.Report != nil && !sh.Report.Cancelled && sh.Report.Violations > 0 {
+			cx.schedule, cx.report, cx.ShrinkRuns, cx.Minimal = sh.Faults, sh.Report, sh.Runs, sh.Minimal
+			cx.Shrunk = ctx.Err() == nil
 		}
-		cx.schedule, cx.report = orig, rep
 	}
 	cx.Faults = faultLines(cx.schedule)
 	cx.Violations, cx.LostUpdates = cx.report.Violations, cx.report.LostUpdates
 	cx.FirstViolation, cx.TraceHash = cx.report.FirstViolation, cx.report.TraceHash
 	sr.Counterexample = cx
 	if cfg.OutDir != "" {
-		path, err := Write(cfg.OutDir, sr.world, cx, res)
+		// After an interrupt the replay check is skipped: it is a whole
+		// run, and the user asked to stop. The run it would repeat was
+		// seen violating under the same options, deterministically.
+		path, err := Write(cfg.OutDir, sr.world, cx, res, ctx.Err() == nil)
 		if err != nil {
-			return err
+			return fmt.Errorf("writing the %s counterexample: %w", sr.Strategy, err)
 		}
 		cx.File = path
 	}
 	return nil
-}
-
-// pickViolating is the violating run to shrink: the fewest faults, then
-// the lowest index. -1 when no run violated.
-func pickViolating(outs []Outcome) int {
-	best := -1
-	for i, o := range outs {
-		if o.Done && o.Violations > 0 && (best < 0 || o.Faults < outs[best].Faults) {
-			best = i
-		}
-	}
-	return best
 }
 
 // faultLines are a schedule's faults as text, "at 1.5s: pause A for 31s".

@@ -108,7 +108,7 @@ func (sh *shrinker) out() bool {
 
 func (sh *shrinker) run(sched []faults.Fault) (*scenario.Report, error) {
 	sh.runs++
-	return runOnce(sh.w, sched)
+	return runOnce(sh.ctx, sh.w, sched)
 }
 
 // try runs candidate c and makes it the best when it still violates.
@@ -118,7 +118,8 @@ func (sh *shrinker) try(best *Shrunk, c []faults.Fault) (bool, error) {
 	}
 	sortByTime(c)
 	rep, err := sh.run(c)
-	if err != nil || rep.Violations == 0 {
+	// A run cut short (cancelled, or out of event budget) proves nothing.
+	if err != nil || rep.Violations == 0 || rep.Cancelled || rep.BudgetExhausted {
 		return false, err
 	}
 	best.Faults, best.Report = c, rep

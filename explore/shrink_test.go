@@ -34,7 +34,7 @@ func TestShrinkToOnePause(t *testing.T) {
 	t.Logf("shrunk in %d runs to %v", sh.Runs, faultLines(sh.Faults))
 	// Minimal means exactly this: no single step keeps the violation.
 	for _, f := range simpler(sh.Faults[0]) {
-		rep, err := runOnce(w, []faults.Fault{f})
+		rep, err := runOnce(t.Context(), w, []faults.Fault{f})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,6 +47,7 @@ type Outcome struct {
 	FencingRejections int64
 	WrongReleases     int64
 	Stuck             bool
+	BudgetExhausted   bool   // the run spent its event budget: cut short, judged only up to there
 	Skipped           int    // faults the world skipped
 	Faults            int    // faults in the schedule
 	Kinds             uint16 // bit i: the schedule has faults.Kinds[i]
@@ -71,10 +72,14 @@ type KindCount struct {
 
 // Stats are one strategy's aggregates over the runs that completed.
 type Stats struct {
-	Runs              int   `json:"runs"`
-	Violations        Rate  `json:"violating_runs"`     // runs with at least one violation
-	LostUpdates       Rate  `json:"lost_update_runs"`   // runs with at least one lost update
-	Stuck             Rate  `json:"stuck_runs"`         // runs that ended stuck
+	Runs        int  `json:"runs"`
+	Violations  Rate `json:"violating_runs"`   // runs with at least one violation
+	LostUpdates Rate `json:"lost_update_runs"` // runs with at least one lost update
+	Stuck       Rate `json:"stuck_runs"`       // runs that ended stuck
+	// BudgetExhausted counts the runs cut short by the event budget: they
+	// are never counted as safe (no violation until the cut says nothing
+	// about the rest), and never become a counterexample.
+	BudgetExhausted   Rate  `json:"budget_exhausted_runs"`
 	FencingRejections int64 `json:"fencing_rejections"` // total over all runs
 	WrongReleases     int64 `json:"wrong_releases"`     // total over all runs
 	SkippedFaults     int   `json:"skipped_faults"`     // total; 0 unless a target was missing
@@ -84,40 +89,62 @@ type Stats struct {
 	KindsInViolations []KindCount `json:"kinds_in_violations"`
 }
 
-// Aggregate sums outcomes in run order (so the result cannot depend on
-// which worker finished first).
+// Aggregate sums outcomes (the result does not depend on their order).
 func Aggregate(outs []Outcome) Stats {
-	var st Stats
-	var viol, lost, stuck int
-	perKind := make([]int, len(faults.Kinds))
+	var t Tally
 	for _, o := range outs {
-		if !o.Done {
-			continue
-		}
-		st.Runs++
-		if o.Violations > 0 {
-			viol++
-			for i := range faults.Kinds {
-				if o.Kinds&(1<<i) != 0 {
-					perKind[i]++
-				}
+		t.Add(o)
+	}
+	return t.Stats()
+}
+
+// Tally sums outcomes one at a time, in constant memory: a search of any
+// length keeps one per strategy. Every field is a sum or a count, so the
+// order outcomes arrive in (which worker finished first) cannot change it.
+type Tally struct {
+	runs, viol, lost, stuck, exhausted int
+	fencing, wrong                     int64
+	skipped                            int
+	perKind                            [16]int // by faults.Kinds index; Outcome.Kinds is 16 bits
+}
+
+// Add counts one outcome; one the search did not finish (!Done) is left out.
+func (t *Tally) Add(o Outcome) {
+	if !o.Done {
+		return
+	}
+	t.runs++
+	if o.Violations > 0 {
+		t.viol++
+		for i := range faults.Kinds {
+			if o.Kinds&(1<<i) != 0 {
+				t.perKind[i]++
 			}
 		}
-		if o.LostUpdates > 0 {
-			lost++
-		}
-		if o.Stuck {
-			stuck++
-		}
-		st.FencingRejections += o.FencingRejections
-		st.WrongReleases += o.WrongReleases
-		st.SkippedFaults += o.Skipped
 	}
-	st.Violations = NewRate(viol, st.Runs)
-	st.LostUpdates = NewRate(lost, st.Runs)
-	st.Stuck = NewRate(stuck, st.Runs)
+	if o.LostUpdates > 0 {
+		t.lost++
+	}
+	if o.Stuck {
+		t.stuck++
+	}
+	if o.BudgetExhausted {
+		t.exhausted++
+	}
+	t.fencing += o.FencingRejections
+	t.wrong += o.WrongReleases
+	t.skipped += o.Skipped
+}
+
+// Stats are the aggregates of what was added.
+func (t *Tally) Stats() Stats {
+	st := Stats{Runs: t.runs, FencingRejections: t.fencing, WrongReleases: t.wrong, SkippedFaults: t.skipped}
+	st.Violations = NewRate(t.viol, t.runs)
+	st.LostUpdates = NewRate(t.lost, t.runs)
+	st.Stuck = NewRate(t.stuck, t.runs)
+	st.BudgetExhausted = NewRate(t.exhausted, t.runs)
 	st.KindsInViolations = []KindCount{}
-	for i, n := range perKind {
+	for i, n := range t.perKind[:len(faults.Kinds)] {
 		if n > 0 {
 			st.KindsInViolations = append(st.KindsInViolations, KindCount{string(faults.Kinds[i]), n})
 		}

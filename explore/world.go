@@ -11,9 +11,11 @@
 package explore
 
 import (
+	"context"
 	"fmt"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
 )
 
@@ -30,6 +32,9 @@ type World struct {
 	Masters   []string // redis-1 .. redis-N
 	Replicas  []string // redis-K-rJ
 	Sentinels []string // sentinel-1 .. sentinel-N (redis.sentinels)
+
+	// Budget is the kernel events one run may take (0: the default).
+	Budget int64
 
 	TTL      time.Duration // the lock's TTL: the unit of fault magnitudes
 	Duration time.Duration // the scenario's duration
@@ -62,6 +67,22 @@ func NewWorld(s *scenario.Scenario, strategy string) *World {
 	}
 	w.Horizon = horizon(s, w.TTL)
 	return w
+}
+
+// options are the run options of one run under sched; ctx may be nil.
+func (w *World) options(ctx context.Context, sched []faults.Fault) scenario.Options {
+	return scenario.Options{ExtraFaults: sched, EventBudget: w.Budget, Context: ctx}
+}
+
+// check builds the world once without running it: a world that cannot be
+// built is a configuration error, found before the search.
+func (w *World) check() error {
+	r, err := scenario.NewRunner(w.Base, w.options(context.Background(), nil), false)
+	if err != nil {
+		return err
+	}
+	r.Close()
+	return nil
 }
 
 // Nodes are every node of the world, masters then replicas.

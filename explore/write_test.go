@@ -23,7 +23,7 @@ func TestWriteReplays(t *testing.T) {
 			t.Errorf("%s: no violation in %d runs", sr.Strategy, sr.Runs)
 			continue
 		}
-		want := filepath.Join(dir, "small-"+sr.Strategy+"-3.yaml")
+		want := filepath.Join(dir, FileName(res, sr.Strategy)+".yaml")
 		if cx.File != want {
 			t.Fatalf("written to %q, want %q", cx.File, want)
 		}
@@ -63,5 +63,62 @@ func TestOutDirUnusable(t *testing.T) {
 	_, err := Explore(t.Context(), Config{Scenario: testScenario(t, "small"), Runs: 1, OutDir: filepath.Join(file, "sub")})
 	if err == nil || !strings.Contains(err.Error(), "--out") {
 		t.Errorf("Explore with a file as --out parent: %v", err)
+	}
+}
+
+// TestWriteNeverOverwrites: a second search with the same flags writes
+// beside the first file (-2), one with other flags under another name, and
+// the first file is left byte for byte as it was.
+func TestWriteNeverOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	s := testScenario(t, "small")
+	cfg := Config{Scenario: s, Runs: 60, Seed: 3, OutDir: dir}
+	first := explored(t, cfg).Strategies[0].Counterexample
+	if first == nil {
+		t.Fatal("no counterexample in 60 runs; the test proves nothing")
+	}
+	before, err := os.ReadFile(first.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := explored(t, cfg).Strategies[0].Counterexample
+	if want := strings.TrimSuffix(first.File, ".yaml") + "-2.yaml"; again.File != want {
+		t.Errorf("same flags again wrote %s, want %s", again.File, want)
+	}
+	cfg.MaxFaults = 3
+	other := explored(t, cfg).Strategies[0].Counterexample
+	if other != nil && (other.File == first.File || other.File == again.File) {
+		t.Errorf("--max-faults 3 wrote %s, a name of the earlier search", other.File)
+	}
+	if after, _ := os.ReadFile(first.File); string(after) != string(before) {
+		t.Errorf("%s was changed by a later search", first.File)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("temporary file left behind: %s", e.Name())
+		}
+	}
+}
+
+// TestFileNameHasEveryParameter: each flag that decides a search changes
+// the counterexample's name.
+func TestFileNameHasEveryParameter(t *testing.T) {
+	base := Result{Scenario: "small", Seed: 3, Runs: 100, MaxFaults: 4, Kinds: []string{"pause"}, Budget: 1000}
+	seen := map[string]string{FileName(&base, "redlock"): "base"}
+	for name, change := range map[string]func(*Result){
+		"seed":       func(r *Result) { r.Seed = 4 },
+		"runs":       func(r *Result) { r.Runs = 101 },
+		"max-faults": func(r *Result) { r.MaxFaults = 5 },
+		"faults":     func(r *Result) { r.Kinds = []string{"pause", "crash"} },
+		"budget":     func(r *Result) { r.Budget = 2000 },
+	} {
+		r := base
+		change(&r)
+		n := FileName(&r, "redlock")
+		if prev, dup := seen[n]; dup {
+			t.Errorf("changing %s gives the name of %s: %s", name, prev, n)
+		}
+		seen[n] = name
 	}
 }

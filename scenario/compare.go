@@ -35,6 +35,9 @@ type Column struct {
 type Comparison struct {
 	Scenario *Scenario
 	Columns  []*Column
+	// Reproduce is the command WriteText prints when the comparison failed;
+	// the CLI sets it from its own invocation. "" prints the bundled file's.
+	Reproduce string
 }
 
 // OK reports whether the scenario's expectations held. They describe the
@@ -185,7 +188,11 @@ func (c *Comparison) WriteText(w io.Writer) {
 	if s.Title != "" {
 		fmt.Fprintf(w, " — %s", s.Title)
 	}
-	fmt.Fprintf(w, "\nsame clients, faults and seed %d under %d strategies\n\n", c.seed(), len(c.Columns))
+	under := fmt.Sprintf("%d strategies", len(c.Columns))
+	if len(c.Columns) == 1 {
+		under = "1 strategy"
+	}
+	fmt.Fprintf(w, "\nsame clients, faults and seed %d under %s\n\n", c.seed(), under)
 
 	rows := [][]string{append([]string{""}, c.cells(func(col *Column) string { return col.Strategy })...)}
 	rows = append(rows, append([]string{"verdict"}, c.cells(func(col *Column) string { return col.Verdict() })...))
@@ -219,7 +226,11 @@ func (c *Comparison) WriteText(w io.Writer) {
 		}
 	}
 	if !c.OK() {
-		fmt.Fprintf(w, "\nreproduce: lockstep compare -s %s --seed %d\n", s.Name, c.seed())
+		cmd := c.Reproduce
+		if cmd == "" {
+			cmd = fmt.Sprintf("lockstep compare -s %s --seed %d", s.Name, c.seed())
+		}
+		fmt.Fprintf(w, "\nreproduce: %s\n", cmd)
 	}
 }
 

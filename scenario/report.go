@@ -38,6 +38,10 @@ type Report struct {
 	Cancelled bool `json:"cancelled,omitempty"`
 	// KernelSteps is what the event budget counted.
 	KernelSteps int64 `json:"kernel_events"`
+	// Reproduce is the command WriteText prints under a failed report; the
+	// CLI sets it from its own invocation (file, flags). "" prints the
+	// bundled file's command.
+	Reproduce string `json:"-"`
 }
 
 // ExpectResult is one expectation checked against the run.
@@ -144,6 +148,10 @@ func (rep *Report) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "  skipped: %s\n", s)
 	}
 	if !rep.OK {
-		fmt.Fprintf(w, "  reproduce: lockstep run -s %s --seed %d\n", rep.Scenario, rep.Seed)
+		cmd := rep.Reproduce
+		if cmd == "" {
+			cmd = fmt.Sprintf("lockstep run -s %s --seed %d", rep.Scenario, rep.Seed)
+		}
+		fmt.Fprintf(w, "  reproduce: %s\n", cmd)
 	}
 }

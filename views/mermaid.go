@@ -3,7 +3,10 @@ package views
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/sim"
@@ -46,12 +49,12 @@ func Participants(s scenario.Snapshot) []string {
 func MermaidEvents(title string, participants []string, events []sim.Event) string {
 	var b strings.Builder
 	b.WriteString("sequenceDiagram\n")
-	fmt.Fprintf(&b, "    %%%% lockstep: %s\n", title)
+	fmt.Fprintf(&b, "    %%%% lockstep: %s\n", mtext(title))
 	known := map[string]bool{}
 	for _, p := range participants {
 		known[p] = true
 		if id := mid(p); id != p {
-			fmt.Fprintf(&b, "    participant %s as %s\n", id, p)
+			fmt.Fprintf(&b, "    participant %s as %s\n", id, mtext(p))
 		} else {
 			fmt.Fprintf(&b, "    participant %s\n", id)
 		}
@@ -104,13 +107,24 @@ func firstClient(msg string, known map[string]bool) string {
 	return ""
 }
 
-// mid makes a process name safe as a Mermaid participant id.
+// mid makes a process name safe as a Mermaid participant id: letters,
+// digits and _ only (anything else, a control character included, is _).
 func mid(s string) string {
-	return strings.NewReplacer("-", "_", " ", "_", ":", "_").Replace(s)
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return r
+		}
+		return '_'
+	}, s)
 }
 
-// mtext makes text safe inside a Mermaid message: no statement separators,
-// no HTML, no entity starts.
+// mtextReplacer keeps Mermaid from misparsing message text: no statement
+// separators, no HTML, no entity starts, no line breaks, no comment starts.
+var mtextReplacer = strings.NewReplacer("#", "no.", ";", ",", "<", "#lt;", ">", "#gt;", "\n", " ", "\r", " ", "%%", "%")
+
+// mtext makes text safe inside a Mermaid message and on a terminal: control
+// characters are escaped first (termtext), then what Mermaid would misparse
+// is replaced.
 func mtext(s string) string {
-	return strings.NewReplacer("#", "no.", ";", ",", "<", "#lt;", ">", "#gt;", "\n", " ").Replace(s)
+	return mtextReplacer.Replace(termtext.Escape(s))
 }
