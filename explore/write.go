@@ -21,7 +21,14 @@ import (
 func FileName(res *Result, strategy string) string {
 	h := fnv.New32a()
 	fmt.Fprintf(h, "%s|%d", strings.Join(res.Kinds, ","), res.Budget)
-	return fmt.Sprintf("%s-%s-s%d-r%d-m%d-%06x", res.Scenario, strategy, res.Seed, res.Runs, res.MaxFaults, h.Sum32()&0xffffff)
+	suffix := fmt.Sprintf("-%s-s%d-r%d-m%d-%06x", strategy, res.Seed, res.Runs, res.MaxFaults, h.Sum32()&0xffffff)
+	// The name is also the counterexample's scenario name, which the loader
+	// bounds: the parameters stay whole, the base name gives way.
+	base := res.Scenario
+	if room := scenario.MaxNameLen - len(suffix); len(base) > room {
+		base = strings.TrimRight(base[:max(room, 1)], "-")
+	}
+	return base + suffix
 }
 
 // CounterexampleScenario is the scenario file form of cx: w's world (the

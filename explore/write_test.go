@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,5 +121,23 @@ func TestFileNameHasEveryParameter(t *testing.T) {
 			t.Errorf("changing %s gives the name of %s: %s", name, prev, n)
 		}
 		seen[n] = name
+	}
+}
+
+// A counterexample's name is its scenario's name too: with the longest
+// scenario name the loader takes and every parameter at its largest, the
+// written file must still load.
+func TestFileNameLoads(t *testing.T) {
+	long := strings.Repeat("ab-", scenario.MaxNameLen)[:scenario.MaxNameLen]
+	res := Result{Scenario: long, Seed: math.MaxUint64, Runs: MaxRuns, MaxFaults: MaxMaxFaults,
+		Kinds: []string{"pause"}, Budget: scenario.MaxEventBudget}
+	name := FileName(&res, "lua-release")
+	if len(name) > scenario.MaxNameLen {
+		t.Fatalf("name %q is %d bytes, over the loader's %d", name, len(name), scenario.MaxNameLen)
+	}
+	yaml := "version: 1\nscenarios:\n  - name: " + name + "\n    duration: 1s\n" +
+		"    lock: {key: k, strategy: lua-release, ttl: 1s}\n    clients: [{name: A, work: 1s}]\n"
+	if _, err := scenario.Load("x.yaml", []byte(yaml)); err != nil {
+		t.Fatalf("the counterexample's name does not load: %v", err)
 	}
 }

@@ -63,8 +63,9 @@ const (
 	// or retry millions of times without simulated time advancing.
 	MinCycle = time.Millisecond
 
-	// MaxNameLen is the longest scenario name, in bytes.
-	MaxNameLen = 64
+	// MaxNameLen is the longest scenario name, in bytes: room for a bundled
+	// name plus the parameters explore writes into a counterexample's name.
+	MaxNameLen = 128
 	// MaxClientNameLen is the longest client name, in bytes.
 	MaxClientNameLen = 32
 	// MaxKeyLen is the longest lock.key, in bytes.
