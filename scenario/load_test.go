@@ -281,7 +281,7 @@ func TestLoadErrors(t *testing.T) {
 		{"escape in scenario name", "version: 1\nscenarios:\n  - name: \"s\\e\"\n    duration: 10s\n" + lockOK + clientsOK, "3:11", `scenario name "s\x1b" holds a control character or invalid UTF-8; it may use only a-z, 0-9 and -`},
 		{"escape in client name", head + lockOK + "    clients: [{name: \"A\\x07\", work: 1s}]\n", "6:22", `client name "A\a" holds a control character`},
 		{"escape in target", base + "    faults: [{at: 1s, crash: {target: \"A\\e\"}}]\n", "7:39", `unknown target "A\x1b" (known: A, redis-1)`},
-		{"long scenario name", "version: 1\nscenarios:\n  - name: " + strings.Repeat("a", 65) + "\n    duration: 10s\n" + lockOK + clientsOK, "3:11", "is too long: at most 64 characters (got 65)"},
+		{"long scenario name", "version: 1\nscenarios:\n  - name: " + strings.Repeat("a", 129) + "\n    duration: 10s\n" + lockOK + clientsOK, "3:11", "is too long: at most 128 characters (got 129)"},
 		{"long client name", head + lockOK + "    clients: [{name: " + strings.Repeat("A", 33) + ", work: 1s}]\n", "6:22", "is too long: at most 32 characters (got 33)"},
 		{"long key", head + "    lock: {key: " + strings.Repeat("k", 257) + ", strategy: lua-release, ttl: 5s}\n" + clientsOK, "5:17", "lock.key must be at most 256 bytes long (got 257)"},
 		{"long title", base + "    title: " + strings.Repeat("t", 201) + "\n", "7:12", "title must be at most 200 characters long (got 201)"},
