@@ -71,9 +71,7 @@ func FuzzSchedule(f *testing.F) {
 func checkSchedule(t *testing.T, w *World, sched []faults.Fault) {
 	t.Helper()
 	sc := *w.Base
-	for _, f := range sched {
-		sc.Faults = append(sc.Faults, scenario.FromFault(f))
-	}
+	sc.Faults = append(sc.Faults, sched...)
 	if err := sc.Validate(); err != nil {
 		t.Fatalf("drawn schedule is not a valid scenario: %v\n%v", err, faultLines(sched))
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/lockstep-sim/lockstep/faults"
-	"github.com/lockstep-sim/lockstep/scenario"
 )
 
 func TestParseKinds(t *testing.T) {
@@ -69,9 +68,7 @@ func TestSchedulesValid(t *testing.T) {
 				}
 			}
 			sc := *w.Base
-			for _, f := range sched {
-				sc.Faults = append(sc.Faults, scenario.FromFault(f))
-			}
+			sc.Faults = append(sc.Faults, sched...)
 			if err := sc.Validate(); err != nil {
 				t.Fatalf("%s run %d: %v\n%s", st, i, err, strings.Join(faultLines(sched), "\n"))
 			}
@@ -105,7 +102,7 @@ func TestSentinelTargets(t *testing.T) {
 		sched := g.Schedule(i)
 		sc := *w.Base
 		for _, f := range sched {
-			sc.Faults = append(sc.Faults, scenario.FromFault(f))
+			sc.Faults = append(sc.Faults, f)
 			names := append([]string{f.Target}, slices.Concat(f.Groups...)...)
 			for _, n := range names {
 				if !strings.HasPrefix(n, "sentinel-") {

@@ -3,7 +3,6 @@ package explore
 import (
 	"cmp"
 	"context"
-	"math"
 	"slices"
 	"time"
 
@@ -126,85 +125,21 @@ func (sh *shrinker) try(best *Shrunk, c []faults.Fault) (bool, error) {
 	return true, nil
 }
 
-// simpler lists the one-step simplifications of f, boldest first.
+// simpler lists the one-step simplifications of f, boldest first: those of
+// its kind's fields (faults.Simpler), then earlier times.
 func simpler(f faults.Fault) []faults.Fault {
-	var out []faults.Fault
-	with := func(set func(*faults.Fault)) {
+	out := faults.Simpler(f)
+	for _, at := range earlier(f.At) {
 		g := f
 		g.Groups = cloneGroups(f.Groups)
-		set(&g)
+		g.At = at
 		out = append(out, g)
 	}
-	if f.For > 0 {
-		for _, d := range smaller(f.For, time.Millisecond) {
-			with(func(g *faults.Fault) { g.For = d })
-		}
-	}
-	if f.RestartAfter > 0 {
-		with(func(g *faults.Fault) { g.RestartAfter = 0 })
-		for _, d := range smaller(f.RestartAfter, time.Millisecond) {
-			with(func(g *faults.Fault) { g.RestartAfter = d })
-		}
-	}
-	if f.By != 0 {
-		sign := time.Duration(1)
-		if f.By < 0 {
-			sign = -1
-		}
-		for _, d := range smaller(sign*f.By, time.Millisecond) {
-			with(func(g *faults.Fault) { g.By = sign * d })
-		}
-	}
-	if f.Latency > 0 {
-		for _, d := range smaller(f.Latency, time.Millisecond) {
-			with(func(g *faults.Fault) { g.Latency = d })
-		}
-	}
-	if f.Kind == faults.ClockDrift {
-		if r := round2(1 + (f.Rate-1)/2); math.Abs(r-1) < math.Abs(f.Rate-1) && r != 1 {
-			with(func(g *faults.Fault) { g.Rate = r })
-		}
-	}
-	if f.Loss > 0 {
-		if f.Latency > 0 {
-			with(func(g *faults.Fault) { g.Loss = 0 })
-		}
-		if l := round2(f.Loss / 2); l > 0 && l < f.Loss {
-			with(func(g *faults.Fault) { g.Loss = l })
-		}
-	}
-	for gi, grp := range f.Groups {
-		if len(grp) < 2 {
-			continue
-		}
-		for mi := range grp {
-			with(func(g *faults.Fault) { g.Groups[gi] = slices.Delete(g.Groups[gi], mi, mi+1) })
-		}
-	}
-	for _, at := range earlier(f.At) {
-		with(func(g *faults.Fault) { g.At = at })
-	}
 	return out
 }
 
-// smaller are the shorter values to try for a positive magnitude d, each at
-// least floor, in decreasing boldness, without repeats.
-func smaller(d, floor time.Duration) []time.Duration {
-	var out []time.Duration
-	add := func(v time.Duration) {
-		if v >= floor && v < d && !slices.Contains(out, v) {
-			out = append(out, v)
-		}
-	}
-	add(ms(d / 2))
-	add(ms(d * 3 / 4))
-	for _, unit := range []time.Duration{10 * time.Second, time.Second, 100 * time.Millisecond, 10 * time.Millisecond} {
-		add(d.Truncate(unit))
-	}
-	return out
-}
-
-// earlier are the earlier times to try for a fault at t.
+// earlier are the earlier times to try for a fault at t: 0, half of t, then
+// t rounded down.
 func earlier(t time.Duration) []time.Duration {
 	var out []time.Duration
 	add := func(v time.Duration) {
@@ -214,7 +149,7 @@ func earlier(t time.Duration) []time.Duration {
 	}
 	add(0)
 	add(ms(t / 2))
-	for _, unit := range []time.Duration{10 * time.Second, time.Second, 100 * time.Millisecond, 10 * time.Millisecond} {
+	for _, unit := range faults.Roundings() {
 		add(t.Truncate(unit))
 	}
 	return out

@@ -12,7 +12,6 @@ package explore
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/faults"
@@ -28,10 +27,9 @@ type World struct {
 	Strategy string
 	Base     *scenario.Scenario // what every run of this strategy starts from
 
-	Clients   []string // client names, in file order
-	Masters   []string // redis-1 .. redis-N
-	Replicas  []string // redis-K-rJ
-	Sentinels []string // sentinel-1 .. sentinel-N (redis.sentinels)
+	// Names are the processes: Clients in file order, Masters redis-1 ..
+	// redis-N, Replicas redis-K-rJ, Sentinels sentinel-1 .. sentinel-N.
+	faults.Names
 
 	// Budget is the kernel events one run may take (0: the default).
 	Budget int64
@@ -49,18 +47,11 @@ func NewWorld(s *scenario.Scenario, strategy string) *World {
 	base.Lock.Strategy = strategy
 	base.Redis.Nodes = scenario.NodesFor(strategy, s.Redis.Nodes)
 	w := &World{Strategy: strategy, Base: &base, TTL: s.Lock.TTL, Duration: s.Duration}
+	var clients []string
 	for _, c := range s.Clients {
-		w.Clients = append(w.Clients, c.Name)
+		clients = append(clients, c.Name)
 	}
-	for k := 1; k <= base.Redis.Nodes; k++ {
-		w.Masters = append(w.Masters, fmt.Sprintf("redis-%d", k))
-		for j := 1; j <= base.Redis.Replicas; j++ {
-			w.Replicas = append(w.Replicas, fmt.Sprintf("redis-%d-r%d", k, j))
-		}
-	}
-	for k := 1; k <= base.Redis.Sentinels; k++ {
-		w.Sentinels = append(w.Sentinels, fmt.Sprintf("sentinel-%d", k))
-	}
+	w.Names = faults.NamesFor(clients, base.Redis.Nodes, base.Redis.Replicas, base.Redis.Sentinels)
 	if w.TTL <= 0 {
 		// A lock without a TTL (setnx-del) still needs a scale for faults.
 		w.TTL = max(s.Duration/10, time.Second)

@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/lockstep-sim/lockstep/internal/safefile"
@@ -40,10 +41,7 @@ func CounterexampleScenario(w *World, cx *Counterexample, res *Result, path stri
 	out := *w.Base
 	out.Name = FileName(res, w.Strategy)
 	out.Title = fmt.Sprintf("Found by explore: %s breaks with %s", w.Strategy, faultsText(len(cx.schedule)))
-	out.Faults = nil
-	for _, f := range cx.schedule {
-		out.Faults = append(out.Faults, scenario.FromFault(f))
-	}
+	out.Faults = slices.Clone(cx.schedule)
 	out.Expect = []scenario.Expectation{{Metric: "safe", Op: "==", Value: 0, Bool: true, Raw: "false"}}
 	out.Story = story(w, cx, res, path)
 	return &out

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -77,16 +76,16 @@ func NewWorld(cfg Config) (*World, error) {
 	}
 	for i := 0; i < masters; i++ {
 		sh := &Shard{Index: i}
-		sh.Master = w.addNode(fmt.Sprintf("redis-%d", i+1))
+		sh.Master = w.addNode(MasterName(i + 1))
 		for j := 0; j < cfg.Nodes.Replicas; j++ {
-			r := w.addNode(fmt.Sprintf("redis-%d-r%d", i+1, j+1))
+			r := w.addNode(ReplicaName(i+1, j+1))
 			w.attachReplica(r, sh.Master, false) // both empty: nothing to copy
 			sh.Replicas = append(sh.Replicas, r)
 		}
 		w.Shards = append(w.Shards, sh)
 	}
 	for i := 0; i < cfg.Nodes.Sentinels; i++ {
-		w.Sentinels = append(w.Sentinels, fmt.Sprintf("sentinel-%d", i+1))
+		w.Sentinels = append(w.Sentinels, SentinelName(i+1))
 	}
 	// Topology changes are handled after the event that made them, so the
 	// fault's own trace line comes before its effects.

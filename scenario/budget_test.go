@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bytes"
+	"github.com/lockstep-sim/lockstep/faults"
 	"maps"
 	"math"
 	"slices"
@@ -69,13 +70,13 @@ var hangingConfigs = map[string]func(*Scenario){
 	"retry 1e9 attempts, delay 0, during a pause of the holder": func(s *Scenario) {
 		s.Network.Latency = 0
 		s.Lock.Retry = &Retry{Attempts: 1_000_000_000, Backoff: 1}
-		s.Faults = []Fault{{At: 100 * time.Millisecond, Kind: FaultPause, Target: "A", For: 5 * time.Second}}
+		s.Faults = []faults.Fault{{At: 100 * time.Millisecond, Kind: faults.Pause, Target: "A", For: 5 * time.Second}}
 	},
 	"retry 1e9 attempts against an isolated node, latency 0, timeout 1ns": func(s *Scenario) {
 		s.Network.Latency = 0
 		s.Lock.Timeout = time.Nanosecond
 		s.Lock.Retry = &Retry{Attempts: 1_000_000_000, Backoff: 1}
-		s.Faults = []Fault{{At: 0, Kind: FaultIsolate, Target: "redis-1", For: 10 * time.Second}}
+		s.Faults = []faults.Fault{{At: 0, Kind: faults.Isolate, Target: "redis-1", For: 10 * time.Second}}
 	},
 }
 
@@ -208,7 +209,7 @@ func TestHugeWaitsNeitherHangNorWrap(t *testing.T) {
 		s := hangingScenario(func(s *Scenario) {
 			s.Clients = []Client{{Name: "A", Start: time.Second, Holds: 1, Work: tc.work}}
 			if tc.drift != 0 {
-				s.Faults = []Fault{{At: 0, Kind: FaultClockDrift, Target: "A", Rate: tc.drift}}
+				s.Faults = []faults.Fault{{At: 0, Kind: faults.ClockDrift, Target: "A", Rate: tc.drift}}
 			}
 		})
 		r := newRunnerT(t, s, Options{EventBudget: testBudget})
@@ -227,26 +228,26 @@ func TestHugeWaitsNeitherHangNorWrap(t *testing.T) {
 // deterministic.
 func TestExtremeFaultsStayInBounds(t *testing.T) {
 	const big = time.Duration(math.MaxInt64)
-	fs := map[string]Fault{
-		"pause":          {At: time.Second, Kind: FaultPause, Target: "A", For: big},
-		"hang":           {At: time.Second, Kind: FaultHang, Target: "A", For: big},
-		"slow node":      {At: time.Second, Kind: FaultSlow, Target: "redis-1", For: big, Latency: big, Loss: 1},
-		"slow client":    {At: time.Second, Kind: FaultSlow, Target: "A", For: time.Second, Latency: big},
-		"isolate":        {At: time.Second, Kind: FaultIsolate, Target: "redis-1", For: big},
-		"partition":      {At: time.Second, Kind: FaultPartition, Groups: [][]string{{"A"}, {"redis-1"}}, For: big},
-		"crash":          {At: time.Second, Kind: FaultCrash, Target: "redis-1", RestartAfter: big},
-		"jump node +":    {At: time.Second, Kind: FaultClockJump, Target: "redis-1", By: big},
-		"jump node -":    {At: time.Second, Kind: FaultClockJump, Target: "redis-1", By: -big},
-		"jump client +":  {At: time.Second, Kind: FaultClockJump, Target: "A", By: big},
-		"jump client -":  {At: time.Second, Kind: FaultClockJump, Target: "A", By: -big},
-		"drift node":     {At: time.Second, Kind: FaultClockDrift, Target: "redis-1", Rate: 0.001},
-		"drift client":   {At: time.Second, Kind: FaultClockDrift, Target: "A", Rate: 1000},
-		"at the far end": {At: big, Kind: FaultPause, Target: "A", For: big},
+	fs := map[string]faults.Fault{
+		"pause":          {At: time.Second, Kind: faults.Pause, Target: "A", For: big},
+		"hang":           {At: time.Second, Kind: faults.Hang, Target: "A", For: big},
+		"slow node":      {At: time.Second, Kind: faults.Slow, Target: "redis-1", For: big, Latency: big, Loss: 1},
+		"slow client":    {At: time.Second, Kind: faults.Slow, Target: "A", For: time.Second, Latency: big},
+		"isolate":        {At: time.Second, Kind: faults.Isolate, Target: "redis-1", For: big},
+		"partition":      {At: time.Second, Kind: faults.Partition, Groups: [][]string{{"A"}, {"redis-1"}}, For: big},
+		"crash":          {At: time.Second, Kind: faults.Crash, Target: "redis-1", RestartAfter: big},
+		"jump node +":    {At: time.Second, Kind: faults.ClockJump, Target: "redis-1", By: big},
+		"jump node -":    {At: time.Second, Kind: faults.ClockJump, Target: "redis-1", By: -big},
+		"jump client +":  {At: time.Second, Kind: faults.ClockJump, Target: "A", By: big},
+		"jump client -":  {At: time.Second, Kind: faults.ClockJump, Target: "A", By: -big},
+		"drift node":     {At: time.Second, Kind: faults.ClockDrift, Target: "redis-1", Rate: 0.001},
+		"drift client":   {At: time.Second, Kind: faults.ClockDrift, Target: "A", Rate: 1000},
+		"at the far end": {At: big, Kind: faults.Pause, Target: "A", For: big},
 	}
 	for _, name := range slices.Sorted(maps.Keys(fs)) {
 		for _, watchdog := range []bool{false, true} {
 			s := hangingScenario(func(s *Scenario) {
-				s.Faults = []Fault{fs[name]}
+				s.Faults = []faults.Fault{fs[name]}
 				s.Redis.Replicas = 1
 				s.Lock.Retry = &Retry{Attempts: 5, Delay: 100 * time.Millisecond, Backoff: 1}
 				if watchdog {

@@ -110,18 +110,11 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 	return cfg
 }
 
-// FaultSchedule is the scenario's faults in the faults package's terms, in
-// file order, followed by the options' extra faults.
+// FaultSchedule is the scenario's faults in file order, followed by the
+// options' extra faults.
 func FaultSchedule(s *Scenario, o Options) []faults.Fault {
 	out := make([]faults.Fault, 0, len(s.Faults)+len(o.ExtraFaults))
-	for _, f := range s.Faults {
-		out = append(out, faults.Fault{
-			At: f.At, Kind: faults.Kind(f.Kind), Target: f.Target, For: f.For,
-			RestartAfter: f.RestartAfter, By: f.By, Rate: f.Rate, Groups: f.Groups,
-			Latency: f.Latency, Loss: f.Loss,
-		})
-	}
-	return append(out, o.ExtraFaults...)
+	return append(append(out, s.Faults...), o.ExtraFaults...)
 }
 
 // Redlock's node count when the file gives too few (see NodesFor).

@@ -3,6 +3,7 @@ package scenario
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/lockstep-sim/lockstep/faults"
 	"strings"
 	"testing"
 	"time"
@@ -93,9 +94,9 @@ func TestCompareNodeMappingAndSkips(t *testing.T) {
 		Lock: Lock{Key: "k", Strategy: "lua-release", TTL: 5 * time.Second, Timeout: time.Second, Fencing: "none",
 			Redlock: Redlock{DriftFactor: 0.01, RequestTimeout: 50 * time.Millisecond}},
 		Clients: []Client{{Name: "A", Holds: 1, Work: time.Second}},
-		Faults: []Fault{
-			{Kind: FaultCrash, Target: "redis-1"},
-			{At: 500 * time.Millisecond, Kind: FaultCrash, Target: "redis-4"},
+		Faults: []faults.Fault{
+			{Kind: faults.Crash, Target: "redis-1"},
+			{At: 500 * time.Millisecond, Kind: faults.Crash, Target: "redis-4"},
 		},
 	}
 	cmp, err := Compare(s, DefaultCompare, Options{})

@@ -3,6 +3,7 @@ package scenario
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,10 +25,8 @@ import (
 // NAME-live and its title says how many faults were injected.
 func Export(s *Scenario, o Options, outcome *Report) ([]byte, error) {
 	out := *s
-	out.Faults = append([]Fault(nil), s.Faults...)
-	for _, f := range o.ExtraFaults {
-		out.Faults = append(out.Faults, FromFault(f))
-	}
+	out.Faults = slices.Concat(s.Faults, o.ExtraFaults)
+	out.FaultPos = nil
 	if o.Strategy != "" {
 		out.Lock.Strategy = o.Strategy
 	}
@@ -59,13 +58,6 @@ func Export(s *Scenario, o Options, outcome *Report) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-// FromFault is the scenario-format form of a scheduled fault.
-func FromFault(f faults.Fault) Fault {
-	return Fault{At: f.At, Kind: string(f.Kind), Target: f.Target, For: f.For,
-		RestartAfter: f.RestartAfter, By: f.By, Rate: f.Rate, Groups: f.Groups,
-		Latency: f.Latency, Loss: f.Loss}
 }
 
 // outcomeExpect states a report's measurements as expectations.
@@ -118,7 +110,7 @@ func scenarioNode(s *Scenario) *yaml.Node {
 	if len(s.Faults) > 0 {
 		var fs []*yaml.Node
 		for _, f := range s.Faults {
-			fs = append(fs, mapping("at", dur(f.At), f.Kind, faultBody(f)))
+			fs = append(fs, mapping(faultAt, dur(f.At), string(f.Kind), faultBody(f)))
 		}
 		add(n, "faults", seq(fs...))
 	}
@@ -159,41 +151,49 @@ func lockNode(l *Lock) *yaml.Node {
 	return n
 }
 
-// faultBody is the mapping under a fault's kind: only the fields it uses.
-func faultBody(f Fault) *yaml.Node {
+// faultBody is the mapping under a fault's kind: the fields its spec lists,
+// in the spec's order, leaving out an optional one that is zero.
+func faultBody(f faults.Fault) *yaml.Node {
 	n := mapping()
 	n.Style = yaml.FlowStyle
-	if f.Kind != FaultPartition {
-		add(n, "target", str(f.Target))
-	}
-	switch f.Kind {
-	case FaultPause, FaultHang, FaultIsolate:
-		add(n, "for", dur(f.For))
-	case FaultCrash:
-		if f.RestartAfter > 0 {
-			add(n, "restart_after", dur(f.RestartAfter))
+	for _, fd := range faults.Lookup(f.Kind).Fields {
+		p := fd.Ptr(&f)
+		if fd.OmitZero && isZero(p) {
+			continue
 		}
-	case FaultClockJump:
-		add(n, "by", dur(f.By))
-	case FaultClockDrift:
-		add(n, "rate", floatNode(f.Rate))
-	case FaultPartition:
+		add(n, fd.Name, faultValue(p))
+	}
+	return n
+}
+
+// isZero reports whether the fault field p points at holds zero (or less:
+// an optional duration is only written when positive).
+func isZero(p any) bool {
+	d, ok := p.(*time.Duration)
+	return ok && *d <= 0
+}
+
+// faultValue is one field of a fault as YAML, by the field's type.
+func faultValue(p any) *yaml.Node {
+	switch v := p.(type) {
+	case *string:
+		return str(*v)
+	case *time.Duration:
+		return dur(*v)
+	case *float64:
+		return floatNode(*v)
+	case *[][]string:
 		gs := seq()
-		for _, g := range f.Groups {
+		for _, g := range *v {
 			var ms []*yaml.Node
 			for _, m := range g {
 				ms = append(ms, str(m))
 			}
 			gs.Content = append(gs.Content, seq(ms...))
 		}
-		add(n, "groups", gs)
-		add(n, "for", dur(f.For))
-	case FaultSlow:
-		add(n, "latency", dur(f.Latency))
-		add(n, "loss", floatNode(f.Loss))
-		add(n, "for", dur(f.For))
+		return gs
 	}
-	return n
+	return nil
 }
 
 func expectValue(e Expectation) *yaml.Node {

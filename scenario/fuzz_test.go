@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"errors"
+	"github.com/lockstep-sim/lockstep/faults"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -114,7 +115,7 @@ func checkRun(t *testing.T, s *Scenario, budget int64) {
 // its span at time at (the instants it begins and ends belong to the fault).
 func pausedAt(s *Scenario, proc string, at time.Duration) bool {
 	for _, f := range s.Faults {
-		if f.Kind == FaultPause && f.Target == proc && at > f.At && at < f.At+f.For {
+		if f.Kind == faults.Pause && f.Target == proc && at > f.At && at < f.At+f.For {
 			return true
 		}
 	}
@@ -155,8 +156,8 @@ func checkInvariants(t *testing.T, s *Scenario) {
 			t.Fatalf("bad client: %+v", c)
 		}
 	}
-	for _, f := range s.Faults {
-		if f.At < 0 || f.At >= s.Duration || !slices.Contains(FaultKinds, f.Kind) || f.Pos.Line < 1 ||
+	for i, f := range s.Faults {
+		if f.At < 0 || f.At >= s.Duration || !slices.Contains(faults.Kinds, f.Kind) || s.FaultPos[i].Line < 1 ||
 			!inRange(f.For) || !inRange(f.RestartAfter) || !inRange(f.Latency) || f.By < -MaxDuration || f.By > MaxDuration {
 			t.Fatalf("bad fault: %+v", f)
 		}

@@ -7,11 +7,13 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"gopkg.in/yaml.v3"
 )
@@ -134,25 +136,6 @@ func (f *File) Find(name string) (*Scenario, error) {
 	return nil, fmt.Errorf("no scenario named %s in %s (known: %s)", echo(name), termtext.Escape(f.Path), strings.Join(names, ", "))
 }
 
-// FaultKinds lists the fault kinds in the order the format documents them.
-var FaultKinds = []string{
-	FaultPause, FaultHang, FaultCrash, FaultFailover, FaultClockJump,
-	FaultClockDrift, FaultPartition, FaultIsolate, FaultSlow,
-}
-
-// faultFields are the keys each fault kind's mapping may hold.
-var faultFields = map[string][]string{
-	FaultPause:      {"target", "for"},
-	FaultHang:       {"target", "for"},
-	FaultCrash:      {"target", "restart_after"},
-	FaultFailover:   {"target"},
-	FaultClockJump:  {"target", "by"},
-	FaultClockDrift: {"target", "rate"},
-	FaultPartition:  {"groups", "for"},
-	FaultIsolate:    {"target", "for"},
-	FaultSlow:       {"target", "latency", "loss", "for"},
-}
-
 // Known keys of each mapping, in the order the format documents them; the
 // order is what "unknown field" messages list.
 var (
@@ -165,7 +148,7 @@ var (
 	retryKeys    = []string{"attempts", "delay", "backoff", "max_delay", "jitter"}
 	redlockKeys  = []string{"drift_factor", "request_timeout", "parallel"}
 	clientKeys   = []string{"name", "start", "holds", "work", "think", "nested"}
-	faultKeys    = append([]string{"at"}, FaultKinds...)
+	faultKeys    = append([]string{faultAt}, faults.KindNames()...)
 )
 
 // defaultScenario returns a scenario holding every default of the format;
@@ -303,7 +286,8 @@ func (p *parser) scenario(n *yaml.Node) (*Scenario, posTable) {
 			}
 		case "faults":
 			for i, fn := range p.list(e.v, "faults", MaxFaults) {
-				s.Faults = append(s.Faults, p.fault(fn, fmt.Sprintf("faults[%d]", i), pt))
+				f, at := p.fault(fn, fmt.Sprintf("faults[%d]", i), pt)
+				s.Faults, s.FaultPos = append(s.Faults, f), append(s.FaultPos, at)
 			}
 		case "expect":
 			s.Expect = p.expect(e.v)
@@ -441,17 +425,22 @@ func (p *parser) client(n *yaml.Node, path string, pt posTable) Client {
 	return c
 }
 
-// fault walks one item of faults: "at:" plus exactly one kind.
-func (p *parser) fault(n *yaml.Node, path string, pt posTable) Fault {
+// faultAt is the key of a fault's time, beside its kind.
+const faultAt = "at"
+
+// fault walks one item of faults: "at:" plus exactly one kind, whose fields
+// the kind's spec lists (faults.Spec.Fields). It returns the fault and where
+// it is written.
+func (p *parser) fault(n *yaml.Node, path string, pt posTable) (faults.Fault, Pos) {
 	n = p.resolve(n)
-	f := Fault{Pos: pos(n)}
+	var f faults.Fault
 	pt[path] = pos(n)
 	var kind *entry
 	es := p.fields(n, "fault", faultKeys)
 	for i, e := range es {
-		if e.key == "at" {
-			pt.add(path+".at", e.k, e.v)
-			f.At = p.duration(e.v, "at")
+		if e.key == faultAt {
+			pt.add(path+"."+faultAt, e.k, e.v)
+			f.At = p.duration(e.v, faultAt)
 			continue
 		}
 		if kind != nil {
@@ -460,43 +449,46 @@ func (p *parser) fault(n *yaml.Node, path string, pt posTable) Fault {
 		kind = &es[i]
 	}
 	if kind == nil {
-		p.fail(n, "fault has no kind: add one of %s", strings.Join(FaultKinds, ", "))
+		p.fail(n, "fault has no kind: add one of %s", strings.Join(faults.KindNames(), ", "))
 	}
-	f.Kind = kind.key
+	f.Kind = faults.Kind(kind.key)
+	spec := faults.Lookup(f.Kind)
 	// The kind's fields are recorded under the kind ("faults[0].pause.for")
 	// so that a missing one is reported at the kind's key.
-	kp := path + "." + f.Kind
+	kp := path + "." + kind.key
 	pt[kp] = pos(kind.k)
-	what := f.Kind
-	for _, e := range p.fields(kind.v, what, faultFields[f.Kind]) {
-		pt.add(kp+"."+e.key, e.k, e.v)
-		name := what + "." + e.key
-		switch e.key {
-		case "target":
-			f.Target = p.str(e.v, name)
-		case "for":
-			f.For = p.duration(e.v, name)
-		case "restart_after":
-			f.RestartAfter = p.duration(e.v, name)
-		case "by":
-			f.By = p.duration(e.v, name)
-		case "rate":
-			f.Rate = p.float(e.v, name)
-		case "latency":
-			f.Latency = p.duration(e.v, name)
-		case "loss":
-			f.Loss = p.float(e.v, name)
-		case "groups":
-			f.Groups = p.groups(e.v, kp+".groups", pt)
-		}
+	names := make([]string, len(spec.Fields))
+	for i, fd := range spec.Fields {
+		names[i] = fd.Name
 	}
-	return f
+	for _, e := range p.fields(kind.v, kind.key, names) {
+		pt.add(kp+"."+e.key, e.k, e.v)
+		fd := spec.Fields[slices.Index(names, e.key)]
+		p.faultField(e.v, kind.key+"."+e.key, kp+"."+e.key, pt, fd.Ptr(&f))
+	}
+	return f, pos(n)
+}
+
+// faultField reads one field of a fault into dst, by dst's type.
+func (p *parser) faultField(n *yaml.Node, name, path string, pt posTable, dst any) {
+	switch v := dst.(type) {
+	case *string:
+		*v = p.str(n, name)
+	case *time.Duration:
+		*v = p.duration(n, name)
+	case *float64:
+		*v = p.float(n, name)
+	case *[][]string:
+		*v = p.groups(n, name, path, pt)
+	default:
+		panic(fmt.Sprintf("fault field %s of type %T", name, dst))
+	}
 }
 
 // groups reads partition groups: a list of lists of process names.
-func (p *parser) groups(n *yaml.Node, path string, pt posTable) [][]string {
+func (p *parser) groups(n *yaml.Node, name, path string, pt posTable) [][]string {
 	var out [][]string
-	for i, g := range p.list(n, "partition.groups", 0) {
+	for i, g := range p.list(n, name, 0) {
 		gp := fmt.Sprintf("%s[%d]", path, i)
 		pt[gp] = pos(p.resolve(g))
 		var names []string

@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"github.com/lockstep-sim/lockstep/faults"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -81,21 +82,25 @@ func TestLoadFull(t *testing.T) {
 	if w := s.Lock.Watchdog; w == nil || *w != (Watchdog{Every: 10 * time.Second, MaxRenewals: 3}) {
 		t.Errorf("watchdog = %+v", w)
 	}
-	wantFaults := []Fault{
-		{Pos: Pos{22, 9}, At: 0, Kind: FaultPause, Target: "A", For: 35 * time.Second},
-		{Pos: Pos{23, 9}, At: time.Second, Kind: FaultHang, Target: "b_2", For: time.Minute},
-		{Pos: Pos{24, 9}, At: 2 * time.Second, Kind: FaultCrash, Target: "redis-1-r2", RestartAfter: 5 * time.Second},
-		{Pos: Pos{25, 9}, At: 3 * time.Second, Kind: FaultCrash, Target: "A"},
-		{Pos: Pos{26, 9}, At: 4 * time.Second, Kind: FaultFailover, Target: "redis-2"},
-		{Pos: Pos{27, 9}, At: 5 * time.Second, Kind: FaultClockJump, Target: "A", By: time.Hour},
-		{Pos: Pos{28, 9}, At: 6 * time.Second, Kind: FaultClockDrift, Target: "redis-2-r1", Rate: 0.9},
-		{Pos: Pos{29, 9}, At: 7 * time.Second, Kind: FaultPartition, Groups: [][]string{{"A"}, {"b_2"}, {"redis-1"}}, For: 10 * time.Second},
-		{Pos: Pos{30, 9}, At: 8 * time.Second, Kind: FaultIsolate, Target: "redis-2-r2", For: 10 * time.Second},
-		{Pos: Pos{31, 9}, At: 9 * time.Second, Kind: FaultSlow, Target: "b_2", Loss: 1, For: 20 * time.Second},
-		{Pos: Pos{32, 9}, At: 119 * time.Second, Kind: FaultSlow, Target: "redis-1", Latency: 80 * time.Millisecond, For: time.Second},
+	wantFaults := []faults.Fault{
+		{At: 0, Kind: faults.Pause, Target: "A", For: 35 * time.Second},
+		{At: time.Second, Kind: faults.Hang, Target: "b_2", For: time.Minute},
+		{At: 2 * time.Second, Kind: faults.Crash, Target: "redis-1-r2", RestartAfter: 5 * time.Second},
+		{At: 3 * time.Second, Kind: faults.Crash, Target: "A"},
+		{At: 4 * time.Second, Kind: faults.Failover, Target: "redis-2"},
+		{At: 5 * time.Second, Kind: faults.ClockJump, Target: "A", By: time.Hour},
+		{At: 6 * time.Second, Kind: faults.ClockDrift, Target: "redis-2-r1", Rate: 0.9},
+		{At: 7 * time.Second, Kind: faults.Partition, Groups: [][]string{{"A"}, {"b_2"}, {"redis-1"}}, For: 10 * time.Second},
+		{At: 8 * time.Second, Kind: faults.Isolate, Target: "redis-2-r2", For: 10 * time.Second},
+		{At: 9 * time.Second, Kind: faults.Slow, Target: "b_2", Loss: 1, For: 20 * time.Second},
+		{At: 119 * time.Second, Kind: faults.Slow, Target: "redis-1", Latency: 80 * time.Millisecond, For: time.Second},
 	}
 	if !reflect.DeepEqual(s.Faults, wantFaults) {
 		t.Errorf("faults:\n got %+v\nwant %+v", s.Faults, wantFaults)
+	}
+	wantFaultPos := []Pos{{22, 9}, {23, 9}, {24, 9}, {25, 9}, {26, 9}, {27, 9}, {28, 9}, {29, 9}, {30, 9}, {31, 9}, {32, 9}}
+	if !reflect.DeepEqual(s.FaultPos, wantFaultPos) {
+		t.Errorf("fault positions:\n got %v\nwant %v", s.FaultPos, wantFaultPos)
 	}
 	wantExpect := []Expectation{
 		{Pos{34, 7}, "stuck", "==", 0, true, "false"},

@@ -2,7 +2,11 @@
 // world from a scenario, and runs it: step, run, snapshot, rewind, report.
 package scenario
 
-import "time"
+import (
+	"time"
+
+	"github.com/lockstep-sim/lockstep/faults"
+)
 
 // Pos is a place in a scenario file, for error messages (FILE:LINE:COL).
 type Pos struct {
@@ -29,8 +33,9 @@ type Scenario struct {
 	Redis    Redis
 	Lock     Lock
 	Clients  []Client
-	Faults   []Fault
-	Expect   []Expectation // in file order
+	Faults   []faults.Fault // the kinds and their fields are the faults package's table
+	FaultPos []Pos          // where each of Faults is written (loaded files only)
+	Expect   []Expectation  // in file order
 }
 
 // Network is the default link behaviour between every pair of processes.
@@ -96,35 +101,6 @@ type Client struct {
 	Work   time.Duration
 	Think  time.Duration
 	Nested int
-}
-
-// Fault kinds, as spelled in the file.
-const (
-	FaultPause      = "pause"
-	FaultHang       = "hang"
-	FaultCrash      = "crash"
-	FaultFailover   = "failover"
-	FaultClockJump  = "clock_jump"
-	FaultClockDrift = "clock_drift"
-	FaultPartition  = "partition"
-	FaultIsolate    = "isolate"
-	FaultSlow       = "slow"
-)
-
-// Fault is one scheduled fault: `at:` plus exactly one kind. Only the fields
-// that the kind uses are set.
-type Fault struct {
-	Pos          Pos
-	At           time.Duration
-	Kind         string        // one of the Fault* constants
-	Target       string        // pause hang crash failover clock_jump clock_drift isolate slow
-	For          time.Duration // pause hang partition isolate slow
-	RestartAfter time.Duration // crash of a node; 0 = stays down
-	By           time.Duration // clock_jump (may be negative)
-	Rate         float64       // clock_drift
-	Groups       [][]string    // partition
-	Latency      time.Duration // slow
-	Loss         float64       // slow, in [0,1]
 }
 
 // Expectation is one entry of `expect:`.

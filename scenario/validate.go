@@ -354,178 +354,93 @@ func longestPause(r *Retry) float64 {
 	return d
 }
 
-// world lists the process names a fault may target.
-type world struct {
-	clients, masters, replicas, sentinels []string
-}
-
-func (c *checker) world() world {
-	var w world
-	for _, cl := range c.s.Clients {
-		w.clients = append(w.clients, cl.Name)
-	}
+// names lists the processes a fault may target.
+func (c *checker) names() faults.Names {
 	r := c.s.Redis
-	for k := 1; k <= min(max(r.Nodes, 0), MaxNodes); k++ {
-		w.masters = append(w.masters, fmt.Sprintf("redis-%d", k))
-		for j := 1; j <= min(max(r.Replicas, 0), MaxReplicas); j++ {
-			w.replicas = append(w.replicas, fmt.Sprintf("redis-%d-r%d", k, j))
-		}
+	var clients []string
+	for _, cl := range c.s.Clients {
+		clients = append(clients, cl.Name)
 	}
-	for k := 1; k <= min(max(r.Sentinels, 0), MaxSentinels); k++ {
-		w.sentinels = append(w.sentinels, fmt.Sprintf("sentinel-%d", k))
-	}
-	return w
+	return faults.NamesFor(clients, min(max(r.Nodes, 0), MaxNodes), min(max(r.Replicas, 0), MaxReplicas),
+		min(max(r.Sentinels, 0), MaxSentinels))
 }
 
-// all is every client and node: what most faults may strike.
-func (w world) all() []string {
-	return slices.Concat(w.clients, w.masters, w.replicas)
-}
-
-// net is every process on the network, sentinels included: what network
-// faults (partition, isolate, slow) may cut off.
-func (w world) net() []string {
-	return slices.Concat(w.all(), w.sentinels)
-}
-
-func (w world) isNode(name string) bool {
-	return slices.Contains(w.masters, name) || slices.Contains(w.replicas, name)
-}
-
-// fault checks faults[i]: its time, its kind's fields and its target.
+// fault checks faults[i]: its time, then its kind's target and fields (by
+// the kind's spec, through faultChecker).
 func (c *checker) fault(i int) {
 	f := c.s.Faults[i]
 	path := fmt.Sprintf("faults[%d]", i)
-	if c.required(path+".at", "at: (when the fault strikes) for every fault") {
+	if c.required(path+"."+faultAt, faultAt+": (when the fault strikes) for every fault") {
 		switch {
 		case f.At < 0:
-			c.errorf(path+".at", "fault at %s is before the run starts (at must not be negative)", fmtDur(f.At))
+			c.errorf(path+"."+faultAt, "fault %s %s is before the run starts (%s must not be negative)", faultAt, fmtDur(f.At), faultAt)
 		case f.At >= c.s.Duration && c.s.Duration > 0:
-			c.errorf(path+".at", "fault at %s is outside the run (duration %s)", fmtDur(f.At), fmtDur(c.s.Duration))
+			c.errorf(path+"."+faultAt, "fault %s %s is outside the run (duration %s)", faultAt, fmtDur(f.At), fmtDur(c.s.Duration))
 		}
 	}
-	if !slices.Contains(FaultKinds, f.Kind) {
-		c.errorf(path, "unknown fault kind %s (kinds: %s)", echo(f.Kind), strings.Join(FaultKinds, ", "))
+	if faults.Lookup(f.Kind) == nil {
+		c.errorf(path, "unknown fault kind %s (kinds: %s)", echo(string(f.Kind)), strings.Join(faults.KindNames(), ", "))
 		return
 	}
-	w := c.world()
-	kp := path + "." + f.Kind // where the kind's fields are recorded
-	field := func(name string) string { return kp + "." + name }
-	needFor := func() {
-		if c.required(field("for"), f.Kind+".for (how long it lasts)") {
-			c.positive(field("for"), f.Kind+".for", f.For)
-		}
-	}
-	switch f.Kind {
-	case FaultPause, FaultHang:
-		c.target(kp, f, w, w.clients, "a client (it stops a client process)")
-		needFor()
-	case FaultCrash:
-		c.target(kp, f, w, w.all(), "a client or a Redis node (a sentinel only takes network faults)")
-		if c.pt.has(field("restart_after")) || (c.pt == nil && f.RestartAfter != 0) {
-			if !w.isNode(f.Target) {
-				c.errorf(field("restart_after"), "crash.restart_after applies only to a node; a crashed client stays down")
-			} else {
-				c.positive(field("restart_after"), "crash.restart_after", f.RestartAfter)
-			}
-		}
-	case FaultFailover:
-		if c.target(kp, f, w, w.masters, "a master node redis-1..redis-N") && c.s.Redis.Replicas < 1 {
-			c.errorf(field("target"), "failover of %s needs a replica to promote: set redis.replicas to 1 or more", f.Target)
-		}
-	case FaultClockJump:
-		c.target(kp, f, w, w.all(), "a client or a Redis node (a sentinel only takes network faults)")
-		if c.required(field("by"), "clock_jump.by (how far the clock steps, e.g. by: 20s or by: -5s)") {
-			switch {
-			case f.By == 0:
-				c.errorf(field("by"), "clock_jump.by must not be 0 (a jump of nothing)")
-			case f.By < -MaxDuration || f.By > MaxDuration:
-				c.errorf(field("by"), "clock_jump.by must be between -24h and 24h (got %s)", fmtDur(f.By))
-			}
-		}
-	case FaultClockDrift:
-		c.target(kp, f, w, w.all(), "a client or a Redis node (a sentinel only takes network faults)")
-		if c.required(field("rate"), "clock_drift.rate (clock speed relative to true time, e.g. rate: 1.1)") && !(f.Rate >= faults.MinRate && f.Rate <= faults.MaxRate) {
-			c.errorf(field("rate"), "clock_drift.rate must be from %g to %g (got %g)", faults.MinRate, faults.MaxRate, f.Rate)
-		}
-	case FaultPartition:
-		c.partition(kp, f, w)
-		needFor()
-	case FaultIsolate:
-		c.target(kp, f, w, w.net(), "")
-		needFor()
-	case FaultSlow:
-		c.target(kp, f, w, w.net(), "")
-		needFor()
-		c.nonNegative(field("latency"), "slow.latency", f.Latency)
-		if !(f.Loss >= 0 && f.Loss <= 1) {
-			c.errorf(field("loss"), "slow.loss is a drop probability and must be between 0 and 1 (got %g)", f.Loss)
-		}
-		if c.pt != nil && !c.pt.has(field("latency")) && !c.pt.has(field("loss")) {
-			c.errorf(kp, "slow needs latency:, loss: or both")
-		}
-	}
+	faults.Validate(&faultChecker{c: c, kind: f.Kind, kp: path + "." + string(f.Kind), w: c.names()}, f)
 }
 
-// target checks f.Target against the names the kind accepts; need describes
-// the restriction when allowed is not every process. It reports whether the
-// target is acceptable.
-func (c *checker) target(path string, f Fault, w world, allowed []string, need string) bool {
-	tp := path + ".target"
-	if !c.required(tp, f.Kind+".target") {
+// faultChecker is the validator as a fault kind's Check sees it: fields are
+// named relative to the kind's mapping ("faults[0].pause").
+type faultChecker struct {
+	c    *checker
+	kind faults.Kind
+	kp   string
+	w    faults.Names
+}
+
+func (fc *faultChecker) path(sub string) string {
+	if sub == "" {
+		return fc.kp
+	}
+	return fc.kp + "." + sub
+}
+
+func (fc *faultChecker) name(sub string) string { return string(fc.kind) + "." + sub }
+
+func (fc *faultChecker) Names() faults.Names     { return fc.w }
+func (fc *faultChecker) FromFile() bool          { return fc.c.pt != nil }
+func (fc *faultChecker) Written(sub string) bool { return fc.c.pt.has(fc.path(sub)) }
+func (fc *faultChecker) Quote(s string) string   { return echo(s) }
+func (fc *faultChecker) List(ns []string) string { return knownList(ns) }
+func (fc *faultChecker) Dur(d time.Duration) string {
+	return fmtDur(d)
+}
+
+func (fc *faultChecker) Required(sub, what string) bool { return fc.c.required(fc.path(sub), what) }
+
+func (fc *faultChecker) Errorf(sub, format string, args ...any) {
+	fc.c.errorf(fc.path(sub), format, args...)
+}
+
+func (fc *faultChecker) Positive(sub string, d time.Duration) {
+	fc.c.positive(fc.path(sub), fc.name(sub), d)
+}
+
+func (fc *faultChecker) NonNegative(sub string, d time.Duration) {
+	fc.c.nonNegative(fc.path(sub), fc.name(sub), d)
+}
+
+// Target checks f.Target against the names the kind accepts; need describes
+// the restriction when allowed is not every process.
+func (fc *faultChecker) Target(f faults.Fault, allowed []string, need string) bool {
+	tp := faults.FieldTarget.Name
+	if !fc.Required(tp, fc.name(tp)) {
 		return false
 	}
-	all := w.net()
+	all := fc.w.Net()
 	if !slices.Contains(all, f.Target) {
-		c.errorf(tp, "unknown target %s (known: %s)", echo(f.Target), knownList(all))
+		fc.Errorf(tp, "unknown %s %s (known: %s)", tp, echo(f.Target), knownList(all))
 		return false
 	}
 	if !slices.Contains(allowed, f.Target) {
-		c.errorf(tp, "%s needs %s as target, and %s is not one (allowed here: %s)", f.Kind, need, echo(f.Target), strings.Join(allowed, ", "))
+		fc.Errorf(tp, "%s needs %s as %s, and %s is not one (allowed here: %s)", f.Kind, need, tp, echo(f.Target), strings.Join(allowed, ", "))
 		return false
 	}
 	return true
-}
-
-// partition checks the groups: at least two, none empty, every name known,
-// no name in two groups.
-func (c *checker) partition(path string, f Fault, w world) {
-	gp := path + ".groups"
-	if !c.required(gp, "partition.groups (e.g. groups: [[A, redis-1], [B, redis-2]])") {
-		return
-	}
-	if len(f.Groups) < 2 {
-		c.errorf(gp, "partition needs at least two groups (got %d); to cut off one process use isolate", len(f.Groups))
-		return
-	}
-	all := w.net()
-	known := map[string]bool{}
-	for _, n := range all {
-		known[n] = true
-	}
-	// Stop at the first problem: groups and members are in file order, and a
-	// huge list of bad names must not build a huge list of messages.
-	where := map[string]int{}
-	for g, group := range f.Groups {
-		if len(group) == 0 {
-			c.errorf(fmt.Sprintf("%s[%d]", gp, g), "partition group %d is empty", g+1)
-			return
-		}
-		for m, name := range group {
-			mp := fmt.Sprintf("%s[%d][%d]", gp, g, m)
-			if !known[name] {
-				c.errorf(mp, "unknown process %s in partition group %d (known: %s)", echo(name), g+1, knownList(all))
-				return
-			}
-			if prev, dup := where[name]; dup {
-				if prev == g {
-					c.errorf(mp, "%s appears twice in partition group %d", echo(name), g+1)
-				} else {
-					c.errorf(mp, "%s is in partition groups %d and %d; groups must not overlap", echo(name), prev+1, g+1)
-				}
-				return
-			}
-			where[name] = g
-		}
-	}
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/lockstep-sim/lockstep/faults"
 )
 
 // parser walks the yaml.Node tree by hand rather than decoding into structs,
@@ -94,7 +96,7 @@ func (p *parser) fields(n *yaml.Node, what string, known []string) []entry {
 		if !slices.Contains(known, k.Value) {
 			switch what {
 			case "fault":
-				p.fail(k, "unknown fault kind %s (kinds: %s)", echo(k.Value), strings.Join(FaultKinds, ", "))
+				p.fail(k, "unknown fault kind %s (kinds: %s)", echo(k.Value), strings.Join(faults.KindNames(), ", "))
 			case "expect":
 				p.fail(k, "unknown metric %s in expect (metrics: %s)", echo(k.Value), strings.Join(MetricNames, ", "))
 			}

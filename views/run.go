@@ -270,16 +270,11 @@ func (m *RunModel) selected() (string, bool) {
 
 func (m *RunModel) startFault(kind faults.Kind) tea.Cmd {
 	name, node := m.selected()
-	switch {
-	case kind == faults.Pause && node:
-		m.setStatus(false, "a GC pause stops a client: tab to Clients and select one")
-		return nil
-	case kind == faults.Hang && node:
-		m.setStatus(false, "a hang stalls a client's work thread: tab to Clients and select one")
-		return nil
-	case kind == faults.Failover && !node:
-		m.setStatus(false, "failover promotes a master's replica: tab to Nodes and select a master")
-		return nil
+	if s := faults.Lookup(kind); s != nil && s.Refuse != nil {
+		if why := s.Refuse(node); why != "" {
+			m.setStatus(false, "%s", why)
+			return nil
+		}
 	}
 	if m.playing {
 		m.playing = false

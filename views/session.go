@@ -197,7 +197,7 @@ func (ss *Session) Inject(f faults.Fault) error {
 		return fmt.Errorf("the run is over at %s; step back to inject", sim.FormatTime(ss.S.Duration))
 	}
 	chk := *ss.S
-	chk.Faults = append(append([]scenario.Fault(nil), ss.S.Faults...), scenario.FromFault(f))
+	chk.Faults = append(append([]faults.Fault(nil), ss.S.Faults...), f)
 	if err := chk.Validate(); err != nil {
 		return err
 	}

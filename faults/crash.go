@@ -1,0 +1,116 @@
+package faults
+
+import (
+	"fmt"
+
+	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// Crash kills a client, or a node that optionally restarts.
+const Crash Kind = "crash"
+
+var crashSpec = Spec{
+	Kind:    Crash,
+	Doc:     "a client dies, or a node dies and optionally restarts",
+	Fields:  []*Field{FieldTarget, FieldRestartAfter},
+	Targets: all,
+	Need:    needAll,
+	Check: func(c Checker, f Fault, _ bool) {
+		ra := FieldRestartAfter.Name
+		if !c.Written(ra) && (c.FromFile() || f.RestartAfter == 0) {
+			return
+		}
+		if !c.Names().IsNode(f.Target) {
+			c.Errorf(ra, "%s.%s applies only to a node; a crashed client stays down", f.Kind, ra)
+			return
+		}
+		c.Positive(ra, f.RestartAfter)
+	},
+	Describe: func(f Fault) string {
+		if f.RestartAfter > 0 {
+			return fmt.Sprintf("%s %s, restart after %s", f.Kind, f.Target, f.RestartAfter)
+		}
+		return string(f.Kind) + " " + f.Target
+	},
+	OnClient: crashClient,
+	OnNode:   crashNode,
+	Generate: func(g *Gen) Fault {
+		f := Fault{Target: g.Pick(g.Names.All())}
+		if g.Names.IsNode(f.Target) && g.Coin() {
+			f.RestartAfter = g.Long()
+		}
+		return f
+	},
+	Prompt: &Prompt{
+		Label:    func(t string, _ bool) string { return fmt.Sprintf("crash %s; restart after (0s: stays down)", t) },
+		Default:  fixed("0s"),
+		NodeOnly: true,
+		Parse: func(v string, _ []string, f *Fault) error {
+			d, err := promptDuration(v)
+			if err != nil {
+				return err
+			}
+			if d < 0 {
+				return fmt.Errorf("restart after must not be negative")
+			}
+			f.RestartAfter = d
+			return nil
+		},
+	},
+}
+
+func crashClient(w *model.World, c *model.Client, _ Fault) {
+	if c.State() == model.StateCrashed {
+		w.Emit(c.Name, "fault", "%s has already crashed: nothing more to crash", c.Name)
+		return
+	}
+	c.Crash()
+	w.Emit(c.Name, "fault", "%s crashes: no release, no renewal", c.Name)
+}
+
+// crashNode crashes n and schedules its restart, if any.
+func crashNode(w *model.World, n *model.Node, f Fault) {
+	if !crashNodeNow(w, n, f) || f.RestartAfter <= 0 {
+		return
+	}
+	end := w.Now() + f.RestartAfter
+	w.K.After(f.RestartAfter, func() {
+		if last, until := w.Cover(string(Crash), n.Name()).End(end); !last {
+			w.Emit(n.Name(), "fault-end", "%s does not restart after %s: %s", n.Name(), f.RestartAfter, stillOn("another crash keeps it down", until))
+			return
+		}
+		if n.Up() {
+			return
+		}
+		w.RestartNode(n)
+		now := w.Now()
+		msg := fmt.Sprintf("%s restarts after %s with %d key(s) (persistence %s)", n.Name(), f.RestartAfter, len(n.Keys(now)), persistence(n))
+		if d := n.Config().RestartDelay; d > 0 {
+			msg += fmt.Sprintf("; it answers -LOADING until %s (restart_delay %s)", sim.FormatTime(now+d), d)
+		}
+		w.Emit(n.Name(), "restart", "%s", msg)
+	})
+}
+
+// crashNodeNow crashes n, or, when n is already down, only counts the crash
+// (its restart, if any, comes no earlier than the others'). It reports
+// whether the crash is on (false: skipped).
+func crashNodeNow(w *model.World, n *model.Node, f Fault) bool {
+	end := model.Forever
+	if f.RestartAfter > 0 {
+		end = w.Now() + f.RestartAfter
+	}
+	cov := w.Cover(string(Crash), n.Name())
+	if !n.Up() && !cov.On() {
+		w.Emit(n.Name(), "skipped", "%s skipped: %s is down", f, n.Name())
+		return false
+	}
+	if first, until := cov.Begin(end); !first {
+		w.Emit(n.Name(), "fault", "%s crashes while already down: %s", n.Name(), stillOn("it stays down", max(until, end)))
+		return true
+	}
+	w.Emit(n.Name(), "fault", "%s crashes (persistence %s)", n.Name(), persistence(n))
+	w.CrashNode(n)
+	return true
+}

@@ -1,0 +1,45 @@
+package faults
+
+import "github.com/lockstep-sim/lockstep/model"
+
+// Failover promotes a master's first replica; unreplicated writes are lost.
+const Failover Kind = "failover"
+
+var failoverSpec = Spec{
+	Kind:    Failover,
+	Doc:     "promote a master's first replica; unreplicated writes are lost",
+	Fields:  []*Field{FieldTarget},
+	Targets: masters,
+	Need:    "a master node redis-1..redis-N",
+	Check: func(c Checker, f Fault, targetOK bool) {
+		if targetOK && len(c.Names().Replicas) == 0 {
+			c.Errorf(FieldTarget.Name, "%s of %s needs a replica to promote: set redis.replicas to 1 or more", f.Kind, f.Target)
+		}
+	},
+	Describe: func(f Fault) string { return string(f.Kind) + " " + f.Target },
+	OnNode:   failover,
+	Generate: func(g *Gen) Fault { return Fault{Target: g.Pick(g.Names.Masters)} },
+	Refuse: func(node bool) string {
+		if !node {
+			return "failover promotes a master's replica: tab to Nodes and select a master"
+		}
+		return ""
+	},
+}
+
+func failover(w *model.World, n *model.Node, f Fault) {
+	i := -1
+	for _, sh := range w.Shards {
+		if sh.Master == n {
+			i = sh.Index
+		}
+	}
+	if i < 0 {
+		w.Emit(n.Name(), "skipped", "%s skipped: %s is not a master now", f, n.Name())
+		return
+	}
+	w.Emit(n.Name(), "fault", "%s of %s", f.Kind, n.Name())
+	if _, err := w.Failover(i); err != nil {
+		w.Emit(n.Name(), "skipped", "%s skipped: %v", f.Kind, err)
+	}
+}

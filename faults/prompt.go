@@ -1,0 +1,48 @@
+package faults
+
+import (
+	"fmt"
+	"time"
+)
+
+// Prompt is what the TUI asks before injecting a fault of a kind at the
+// cursor: the question, the answer an empty field means, and how the answer
+// is read into the fault.
+type Prompt struct {
+	// Label is the question; target is already escaped for the terminal,
+	// watchdog says whether the scenario's lock renews its lease.
+	Label func(target string, watchdog bool) string
+	// Default is the answer an empty field means; target is as selected.
+	Default func(target string) string
+	Wide    bool // the answer is long (partition groups): a wider field
+	// NodeOnly: the kind asks only when it strikes a node (a client's
+	// crash has nothing to ask).
+	NodeOnly bool
+	// Parse reads the answer v into f (Kind and Target set); procs is every
+	// process of the world.
+	Parse func(v string, procs []string, f *Fault) error
+}
+
+// fixed is a Default that does not depend on the target.
+func fixed(v string) func(string) string { return func(string) string { return v } }
+
+// positiveFor reads a positive duration into f.For.
+func positiveFor(v string, _ []string, f *Fault) error {
+	d, err := promptDuration(v)
+	if err != nil {
+		return err
+	}
+	if d <= 0 {
+		return fmt.Errorf("%s needs a positive duration", f.Kind)
+	}
+	f.For = d
+	return nil
+}
+
+func promptDuration(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration (try 35s, 1.5s, -5s)", v)
+	}
+	return d, nil
+}
