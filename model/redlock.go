@@ -45,7 +45,7 @@ func init() {
 
 func newRedlock(c LockConfig) *Redlock {
 	if c.NodeTimeout <= 0 {
-		c.NodeTimeout = defaultNodeTimeout
+		c.NodeTimeout = DefaultNodeTimeout
 	}
 	return &Redlock{cfg: c, last: map[string]*Attempt{}}
 }
@@ -53,7 +53,9 @@ func newRedlock(c LockConfig) *Redlock {
 // Defaults of the reference implementations, used when the configuration
 // leaves them out (a Config built in code rather than loaded).
 const (
-	defaultNodeTimeout = 50 * time.Millisecond
+	// DefaultNodeTimeout is how long Redlock waits for one node's reply (the
+	// format's lock.redlock.request_timeout default).
+	DefaultNodeTimeout = 50 * time.Millisecond
 	// clockSlack is the fixed part of the drift allowance: redis.io adds 2 ms
 	// for the granularity of the nodes' expiry clocks.
 	clockSlack = 2 * time.Millisecond

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
+	"github.com/lockstep-sim/lockstep/model"
 	"gopkg.in/yaml.v3"
 )
 
@@ -166,7 +167,7 @@ func defaultScenario() *Scenario {
 		Lock: Lock{
 			Timeout: time.Second,
 			Fencing: "none",
-			Redlock: Redlock{DriftFactor: 0.01, RequestTimeout: 50 * time.Millisecond},
+			Redlock: Redlock{DriftFactor: 0.01, RequestTimeout: model.DefaultNodeTimeout},
 		},
 	}
 }
