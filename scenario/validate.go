@@ -260,30 +260,8 @@ func (c *checker) lock() {
 	}
 	c.positive("lock.timeout", "lock.timeout", l.Timeout)
 	c.oneOf("lock.fencing", "lock.fencing", l.Fencing, FencingModes)
-	if w := l.Watchdog; w != nil {
-		if c.required("lock.watchdog.every", "watchdog.every") {
-			c.positive("lock.watchdog.every", "watchdog.every", w.Every)
-		}
-		if w.MaxRenewals < 0 || w.MaxRenewals > MaxRenewals {
-			c.errorf("lock.watchdog.max_renewals", "watchdog.max_renewals must be between 0 and %d (0 means unlimited; got %d)", MaxRenewals, w.MaxRenewals)
-		}
-	}
-	if r := l.Retry; r != nil {
-		if c.required("lock.retry.attempts", "retry.attempts") && (r.Attempts < 1 || r.Attempts > MaxAttempts) {
-			c.errorf("lock.retry.attempts", "retry.attempts must be at least 1 and at most %d (got %d)", MaxAttempts, r.Attempts)
-		}
-		c.nonNegative("lock.retry.delay", "retry.delay", r.Delay)
-		if !(r.Backoff >= 1 && r.Backoff <= MaxBackoff) {
-			c.errorf("lock.retry.backoff", "retry.backoff must be at least 1.0 and at most %g (1.0 keeps the delay constant; got %g)", MaxBackoff, r.Backoff)
-		} else if longest := longestPause(r); longest > float64(MaxDuration) {
-			c.errorf("lock.retry.backoff", "the longest retry pause, retry.delay × backoff^(attempts−2) = %s × %g^%d, is more than %s: set retry.max_delay (at most %s) or lower retry.backoff",
-				fmtDur(r.Delay), r.Backoff, r.Attempts-2, fmtDur(MaxDuration), fmtDur(MaxDuration))
-		}
-		c.nonNegative("lock.retry.max_delay", "retry.max_delay", r.MaxDelay)
-		if !(r.Jitter >= 0 && r.Jitter <= 1) {
-			c.errorf("lock.retry.jitter", "retry.jitter is a fraction of the delay and must be between 0 and 1 (got %g)", r.Jitter)
-		}
-	}
+	c.watchdog(l.Watchdog)
+	c.retry(l.Retry)
 	if d := l.Redlock.DriftFactor; !(d >= 0 && d < 1) {
 		c.errorf("lock.redlock.drift_factor", "redlock.drift_factor must be at least 0 and less than 1 (got %g)", d)
 	}
@@ -293,6 +271,40 @@ func (c *checker) lock() {
 	// which Compare uses too.
 	for _, p := range DesignProblems(l.Strategy, l) {
 		c.errorf(p.Field, "%s", p.Msg)
+	}
+}
+
+// watchdog checks lock.watchdog, when there is one.
+func (c *checker) watchdog(w *Watchdog) {
+	if w == nil {
+		return
+	}
+	if c.required("lock.watchdog.every", "watchdog.every") {
+		c.positive("lock.watchdog.every", "watchdog.every", w.Every)
+	}
+	if w.MaxRenewals < 0 || w.MaxRenewals > MaxRenewals {
+		c.errorf("lock.watchdog.max_renewals", "watchdog.max_renewals must be between 0 and %d (0 means unlimited; got %d)", MaxRenewals, w.MaxRenewals)
+	}
+}
+
+// retry checks lock.retry, when there is one.
+func (c *checker) retry(r *Retry) {
+	if r == nil {
+		return
+	}
+	if c.required("lock.retry.attempts", "retry.attempts") && (r.Attempts < 1 || r.Attempts > MaxAttempts) {
+		c.errorf("lock.retry.attempts", "retry.attempts must be at least 1 and at most %d (got %d)", MaxAttempts, r.Attempts)
+	}
+	c.nonNegative("lock.retry.delay", "retry.delay", r.Delay)
+	if !(r.Backoff >= 1 && r.Backoff <= MaxBackoff) {
+		c.errorf("lock.retry.backoff", "retry.backoff must be at least 1.0 and at most %g (1.0 keeps the delay constant; got %g)", MaxBackoff, r.Backoff)
+	} else if longest := longestPause(r); longest > float64(MaxDuration) {
+		c.errorf("lock.retry.backoff", "the longest retry pause, retry.delay × backoff^(attempts−2) = %s × %g^%d, is more than %s: set retry.max_delay (at most %s) or lower retry.backoff",
+			fmtDur(r.Delay), r.Backoff, r.Attempts-2, fmtDur(MaxDuration), fmtDur(MaxDuration))
+	}
+	c.nonNegative("lock.retry.max_delay", "retry.max_delay", r.MaxDelay)
+	if !(r.Jitter >= 0 && r.Jitter <= 1) {
+		c.errorf("lock.retry.jitter", "retry.jitter is a fraction of the delay and must be between 0 and 1 (got %g)", r.Jitter)
 	}
 }
 
