@@ -133,9 +133,19 @@ func (r *Runner) SnapshotAt(t time.Duration) Snapshot {
 		Metrics: w.Chk.Metrics(), FirstViolation: w.Chk.FirstViolation(),
 		Partitions: len(w.Net.Partitions()), Quorum: st.Quorum(w), Sentinels: w.Sentinels,
 	}
+	owned := s.snapNodes(w, t, st.LockNodes(w))
+	s.snapClients(w, t, owned)
+	s.snapResource(w)
+	s.snapSentinels(w)
+	return s
+}
+
+// snapNodes adds every node, and returns how many lock nodes' keys hold each
+// client's token.
+func (s *Snapshot) snapNodes(w *model.World, t time.Duration, lock []*model.Node) map[string]int {
 	owned := map[string]int{} // client -> lock nodes whose key holds its token
 	lockNodes := map[*model.Node]bool{}
-	for _, n := range st.LockNodes(w) {
+	for _, n := range lock {
 		lockNodes[n] = true
 	}
 	for _, n := range w.Nodes {
@@ -159,6 +169,11 @@ func (r *Runner) SnapshotAt(t time.Duration) Snapshot {
 		}
 		s.Nodes = append(s.Nodes, ns)
 	}
+	return owned
+}
+
+// snapClients adds every client; owned is from snapNodes.
+func (s *Snapshot) snapClients(w *model.World, t time.Duration, owned map[string]int) {
 	for _, c := range w.Clients {
 		cs := ClientSnap{Name: c.Name, State: string(c.State()), Hold: c.Hold(), Holds: c.Cfg.Holds,
 			InCS: c.InCriticalSection(), ClockOffset: c.Clock().Offset(t), ClockRate: c.Clock().Rate(), Until: -1}
@@ -185,6 +200,10 @@ func (r *Runner) SnapshotAt(t time.Duration) Snapshot {
 		}
 		s.Clients = append(s.Clients, cs)
 	}
+}
+
+// snapResource adds the protected resource and its latest writes.
+func (s *Snapshot) snapResource(w *model.World) {
 	res := w.Res
 	s.Resource = ResourceSnap{Value: res.Value, MaxToken: res.MaxToken, Accepted: res.Accepted(),
 		Rejected: res.Rejected(), Fencing: w.Cfg.Lock.Fencing == "token"}
@@ -193,27 +212,31 @@ func (r *Runner) SnapshotAt(t time.Duration) Snapshot {
 		ws = ws[len(ws)-recentWrites:]
 	}
 	s.Resource.Writes = append([]model.Write(nil), ws...)
-	if len(w.Sentinels) > 0 {
-		s.SentinelQuorum = w.SentinelMajority()
-		s.SentinelsCut = make([]bool, len(w.Sentinels))
-		for i := range w.Shards {
-			down := 0
-			for _, d := range w.SentinelViews(i) {
-				if d {
-					down++
-				}
+}
+
+// snapSentinels adds the sentinels' votes and which of them are cut off.
+func (s *Snapshot) snapSentinels(w *model.World) {
+	if len(w.Sentinels) == 0 {
+		return
+	}
+	s.SentinelQuorum = w.SentinelMajority()
+	s.SentinelsCut = make([]bool, len(w.Sentinels))
+	for i := range w.Shards {
+		down := 0
+		for _, d := range w.SentinelViews(i) {
+			if d {
+				down++
 			}
-			s.SentinelsDown = append(s.SentinelsDown, MasterDown{w.Shards[i].Master.Name(), down})
 		}
-		for j, name := range w.Sentinels {
-			for _, sh := range w.Shards {
-				if !w.Net.Connected(name, sh.Master.Name()) {
-					s.SentinelsCut[j] = true
-				}
+		s.SentinelsDown = append(s.SentinelsDown, MasterDown{w.Shards[i].Master.Name(), down})
+	}
+	for j, name := range w.Sentinels {
+		for _, sh := range w.Shards {
+			if !w.Net.Connected(name, sh.Master.Name()) {
+				s.SentinelsCut[j] = true
 			}
 		}
 	}
-	return s
 }
 
 // ownerOf names the client whose token ("A-1") a lock key's value holds:
