@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/internal/safefile"
 	"github.com/lockstep-sim/lockstep/internal/shquote"
+	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
 )
 
@@ -42,7 +43,7 @@ func CounterexampleScenario(w *World, cx *Counterexample, res *Result, path stri
 	out.Name = FileName(res, w.Strategy)
 	out.Title = fmt.Sprintf("Found by explore: %s breaks with %s", w.Strategy, faultsText(len(cx.schedule)))
 	out.Faults = slices.Clone(cx.schedule)
-	out.Expect = []scenario.Expectation{{Metric: "safe", Op: "==", Value: 0, Bool: true, Raw: "false"}}
+	out.Expect = []scenario.Expectation{{Metric: model.MetricSafe, Op: "==", Value: 0, Bool: true, Raw: "false"}}
 	out.Story = story(w, cx, res, path)
 	return &out
 }

@@ -8,49 +8,19 @@ import (
 )
 
 // Metrics are the run's verdict, computed from ground truth (true time),
-// never from what a client believes. The meanings are the scenario format's.
+// never from what a client believes. The meanings and names are the
+// scenario format's (metrics.go); reports write them from that table, so
+// the fields carry no JSON names of their own.
 type Metrics struct {
-	Safe              bool          `json:"safe"`
-	Violations        int64         `json:"violations"`
-	LostUpdates       int64         `json:"lost_updates"`
-	FencingRejections int64         `json:"fencing_rejections"`
-	WrongReleases     int64         `json:"wrong_releases"`
-	Stuck             bool          `json:"stuck"`
-	Acquired          int64         `json:"acquired"`
-	FailedAcquires    int64         `json:"failed_acquires"`
+	Safe              bool          `json:"-"`
+	Violations        int64         `json:"-"`
+	LostUpdates       int64         `json:"-"`
+	FencingRejections int64         `json:"-"`
+	WrongReleases     int64         `json:"-"`
+	Stuck             bool          `json:"-"`
+	Acquired          int64         `json:"-"`
+	FailedAcquires    int64         `json:"-"`
 	MaxWait           time.Duration `json:"-"`
-}
-
-// Get returns a metric by its format name as an integer (booleans 0/1,
-// max_wait in milliseconds), and false for an unknown name.
-func (m Metrics) Get(name string) (int64, bool) {
-	b := func(v bool) int64 {
-		if v {
-			return 1
-		}
-		return 0
-	}
-	switch name {
-	case "safe":
-		return b(m.Safe), true
-	case "violations":
-		return m.Violations, true
-	case "lost_updates":
-		return m.LostUpdates, true
-	case "fencing_rejections":
-		return m.FencingRejections, true
-	case "wrong_releases":
-		return m.WrongReleases, true
-	case "stuck":
-		return b(m.Stuck), true
-	case "acquired":
-		return m.Acquired, true
-	case "failed_acquires":
-		return m.FailedAcquires, true
-	case "max_wait":
-		return m.MaxWait.Milliseconds(), true
-	}
-	return 0, false
 }
 
 // Checker watches the world from true time: who is in a critical section,

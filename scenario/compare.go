@@ -17,17 +17,17 @@ var DefaultCompare = []string{model.StrategyLuaRelease, model.StrategyRedlock}
 
 // Column is one strategy's run in a comparison: the report `lockstep run`
 // would print for it, plus what the comparison adds. Its JSON form is the
-// report's fields plus nodes and why.
+// report's fields plus nodes and why (MarshalJSON).
 type Column struct {
 	*Report
-	Nodes int    `json:"nodes"` // masters in this strategy's world
-	Why   string `json:"why"`   // one line: why the verdict is what it is
+	Nodes int    // masters in this strategy's world
+	Why   string // one line: why the verdict is what it is
 	// FaultsBefore are the faults that struck before the first violation,
 	// in order: the context of its explanation.
-	FaultsBefore []string `json:"faults_before_violation,omitempty"`
+	FaultsBefore []string
 	// Dropped are the modifiers of the scenario's lock design this column's
 	// strategy cannot run (DesignFor), so it ran without them.
-	Dropped []Dropped `json:"dropped,omitempty"`
+	Dropped []Dropped
 }
 
 // Comparison is a scenario run once per strategy, with the same clients,
@@ -143,25 +143,29 @@ func compareOne(s *Scenario, o Options) (*Column, error) {
 	return col, nil
 }
 
-// compareRows are the table's rows after the verdict: every metric, then
-// what tells the worlds apart.
-var compareRows = []struct {
+// compareRow is one row of the comparison table: a name and each column's
+// cell.
+type compareRow struct {
 	name string
 	get  func(c *Column) string
-}{
-	{"nodes", func(c *Column) string { return strconv.Itoa(c.Nodes) }},
-	{"violations", func(c *Column) string { return strconv.FormatInt(c.Violations, 10) }},
-	{"lost_updates", func(c *Column) string { return strconv.FormatInt(c.LostUpdates, 10) }},
-	{"fencing_rejections", func(c *Column) string { return strconv.FormatInt(c.FencingRejections, 10) }},
-	{"wrong_releases", func(c *Column) string { return strconv.FormatInt(c.WrongReleases, 10) }},
-	{"stuck", func(c *Column) string { return strconv.FormatBool(c.Stuck) }},
-	{"acquired", func(c *Column) string { return strconv.FormatInt(c.Acquired, 10) }},
-	{"failed_acquires", func(c *Column) string { return strconv.FormatInt(c.FailedAcquires, 10) }},
-	{"max_wait", func(c *Column) string { return (time.Duration(c.MaxWaitMS) * time.Millisecond).String() }},
-	{"sim_time", func(c *Column) string { return sim.FormatTime(time.Duration(c.SimTimeMS) * time.Millisecond) }},
-	{"events", func(c *Column) string { return strconv.Itoa(c.Events) }},
-	{"expectations", expectCell},
 }
+
+// compareRows are the table's rows after the verdict: the node count, every
+// metric but the verdict (from model's table), then what tells the worlds
+// apart.
+var compareRows = func() []compareRow {
+	rows := []compareRow{{"nodes", func(c *Column) string { return strconv.Itoa(c.Nodes) }}}
+	for _, x := range model.MetricTable() {
+		if x.Verdict {
+			continue
+		}
+		rows = append(rows, compareRow{x.Name, func(c *Column) string { return x.Format(metricOf(c.Report, x)) }})
+	}
+	return append(rows,
+		compareRow{"sim_time", func(c *Column) string { return sim.FormatTime(time.Duration(c.SimTimeMS) * time.Millisecond) }},
+		compareRow{"events", func(c *Column) string { return strconv.Itoa(c.Events) }},
+		compareRow{"expectations", expectCell})
+}()
 
 func expectCell(c *Column) string {
 	if len(c.Expectations) == 0 {

@@ -19,9 +19,6 @@ var expectOps = []string{"==", ">=", "<=", ">", "<"}
 // ">" and "<" so the longer operator wins.
 var comparisonRE = regexp.MustCompile(`^\s*(>=|<=|==|>|<)?\s*(\S+)\s*$`)
 
-// isBoolMetric reports whether metric takes true/false rather than a count.
-func isBoolMetric(metric string) bool { return metric == "safe" || metric == "stuck" }
-
 // Check reports whether got, the measured value of e.Metric, satisfies the
 // expectation. Booleans are measured as 1 (true) or 0 (false); max_wait in
 // whole milliseconds.
@@ -78,8 +75,8 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 		return "", 0, fmt.Sprintf("%s must be true or false (unquoted), not %s", metric, echo(v.Value))
 	}
 	bad := fmt.Sprintf(`bad expectation %s for %s: write a whole number (meaning exactly) or a quoted comparison such as ">= 1", "<= 3", "> 0", "< 5", "== 2"`, echo(v.Value), metric)
-	if metric == "max_wait" {
-		bad = fmt.Sprintf(`bad expectation %s for max_wait: write a duration (meaning exactly) or a quoted comparison such as "<= 2s", "< 500ms", "== 0s"`, echo(v.Value))
+	if isMillisMetric(metric) {
+		bad = fmt.Sprintf(`bad expectation %s for %s: write a duration (meaning exactly) or a quoted comparison such as "<= 2s", "< 500ms", "== 0s"`, echo(v.Value), metric)
 	}
 	op, operand := "==", v
 	switch v.Tag {
@@ -103,15 +100,15 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 	default:
 		return "", 0, bad
 	}
-	if metric == "max_wait" {
+	if isMillisMetric(metric) {
 		d, dmsg := parseDuration(operand)
 		switch {
 		case dmsg != "":
-			return "", 0, "max_wait: " + dmsg
+			return "", 0, metric + ": " + dmsg
 		case d < 0 || d > MaxDuration:
-			return "", 0, fmt.Sprintf("max_wait must be between 0s and %s (got %s)", fmtDur(MaxDuration), echo(operand.Value))
+			return "", 0, fmt.Sprintf("%s must be between 0s and %s (got %s)", metric, fmtDur(MaxDuration), echo(operand.Value))
 		case d%time.Millisecond != 0:
-			return "", 0, fmt.Sprintf("max_wait is compared in whole milliseconds; %s is not one", operand.Value)
+			return "", 0, fmt.Sprintf("%s is compared in whole milliseconds; %s is not one", metric, operand.Value)
 		}
 		return op, d.Milliseconds(), ""
 	}

@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/model"
 )
 
 // Export writes scenario s as run with options o (strategy and seed
@@ -64,8 +65,11 @@ func Export(s *Scenario, o Options, outcome *Report) ([]byte, error) {
 func outcomeExpect(rep *Report) []Expectation {
 	m := rep.Metrics
 	var out []Expectation
-	for _, name := range []string{"safe", "violations", "lost_updates", "fencing_rejections", "wrong_releases", "stuck", "acquired"} {
-		v, _ := m.Get(name)
+	for _, mt := range model.MetricTable() {
+		if !mt.Outcome {
+			continue
+		}
+		name, v := mt.Name, mt.Of(m)
 		x := Expectation{Metric: name, Op: "==", Value: v, Bool: isBoolMetric(name)}
 		x.Raw = strconv.FormatInt(v, 10)
 		if x.Bool {
@@ -200,7 +204,7 @@ func expectValue(e Expectation) *yaml.Node {
 	switch {
 	case e.Bool:
 		return boolNode(e.Value != 0)
-	case e.Metric == "max_wait":
+	case isMillisMetric(e.Metric):
 		d := (time.Duration(e.Value) * time.Millisecond).String()
 		if e.Op != "==" {
 			d = e.Op + " " + d

@@ -3,7 +3,6 @@ package scenario
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model"
@@ -19,10 +18,11 @@ type Report struct {
 	Title    string `json:"title,omitempty"`
 	Strategy string `json:"strategy"`
 	Seed     uint64 `json:"seed"`
-	// The metrics, flattened into the JSON object by their format names;
-	// max_wait follows in milliseconds.
+	// The metrics, flattened into the JSON object after seed by their
+	// format names (MarshalJSON, from model's table); max_wait in
+	// milliseconds.
 	model.Metrics
-	MaxWaitMS      int64          `json:"max_wait"`
+	MaxWaitMS      int64          `json:"-"`
 	SimTimeMS      int64          `json:"sim_time_ms"`
 	Events         int            `json:"events"`
 	Expectations   []ExpectResult `json:"expectations"`
@@ -78,16 +78,6 @@ func (r *Runner) Report() *Report {
 	return rep
 }
 
-func formatMetric(name string, v int64) string {
-	switch name {
-	case "safe", "stuck":
-		return strconv.FormatBool(v != 0)
-	case "max_wait":
-		return (time.Duration(v) * time.Millisecond).String()
-	}
-	return strconv.FormatInt(v, 10)
-}
-
 // Verdict is the one-word summary: SAFE or UNSAFE, with STUCK when a grant
 // outlived its owner's critical section.
 func (rep *Report) Verdict() string {
@@ -120,10 +110,7 @@ func (rep *Report) WriteText(w io.Writer) {
 	}
 	fmt.Fprintf(w, "  strategy %s, seed %d, %s simulated, %d events\n", rep.Strategy, rep.Seed,
 		sim.FormatTime(time.Duration(rep.SimTimeMS)*time.Millisecond), rep.Events)
-	fmt.Fprintf(w, "  violations %d  lost_updates %d  fencing_rejections %d  wrong_releases %d  stuck %t\n",
-		rep.Violations, rep.LostUpdates, rep.FencingRejections, rep.WrongReleases, rep.Stuck)
-	fmt.Fprintf(w, "  acquired %d  failed_acquires %d  max_wait %s\n", rep.Acquired, rep.FailedAcquires,
-		time.Duration(rep.MaxWaitMS)*time.Millisecond)
+	fmt.Fprintf(w, "  %s\n  %s\n", metricsText(rep, 1), metricsText(rep, 2))
 	for _, e := range rep.Expectations {
 		mark := "✓"
 		if !e.OK {

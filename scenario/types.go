@@ -112,9 +112,3 @@ type Expectation struct {
 	Bool   bool   // the metric is boolean (safe, stuck)
 	Raw    string // as written, for reports: "true", ">= 1", "0"
 }
-
-// Metric names in the order reports list them.
-var MetricNames = []string{
-	"safe", "violations", "lost_updates", "fencing_rejections", "wrong_releases",
-	"stuck", "acquired", "failed_acquires", "max_wait",
-}

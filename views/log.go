@@ -209,24 +209,17 @@ func metricsBar(st Styles, m, prev model.Metrics, w int) string {
 	if !m.Safe {
 		verdict = st.Bad.Render("✖ UNSAFE")
 	}
-	b := func(v bool) int64 {
-		if v {
-			return 1
-		}
-		return 0
-	}
-	items := []struct {
+	// The bar's metrics are the table's with a short label, in its order.
+	type item struct {
 		long, short string
 		v, p        int64
 		flag        bool // shown as yes/no
-	}{
-		{"violations", "viol", m.Violations, prev.Violations, false},
-		{"lost_updates", "lost", m.LostUpdates, prev.LostUpdates, false},
-		{"fencing_rejections", "fenced", m.FencingRejections, prev.FencingRejections, false},
-		{"wrong_releases", "wrong-rel", m.WrongReleases, prev.WrongReleases, false},
-		{"stuck", "stuck", b(m.Stuck), b(prev.Stuck), true},
-		{"acquired", "acq", m.Acquired, prev.Acquired, false},
-		{"failed_acquires", "failed", m.FailedAcquires, prev.FailedAcquires, false},
+	}
+	var items []item
+	for _, x := range model.MetricTable() {
+		if x.Short != "" {
+			items = append(items, item{x.Name, x.Short, x.Of(m), x.Of(prev), x.Kind == model.Flag})
+		}
 	}
 	build := func(long bool) string {
 		parts := []string{verdict}

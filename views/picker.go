@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/lockstep-sim/lockstep/internal/termtext"
+	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
 )
 
@@ -40,14 +41,14 @@ func expected(s *scenario.Scenario) string {
 	v := "expects ?"
 	for _, e := range s.Expect {
 		switch {
-		case e.Metric == "safe" && e.Value == 1:
+		case e.Metric == model.MetricSafe && e.Value == 1:
 			v = "expects SAFE"
-		case e.Metric == "safe":
+		case e.Metric == model.MetricSafe:
 			v = "expects UNSAFE"
 		}
 	}
 	for _, e := range s.Expect {
-		if e.Metric == "stuck" && e.Value == 1 {
+		if e.Metric == model.MetricStuck && e.Value == 1 {
 			v += "+STUCK"
 		}
 	}
