@@ -51,23 +51,23 @@ type Metric struct {
 
 var metricTable = []Metric{
 	{Name: MetricSafe, Kind: Flag, Verdict: true, Outcome: true,
-		Doc: "no two clients were ever in the critical section at once", get: func(m Metrics) int64 { return flag(m.Safe) }},
+		Doc: "violations == 0", get: func(m Metrics) int64 { return flag(m.Safe) }},
 	{Name: MetricViolations, Short: "viol", TextLine: 1, Outcome: true,
-		Doc: "times two clients were in the critical section at once", get: func(m Metrics) int64 { return m.Violations }},
+		Doc: "episodes in which two or more clients were in their critical section at the same true time", get: func(m Metrics) int64 { return m.Violations }},
 	{Name: MetricLostUpdates, Short: "lost", TextLine: 1, Outcome: true,
-		Doc: "writes to the resource that overwrote another holder's", get: func(m Metrics) int64 { return m.LostUpdates }},
+		Doc: "holds whose write was accepted minus the counter's final rise", get: func(m Metrics) int64 { return m.LostUpdates }},
 	{Name: MetricFencingRejections, Short: "fenced", TextLine: 1, Outcome: true,
-		Doc: "writes the resource refused for a stale token", get: func(m Metrics) int64 { return m.FencingRejections }},
+		Doc: "requests the resource refused for carrying a lower fencing token than it had seen", get: func(m Metrics) int64 { return m.FencingRejections }},
 	{Name: MetricWrongReleases, Short: "wrong-rel", TextLine: 1, Outcome: true,
-		Doc: "releases that deleted another client's lock", get: func(m Metrics) int64 { return m.WrongReleases }},
-	{Name: MetricStuck, Kind: Flag, Short: "stuck", TextLine: 1, Outcome: true,
-		Doc: "a grant outlived its owner's critical section", get: func(m Metrics) int64 { return flag(m.Stuck) }},
+		Doc: "releases that deleted a lock owned by another client", get: func(m Metrics) int64 { return m.WrongReleases }},
+	{Name: MetricStuck, Kind: Flag, Short: MetricStuck, TextLine: 1, Outcome: true,
+		Doc: "at the end a grant is in force whose owner is not in its critical section", get: func(m Metrics) int64 { return flag(m.Stuck) }},
 	{Name: MetricAcquired, Short: "acq", TextLine: 2, Outcome: true,
-		Doc: "critical sections entered", get: func(m Metrics) int64 { return m.Acquired }},
+		Doc: "successful grants", get: func(m Metrics) int64 { return m.Acquired }},
 	{Name: MetricFailedAcquires, Short: "failed", TextLine: 2,
-		Doc: "acquire attempts that gave up", get: func(m Metrics) int64 { return m.FailedAcquires }},
+		Doc: "attempts that gave up", get: func(m Metrics) int64 { return m.FailedAcquires }},
 	{Name: MetricMaxWait, Kind: Millis, TextLine: 2,
-		Doc: "the longest a client waited for the lock", get: func(m Metrics) int64 { return m.MaxWait.Milliseconds() }},
+		Doc: "longest time a client waited for a grant", get: func(m Metrics) int64 { return m.MaxWait.Milliseconds() }},
 }
 
 func flag(v bool) int64 {
