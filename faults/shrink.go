@@ -33,7 +33,7 @@ func with(f Fault, set func(*Fault)) Fault {
 func shrinkDur(f Fault, d time.Duration, set func(*Fault, time.Duration)) []Fault {
 	var out []Fault
 	if d > 0 {
-		for _, v := range Smaller(d, time.Millisecond) {
+		for _, v := range smaller(d, time.Millisecond) {
 			out = append(out, with(f, func(g *Fault) { set(g, v) }))
 		}
 	}
@@ -107,10 +107,10 @@ func shrinkGroups(f Fault) []Fault {
 	return out
 }
 
-// Smaller are the shorter values to try for a positive magnitude d, each at
+// smaller are the shorter values to try for a positive magnitude d, each at
 // least floor, in decreasing boldness, without repeats: a half, three
 // quarters, then d rounded down to 10s, 1s, 100ms and 10ms.
-func Smaller(d, floor time.Duration) []time.Duration {
+func smaller(d, floor time.Duration) []time.Duration {
 	var out []time.Duration
 	add := func(v time.Duration) {
 		if v >= floor && v < d && !slices.Contains(out, v) {
