@@ -19,8 +19,11 @@ const (
 	// SeekMinSpacing is the smallest checkpoint spacing K, in steps; a
 	// longer run spaces its SeekCheckpoints checkpoints wider.
 	SeekMinSpacing = 256
-	// SeekCacheSteps bounds how many snapshots one cached window holds.
-	SeekCacheSteps = 4096
+	// SeekWindow is how many snapshots one cached window holds: the steps
+	// before a backward seek's target, so that b held down is served from
+	// the cache (a window lasts seconds of key repeat, long enough for the
+	// builder to rebuild the checkpoint the window used up).
+	SeekWindow = 128
 	// seekWindows is how many windows stay cached: two, so that going back
 	// and forth across a checkpoint does not refill a block every key.
 	seekWindows = 2
@@ -31,10 +34,10 @@ const (
 // distance steps, where K is Spacing.
 //
 // It keeps parked runners every K steps (at most SeekCheckpoints of them),
-// one live runner, and up to seekWindows windows of cached snapshots. A
-// backward seek to step i takes the nearest runner at or before i's block
-// and steps it through the block, caching the snapshot of every step, so
-// that the next presses of "back" inside that block cost nothing. A
+// one live runner, and up to seekWindows windows of SeekWindow cached
+// snapshots. A backward seek to step i takes the nearest runner at or
+// before i and steps it to i, caching the snapshots of the steps just
+// before i, so that the next presses of "back" cost nothing. A
 // background goroutine rebuilds the checkpoints that seeks use up (a fresh
 // runner stepped to the checkpoint; the simulation is deterministic, so it
 // is the same world); a seek never waits for it.
@@ -222,37 +225,28 @@ func (sk *Seeker) park(r *Runner, at int) bool {
 	return true
 }
 
-// fill caches the snapshots of i's block: from the block's checkpoint (or
-// the nearest runner after it) to the next checkpoint, at most
-// SeekCacheSteps of them. The runner ends on the next checkpoint and is
-// parked there when that slot is missing: going back block by block
-// restores each checkpoint the previous block used up.
+// fill caches the snapshots of the SeekWindow steps up to i, from the
+// nearest runner at or before i (at most K steps back, when the checkpoint
+// is parked), which then stands at i as the live runner: n and the play
+// loop go on from there, and the next b presses come from the cache.
 func (sk *Seeker) fill(i int) {
-	last := len(sk.times) - 1
-	c := i / sk.k * sk.k
-	end := min(c+sk.k, last)
-	if end-i >= SeekCacheSteps {
-		end = i
-	}
 	r, at := sk.source(i)
-	lo := max(at, c, end-SeekCacheSteps+1)
-	snaps := make([]Snapshot, 0, end-lo+1)
+	lo := max(at, i-SeekWindow+1)
+	snaps := make([]Snapshot, 0, i-lo+1)
 	take := func(p int) {
 		if p >= lo {
 			snaps = append(snaps, r.SnapshotAt(sk.times[p]))
 		}
 	}
 	take(at)
-	sk.advance(r, at, end, take)
+	sk.advance(r, at, i, take)
 	sk.stats.Fills++
 	sk.windows = append([]window{{from: lo, snaps: snaps}}, sk.windows...)
 	if len(sk.windows) > seekWindows {
 		sk.windows = sk.windows[:seekWindows]
 	}
 	sk.retire()
-	if !sk.park(r, end) {
-		sk.live, sk.liveAt = r, end
-	}
+	sk.live, sk.liveAt = r, i
 }
 
 func (sk *Seeker) wakeBuilder() {

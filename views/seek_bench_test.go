@@ -23,6 +23,7 @@ func BenchmarkSeek(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer ss.Close()
+			ss.sk.Settle()
 			last := len(ss.bounds) - 1
 			rng := rand.New(rand.NewPCG(1, 2))
 			b.ResetTimer()
@@ -32,6 +33,7 @@ func BenchmarkSeek(b *testing.B) {
 					b.Fatal(err)
 				}
 				_ = ss.Snapshot()
+				ss.sk.Settle() // the builder's rebuilds are not the seek's cost
 				to := rng.IntN(last)
 				b.StartTimer()
 				if err := ss.Seek(to); err != nil {
@@ -56,6 +58,7 @@ func BenchmarkBack(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer ss.Close()
+			ss.sk.Settle()
 			last := len(ss.bounds) - 1
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -64,6 +67,7 @@ func BenchmarkBack(b *testing.B) {
 					b.Fatal(err)
 				}
 				_ = ss.Snapshot()
+				ss.sk.Settle()
 				b.StartTimer()
 				if _, err := ss.Back(); err != nil {
 					b.Fatal(err)
