@@ -156,7 +156,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.Type == tea.KeyCtrlC {
 			return m.quit()
 		}
-		prompting := m.screen == screenRun && m.run.prompt != nil
+		prompting := m.screen == screenRun && (m.run.prompt != nil || m.run.jump != nil)
 		filtering := m.screen == screenPicker && m.picker.filtering()
 		if !prompting && !filtering {
 			if m.showHelp {
@@ -279,6 +279,9 @@ func (m *Model) helpView(w, h int) string {
 		"Faults strike the selected process (tab to Clients or Nodes, ↑/↓ to select)",
 		"at the cursor's true time; they join the run's schedule, so stepping back",
 		"and forth stays consistent. w writes the run as a scenario file.",
+		"A step (n, b, the header's count) is one move of the simulation: up to the",
+		"next trace line, with every line that moment writes (a reply and the grant",
+		"it makes are one step). : goes to a true time (12.5s) or a step (#340).",
 		"",
 		"Clients: belief = what the client thinks (lease until, by its own clock);",
 		"truth = key✓ its token is the lock key's value, cs✓ in its critical section.",

@@ -186,7 +186,7 @@ func (m *CompareModel) column(i int, ss *Session, w, h int) []string {
 		verdict = st.Bad.Render("✖ " + fin.Verdict())
 	}
 	var in []string
-	in = append(in, fmt.Sprintf("final verdict %s │ event %d/%d", verdict, ss.Event(), ss.Total()))
+	in = append(in, fmt.Sprintf("final verdict %s │ step %d/%d", verdict, ss.StepAt(), ss.Steps()))
 	cl, _ := clientLines(st, snap, w-2, -1, false)
 	in = append(in, st.Header.Render("clients  belief │ truth"))
 	in = append(in, cl...)

@@ -8,6 +8,7 @@ import (
 // help.KeyMap so the help bubble lists exactly what works.
 type KeyMap struct {
 	Play, Step, Back, Faster, Slower, NextMark, Focus, Up, Down  key.Binding
+	Home, End, Goto                                              key.Binding
 	Pause, Hang, Jump, Drift, Crash, Failover, Isolate, Slow     key.Binding
 	Partition                                                    key.Binding
 	Write, Mermaid, Compare, ZoomIn, ZoomOut, Picker, Help, Quit key.Binding
@@ -20,8 +21,11 @@ func DefaultKeys() KeyMap {
 	}
 	return KeyMap{
 		Play:      b("space", "play/pause", " "),
-		Step:      b("n/→", "next event", "n", "right"),
-		Back:      b("b/←", "event back", "b", "left"),
+		Step:      b("n/→", "next step", "n", "right"),
+		Back:      b("b/←", "step back", "b", "left"),
+		Home:      b("home", "start of the run", "home"),
+		End:       b("end", "end of the run", "end"),
+		Goto:      b(":", "go to time or #step", ":"),
 		Faster:    b("]", "speed ×2", "]"),
 		Slower:    b("[", "speed ÷2", "["),
 		NextMark:  b("g", "next fault/violation", "g"),
@@ -53,11 +57,14 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Play, k.Step, k.Back, k.NextMark, k.Jump, k.Help, k.Quit}
 }
 
-// FullHelp is the `?` page, in columns by purpose.
+// FullHelp is the `?` page, in columns by purpose. Home, end and : share
+// a line, and so do ↑ and ↓: at the minimum size the page holds 26 lines.
 func (k KeyMap) FullHelp() [][]key.Binding {
+	jumps := key.NewBinding(key.WithKeys("home", "end", ":"), key.WithHelp("home/end", "start/end (: go to)"))
+	upDown := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "select/scroll"))
 	return [][]key.Binding{
-		{k.Play, k.Step, k.Back, k.Faster, k.Slower, k.NextMark},
-		{k.Focus, k.Up, k.Down, k.ZoomIn, k.ZoomOut},
+		{k.Play, k.Step, k.Back, jumps, k.Faster, k.Slower, k.NextMark},
+		{k.Focus, upDown, k.ZoomIn, k.ZoomOut},
 		{k.Pause, k.Hang, k.Jump, k.Drift},
 		{k.Crash, k.Failover, k.Isolate, k.Partition, k.Slow},
 		{k.Write, k.Mermaid, k.Compare, k.Picker, k.Help, k.Quit},

@@ -55,6 +55,7 @@ type RunModel struct {
 	logBack  int           // log scrolled back by this many events
 	span     time.Duration // timeline window width; 0 = whole run
 	prompt   *prompt
+	jump     *gotoPrompt // the ":" prompt, when open
 	status   string
 	statusOK bool
 }
@@ -105,6 +106,9 @@ func (m *RunModel) Update(msg tea.Msg) tea.Cmd {
 	case tickMsg:
 		return m.onTick(msg)
 	case tea.KeyMsg:
+		if m.jump != nil {
+			return m.updateGoto(msg)
+		}
 		if m.prompt != nil {
 			return m.updatePrompt(msg)
 		}
@@ -151,7 +155,7 @@ func (m *RunModel) onKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Step):
 		if !m.ss.Step() {
-			m.setStatus(true, "end of the run (%d events)", m.ss.Total())
+			m.setStatus(true, "end of the run (%d steps, %d events)", m.ss.Steps(), m.ss.Total())
 		}
 		return m.seeked()
 	case key.Matches(msg, k.Back):
@@ -162,6 +166,22 @@ func (m *RunModel) onKey(msg tea.KeyMsg) tea.Cmd {
 			m.setStatus(true, "at the start")
 		}
 		return m.seeked()
+	case key.Matches(msg, k.Home), key.Matches(msg, k.End):
+		i := 0
+		if key.Matches(msg, k.End) {
+			i = m.ss.Steps()
+		}
+		if err := m.ss.Seek(i); err != nil {
+			m.setStatus(false, "%v", err)
+		}
+		return m.seeked()
+	case key.Matches(msg, k.Goto):
+		if m.playing {
+			m.playing = false
+			m.gen++
+		}
+		m.jump = newGotoPrompt()
+		return nil
 	case key.Matches(msg, k.Faster), key.Matches(msg, k.Slower):
 		if key.Matches(msg, k.Faster) {
 			m.speed = min(m.speed*2, maxSpeed)
