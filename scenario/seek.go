@@ -14,8 +14,9 @@ import (
 // its 30 coroutines' stacks).
 const (
 	// SeekCheckpoints is how many parked runners a Seeker keeps at most:
-	// the memory bound (~14 MB for the largest bundled world).
-	SeekCheckpoints = 64
+	// the memory bound (~7 MB for the largest bundled world). Building them
+	// all costs SeekCheckpoints/2 replays of the run, in the background.
+	SeekCheckpoints = 32
 	// SeekMinSpacing is the smallest checkpoint spacing K, in steps; a
 	// longer run spaces its SeekCheckpoints checkpoints wider.
 	SeekMinSpacing = 256

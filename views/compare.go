@@ -25,22 +25,12 @@ type CompareModel struct {
 	status  string
 }
 
-// openCompare opens s under strategies a and b, with base's extra faults
-// (those injected in the run view), at true time at.
-func openCompare(c *ctx, s *scenario.Scenario, a, b string, base scenario.Options, at time.Duration) (*CompareModel, error) {
-	m := &CompareModel{c: c, speed: defaultSpeed}
-	for i, strat := range []string{a, b} {
-		o := base
-		o.Strategy = strat
-		ss, err := Open(s, o)
-		if err != nil {
-			m.Close()
-			return nil, fmt.Errorf("strategy %s: %w", strat, err)
-		}
-		m.sides[i] = ss
-	}
+// openCompare shows two sessions of one scenario (built by the root
+// model's buildCompare) side by side, at true time at.
+func openCompare(c *ctx, sides [2]*Session, at time.Duration) *CompareModel {
+	m := &CompareModel{c: c, speed: defaultSpeed, sides: sides}
 	m.seek(at)
-	return m, nil
+	return m
 }
 
 // Close ends both sides' runners.

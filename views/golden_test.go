@@ -22,6 +22,11 @@ func runGolden(t *testing.T, cfg Config, w, h int, keys ...string) {
 	}
 	t.Cleanup(m.Close)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
+	select { // the scenario is built off the UI goroutine
+	case <-m.Ready():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the scenario was not built in 10s")
+	}
 	for _, k := range keys {
 		tm.Send(keyMsg(k))
 	}

@@ -43,21 +43,23 @@ type RunModel struct {
 	c  *ctx
 	ss *Session
 
-	snap     scenario.Snapshot
-	prev     model.Metrics // metrics one move ago, to highlight what changed
-	playing  bool
-	speed    float64
-	gen      int
-	focus    panel
-	selC     int // selected client
-	selN     int // selected node
-	target   panel
-	logBack  int           // log scrolled back by this many events
-	span     time.Duration // timeline window width; 0 = whole run
-	prompt   *prompt
-	jump     *gotoPrompt // the ":" prompt, when open
-	status   string
-	statusOK bool
+	snap    scenario.Snapshot
+	prev    model.Metrics // metrics one move ago, to highlight what changed
+	playing bool
+	speed   float64
+	gen     int
+	focus   panel
+	selC    int // selected client
+	selN    int // selected node
+	target  panel
+	logBack int           // log scrolled back by this many events
+	span    time.Duration // timeline window width; 0 = whole run
+	prompt  *prompt
+	jump    *gotoPrompt // the ":" prompt, when open
+	// pendingFault is a fault to inject, for the root model to build.
+	pendingFault *faults.Fault
+	status       string
+	statusOK     bool
 }
 
 func newRunModel(c *ctx, ss *Session) *RunModel {
@@ -334,14 +336,17 @@ func (m *RunModel) updatePrompt(msg tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
+// inject asks for f to be injected at the cursor: the root model replays
+// the run with it off the UI goroutine (buildInject), then calls injected.
 func (m *RunModel) inject(f faults.Fault) tea.Cmd {
-	if err := m.ss.Inject(f); err != nil {
-		m.setStatus(false, "not injected: %v", err)
-		return nil
-	}
-	f.At = m.ss.Now()
-	m.setStatus(true, "injected at %s: %s (now %d/%d events; w writes it out)", secs(f.At), f, m.ss.Event(), m.ss.Total())
-	return m.seeked()
+	m.pendingFault = &f
+	return nil
+}
+
+// injected says that f is now in the run, the cursor just after it.
+func (m *RunModel) injected(f faults.Fault) {
+	m.setStatus(true, "injected at %s: %s (now step %d/%d; w writes it out)", secs(f.At), f, m.ss.StepAt(), m.ss.Steps())
+	m.seeked()
 }
 
 func (m *RunModel) write() {

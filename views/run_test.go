@@ -285,6 +285,7 @@ func TestCompareSharedCursor(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
+	m.finishBuild()
 	m.Update(teaSize(120, 40))
 	c := m.Compare()
 	press(m, "n", "n", "n", "n")
