@@ -25,6 +25,7 @@ type build struct {
 	id     int
 	what   string       // "building gc-pause-lua-release"
 	events atomic.Int64 // trace events played so far, by every session of the build
+	ctx    context.Context // cancelled when the build is given up
 	cancel context.CancelFunc
 	exec   func() tea.Msg // runs the build; called once, off the UI goroutine
 	apply  func(m *Model, ss []*Session)
@@ -59,7 +60,7 @@ func (m *Model) startBuild(what string, open func(ctx context.Context, progress 
 	m.abandonBuild()
 	m.buildSeq++
 	ctx, cancel := context.WithCancel(context.Background())
-	b := &build{id: m.buildSeq, what: what, cancel: cancel, apply: apply, done: make(chan struct{})}
+	b := &build{id: m.buildSeq, what: what, ctx: ctx, cancel: cancel, apply: apply, done: make(chan struct{})}
 	b.exec = func() tea.Msg {
 		defer close(b.done)
 		if gate := buildGate; gate != nil {
