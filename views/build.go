@@ -23,8 +23,8 @@ import (
 // keys typed ahead are not lost.
 type build struct {
 	id     int
-	what   string       // "building gc-pause-lua-release"
-	events atomic.Int64 // trace events played so far, by every session of the build
+	what   string          // "building gc-pause-lua-release"
+	events atomic.Int64    // trace events played so far, by every session of the build
 	ctx    context.Context // cancelled when the build is given up
 	cancel context.CancelFunc
 	exec   func() tea.Msg // runs the build; called once, off the UI goroutine
