@@ -25,6 +25,12 @@ const (
 	// the cache (a window lasts seconds of key repeat, long enough for the
 	// builder to rebuild the checkpoint the window used up).
 	SeekWindow = 128
+	// SeekBuildSteps bounds the background work of building every
+	// checkpoint (about half the checkpoints times the run's steps): a very
+	// long run, one that spends its event budget, gets fewer and wider
+	// checkpoints rather than minutes of replays. counter-30x200 needs a
+	// twentieth of it.
+	SeekBuildSteps = 1 << 24
 	// seekWindows is how many windows stay cached: two, so that going back
 	// and forth across a checkpoint does not refill a block every key.
 	seekWindows = 2
@@ -90,8 +96,12 @@ func NewSeeker(s *Scenario, o Options, times []time.Duration) (*Seeker, error) {
 	last := len(times) - 1
 	ctx, cancel := context.WithCancel(context.Background())
 	o.Context = ctx
+	n := SeekCheckpoints
+	if last > 0 {
+		n = max(2, min(n, 2*SeekBuildSteps/last))
+	}
 	sk := &Seeker{s: s, o: o, times: times, cancel: cancel,
-		k:    max(SeekMinSpacing, (last+SeekCheckpoints-1)/SeekCheckpoints),
+		k:    max(SeekMinSpacing, (last+n-1)/n),
 		done: make(chan struct{}), wake: make(chan struct{}, 1)}
 	sk.cond = sync.NewCond(&sk.mu)
 	sk.parked = make([]*Runner, last/sk.k+1)
