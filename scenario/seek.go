@@ -28,9 +28,9 @@ const (
 	// SeekBuildSteps bounds the background work of building every
 	// checkpoint (about half the checkpoints times the run's steps): a very
 	// long run, one that spends its event budget, gets fewer and wider
-	// checkpoints rather than minutes of replays. counter-30x200 needs a
-	// twentieth of it.
-	SeekBuildSteps = 1 << 24
+	// checkpoints rather than minutes of replays competing with the UI for
+	// the CPU. counter-30x200 needs a quarter of it.
+	SeekBuildSteps = 1 << 22
 	// seekWindows is how many windows stay cached: two, so that going back
 	// and forth across a checkpoint does not refill a block every key.
 	seekWindows = 2
