@@ -66,6 +66,7 @@ type Seeker struct {
 	cursor   int       // the last step asked for: the builder works nearest it first
 	building bool
 	closed   bool
+	stopped  bool // the builder gave up: Settle must not wait for it
 
 	live    *Runner // the runner at the cursor, or nil
 	liveAt  int
@@ -287,9 +288,9 @@ func (sk *Seeker) build(ctx context.Context) {
 			}
 		}
 		r, err := NewRunner(sk.s, sk.o, false)
-		if err != nil {
+		if err != nil { // cannot happen: NewSeeker built the same world
 			sk.mu.Lock()
-			sk.building = false
+			sk.building, sk.stopped = false, true
 			sk.cond.Broadcast()
 			sk.mu.Unlock()
 			return
@@ -330,7 +331,7 @@ func (sk *Seeker) missing() int {
 func (sk *Seeker) Settle() {
 	sk.mu.Lock()
 	defer sk.mu.Unlock()
-	for !sk.closed && (sk.building || sk.missing() > 0) {
+	for !sk.closed && !sk.stopped && (sk.building || sk.missing() > 0) {
 		sk.cond.Wait()
 	}
 }

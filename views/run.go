@@ -43,23 +43,23 @@ type RunModel struct {
 	c  *ctx
 	ss *Session
 
-	snap    scenario.Snapshot
-	prev    model.Metrics // metrics one move ago, to highlight what changed
-	playing bool
-	speed   float64
-	gen     int
-	focus   panel
-	selC    int // selected client
-	selN    int // selected node
-	target  panel
-	logBack int           // log scrolled back by this many events
-	span    time.Duration // timeline window width; 0 = whole run
-	prompt  *prompt
-	jump    *gotoPrompt // the ":" prompt, when open
-	// pendingFault is a fault to inject, for the root model to build.
-	pendingFault *faults.Fault
-	status       string
-	statusOK     bool
+	snap     scenario.Snapshot
+	prev     model.Metrics // metrics one move ago, to highlight what changed
+	playing  bool
+	speed    float64
+	gen      int
+	focus    panel
+	selC     int // selected client
+	selN     int // selected node
+	target   panel
+	logBack  int           // log scrolled back by this many events
+	span     time.Duration // timeline window width; 0 = whole run
+	prompt   *prompt
+	status   string
+	statusOK bool
+
+	jump         *gotoPrompt   // the ":" prompt, when open
+	pendingFault *faults.Fault // a fault to inject, for the root model to build off the UI goroutine
 }
 
 func newRunModel(c *ctx, ss *Session) *RunModel {

@@ -114,5 +114,8 @@ func TestHoldBackAtTheEndOfALongRun(t *testing.T) {
 		if ss.StepAt() != at-1 {
 			t.Fatalf("b at step %d went to %d", at, ss.StepAt())
 		}
+		if snap := m.Run().snap; snap.Event != ss.Event() || snap.Now != ss.Now() {
+			t.Fatalf("step %d: the snapshot is at event %d, %v; the oracle says event %d, %v", ss.StepAt(), snap.Event, snap.Now, ss.Event(), ss.Now())
+		}
 	}
 }
