@@ -14,9 +14,11 @@ import (
 // its 30 coroutines' stacks).
 const (
 	// SeekCheckpoints is how many parked runners a Seeker keeps at most:
-	// the memory bound (~7 MB for the largest bundled world). Building them
-	// all costs SeekCheckpoints/2 replays of the run, in the background.
-	SeekCheckpoints = 32
+	// the memory bound (~3.5 MB for the largest bundled world). Building
+	// them all costs SeekCheckpoints/2 replays of the run, in the
+	// background; a backward seek at most K = steps/SeekCheckpoints steps
+	// (counter-30x200: 4,048 steps, ~4 ms).
+	SeekCheckpoints = 16
 	// SeekMinSpacing is the smallest checkpoint spacing K, in steps; a
 	// longer run spaces its SeekCheckpoints checkpoints wider.
 	SeekMinSpacing = 256
@@ -29,7 +31,7 @@ const (
 	// checkpoint (about half the checkpoints times the run's steps): a very
 	// long run, one that spends its event budget, gets fewer and wider
 	// checkpoints rather than minutes of replays competing with the UI for
-	// the CPU. counter-30x200 needs a quarter of it.
+	// the CPU. counter-30x200 needs an eighth of it.
 	SeekBuildSteps = 1 << 22
 	// seekWindows is how many windows stay cached: two, so that going back
 	// and forth across a checkpoint does not refill a block every key.
