@@ -81,6 +81,7 @@ func (m *Model) Compare() *CompareModel { return m.cmp }
 
 // Close ends every runner the model holds; call it after the program exits.
 func (m *Model) Close() {
+	m.abandonBuild()
 	if m.run != nil {
 		m.run.ss.Close()
 		m.run = nil
