@@ -125,8 +125,8 @@ func TestTUIQuitsCleanlyOnATerminal(t *testing.T) {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 
-	at := scr.waitFor(ctx, t, 0, "event 0/")
-	for _, want := range []string{"event 1/", "event 2/", "event 3/"} {
+	at := scr.waitFor(ctx, t, 0, "step 0/")
+	for _, want := range []string{"step 1/", "step 2/", "step 3/"} {
 		if _, err := ptmx.Write([]byte("n")); err != nil {
 			t.Fatal(err)
 		}

@@ -22,6 +22,8 @@ type Config struct {
 	Open    string    // scenario to open at once; "" shows the picker
 	Compare [2]string // strategies to compare; empty: c compares the scenario's own with redlock (or lua-release)
 	OutDir  string    // where w and m write files; "" = the current directory
+	// EventBudget bounds every run the TUI builds (0: scenario.DefaultEventBudget).
+	EventBudget int64
 }
 
 type screen int
@@ -46,24 +48,30 @@ type Model struct {
 	showHelp bool
 	err      string
 	quitting bool // q or ctrl+c: the last frame is blank, runners close after the program ends
+
+	build    *build        // the run being built off the UI goroutine, or nil
+	buildSeq int           // ids builds, so that an abandoned one's result is dropped
+	initCmd  tea.Cmd       // the build of Config.Open, started by Init
+	ready    chan struct{} // closed once Config.Open's build is over (Ready)
 }
 
 // New makes the TUI for f.
 func New(f *scenario.File, cfg Config) (*Model, error) {
 	c := newCtx(cfg.OutDir)
-	m := &Model{c: c, file: f, cfg: cfg, picker: newPicker(c, f)}
-	if cfg.Open != "" {
-		s, err := f.Find(cfg.Open)
-		if err != nil {
-			return nil, err
-		}
-		if cfg.Compare[0] != "" {
-			if err := m.openCompare(s); err != nil {
-				return nil, err
-			}
-		} else if err := m.openRun(s); err != nil {
-			return nil, err
-		}
+	m := &Model{c: c, file: f, cfg: cfg, picker: newPicker(c, f), ready: make(chan struct{})}
+	if cfg.Open == "" {
+		close(m.ready)
+		return m, nil
+	}
+	s, err := f.Find(cfg.Open)
+	if err != nil {
+		return nil, err
+	}
+	// Built off the UI goroutine once the program starts (Init).
+	if cfg.Compare[0] != "" {
+		m.initCmd = m.openCompare(s)
+	} else {
+		m.initCmd = m.openRun(s)
 	}
 	return m, nil
 }
@@ -76,6 +84,7 @@ func (m *Model) Compare() *CompareModel { return m.cmp }
 
 // Close ends every runner the model holds; call it after the program exits.
 func (m *Model) Close() {
+	m.abandonBuild()
 	if m.run != nil {
 		m.run.ss.Close()
 		m.run = nil
@@ -110,19 +119,12 @@ func (m *Model) leaveCompare() tea.Cmd {
 	return m.run.seeked()
 }
 
-func (m *Model) openRun(s *scenario.Scenario) error {
-	ss, err := Open(s, scenario.Options{})
-	if err != nil {
-		return err
-	}
-	m.Close()
-	m.run = newRunModel(m.c, ss)
-	m.screen = screenRun
-	return nil
-}
+// openRun builds s for the run view, off the UI goroutine.
+func (m *Model) openRun(s *scenario.Scenario) tea.Cmd { return m.buildRun(s) }
 
-func (m *Model) openCompare(s *scenario.Scenario) error {
-	var base scenario.Options
+// openCompare builds the compare view of s, off the UI goroutine.
+func (m *Model) openCompare(s *scenario.Scenario) tea.Cmd {
+	base := m.runOptions()
 	var at time.Duration
 	if m.run != nil {
 		// Carry the run's injected faults and cursor over.
@@ -138,18 +140,7 @@ func (m *Model) openCompare(s *scenario.Scenario) error {
 			b = "lua-release"
 		}
 	}
-	cm, err := openCompare(m.c, s, a, b, base, at)
-	if err != nil {
-		return err
-	}
-	// The run view stays open underneath: esc comes back to it, faults and all.
-	m.closeCompare()
-	if m.run != nil {
-		cm.back = "back to the run"
-	}
-	m.cmp = cm
-	m.screen = screenCompare
-	return nil
+	return m.buildCompare(s, a, b, base, at)
 }
 
 // eachRune handles the runes of msg one key at a time. bubbletea delivers
@@ -169,8 +160,8 @@ func (m *Model) eachRune(msg tea.KeyMsg) tea.Cmd {
 	return tea.Sequence(cmds...)
 }
 
-// Init starts nothing: the play loop starts on space.
-func (m *Model) Init() tea.Cmd { return nil }
+// Init builds the scenario Config.Open names; the play loop starts on space.
+func (m *Model) Init() tea.Cmd { return m.initCmd }
 
 // Update routes msg to the current screen.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -184,10 +175,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
 			return m, m.eachRune(msg)
 		}
+		if cmd, ok := m.buildKey(msg); ok {
+			return m, cmd
+		}
 		if msg.Type == tea.KeyCtrlC {
 			return m.quit()
 		}
-		prompting := m.screen == screenRun && m.run.prompt != nil
+		prompting := m.screen == screenRun && (m.run.prompt != nil || m.run.jump != nil)
 		filtering := m.screen == screenPicker && m.picker.filtering()
 		if !prompting && !filtering {
 			if m.showHelp {
@@ -220,15 +214,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 					}
 				}
 				if s != nil {
-					var err error
 					if m.cfg.Compare[0] != "" {
-						err = m.openCompare(s)
-					} else {
-						err = m.openRun(s)
+						return m, m.openCompare(s)
 					}
-					if err != nil {
-						m.err = err.Error()
-					}
+					return m, m.openRun(s)
 				}
 				return m, nil
 			}
@@ -241,13 +230,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 					m.screen = screenPicker
 					return m, nil
 				case key.Matches(msg, k.Compare):
-					if err := m.openCompare(m.run.ss.S); err != nil {
-						m.run.setStatus(false, "compare: %v", err)
-					}
-					return m, nil
+					return m, m.openCompare(m.run.ss.S)
 				}
 			}
-			return m, m.run.Update(msg)
+			cmd := m.run.Update(msg)
+			if f := m.run.pendingFault; f != nil {
+				m.run.pendingFault = nil
+				return m, tea.Batch(cmd, m.buildInject(*f))
+			}
+			return m, cmd
 		case screenCompare:
 			if key.Matches(msg, k.Picker) {
 				return m, m.leaveCompare()
@@ -258,6 +249,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// The filter's results reach the list even when a scenario was
 		// opened before they arrived (esc comes back to them).
 		return m, m.picker.update(msg)
+	case builtMsg:
+		return m, m.onBuilt(msg)
+	case buildTickMsg:
+		if m.build != nil && m.build.id == msg.id {
+			return m, m.buildTicker(msg.id)
+		}
+		return m, nil
 	case tickMsg:
 		switch {
 		case m.screen == screenRun:
@@ -289,6 +287,9 @@ func (m *Model) View() string {
 	}
 	if w < MinWidth || h < MinHeight {
 		return tooSmall(w, h, MinWidth, MinHeight)
+	}
+	if m.build != nil {
+		return m.buildView(w)
 	}
 	if m.showHelp {
 		return m.helpView(w, h)
@@ -328,6 +329,9 @@ func (m *Model) helpView(w, h int) string {
 		"Faults strike the selected process (tab to Clients or Nodes, ↑/↓ to select)",
 		"at the cursor's true time; they join the run's schedule, so stepping back",
 		"and forth stays consistent. w writes the run as a scenario file.",
+		"A step (n, b, the header's count) is one move of the simulation: up to the",
+		"next trace line, with every line that moment writes (a reply and the grant",
+		"it makes are one step). : goes to a true time (12.5s) or a step (#340).",
 		"",
 		"Clients: belief = what the client thinks (lease until, by its own clock);",
 		"truth = key✓ its token is the lock key's value, cs✓ in its critical section.",

@@ -45,6 +45,7 @@ func BenchmarkView(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer m.Close()
+	m.finishBuild()
 	m.Update(teaSize(200, 60))
 	ss := m.Run().Session()
 	if err := ss.Seek(len(ss.bounds) / 2); err != nil {

@@ -27,22 +27,12 @@ type CompareModel struct {
 	back    string // where esc goes: "back to the run" or "back to scenarios"
 }
 
-// openCompare opens s under strategies a and b, with base's extra faults
-// (those injected in the run view), at true time at.
-func openCompare(c *ctx, s *scenario.Scenario, a, b string, base scenario.Options, at time.Duration) (*CompareModel, error) {
-	m := &CompareModel{c: c, speed: defaultSpeed, back: "back to scenarios"}
-	for i, strat := range []string{a, b} {
-		o := base
-		o.Strategy = strat
-		ss, err := Open(s, o)
-		if err != nil {
-			m.Close()
-			return nil, fmt.Errorf("strategy %s: %w", strat, err)
-		}
-		m.sides[i] = ss
-	}
+// openCompare shows two sessions of one scenario (built by the root
+// model's buildCompare) side by side, at true time at.
+func openCompare(c *ctx, sides [2]*Session, at time.Duration) *CompareModel {
+	m := &CompareModel{c: c, speed: defaultSpeed, sides: sides, back: "back to scenarios"}
 	m.seek(at)
-	return m, nil
+	return m
 }
 
 // Close ends both sides' runners.
@@ -226,7 +216,7 @@ func (m *CompareModel) column(i int, ss *Session, w, h int) []string {
 		verdict = st.Bad.Render("✖ " + fin.Verdict())
 	}
 	var in []string
-	in = append(in, fmt.Sprintf("final verdict %s │ event %d/%d", verdict, ss.Event(), ss.Total()))
+	in = append(in, fmt.Sprintf("final verdict %s │ step %d/%d", verdict, ss.StepAt(), ss.Steps()))
 	cl, _ := clientLines(st, snap, w-2, -1, false)
 	in = append(in, st.Header.Render("clients  belief │ truth"))
 	in = append(in, cl...)

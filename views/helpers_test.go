@@ -37,6 +37,7 @@ func openModel(t testing.TB, name string, w, h int) *Model {
 		t.Fatal(err)
 	}
 	t.Cleanup(m.Close)
+	m.finishBuild()
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m
 }
@@ -61,15 +62,22 @@ func keyMsg(s string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyDown}
 	case "backspace":
 		return tea.KeyMsg{Type: tea.KeyBackspace}
+	case "home":
+		return tea.KeyMsg{Type: tea.KeyHome}
+	case "end":
+		return tea.KeyMsg{Type: tea.KeyEnd}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
 }
 
-// press sends keys to m and returns the last command.
+// press sends keys to m and returns the last command. A build a key starts
+// (open, compare, inject) is run to completion at once, as the program
+// would off the UI goroutine.
 func press(m *Model, keys ...string) tea.Cmd {
 	var cmd tea.Cmd
 	for _, k := range keys {
 		_, cmd = m.Update(keyMsg(k))
+		m.finishBuild()
 	}
 	return cmd
 }

@@ -8,6 +8,7 @@ import (
 // help.KeyMap so the help bubble lists exactly what works.
 type KeyMap struct {
 	Play, Step, Back, Faster, Slower, NextMark, Focus, Up, Down  key.Binding
+	Home, End, Goto                                              key.Binding
 	Pause, Hang, Jump, Drift, Crash, Failover, Isolate, Slow     key.Binding
 	Partition, Detail                                            key.Binding
 	Write, Mermaid, Compare, ZoomIn, ZoomOut, Picker, Help, Quit key.Binding
@@ -20,8 +21,11 @@ func DefaultKeys() KeyMap {
 	}
 	return KeyMap{
 		Play:      b("space", "play/pause", " "),
-		Step:      b("n/→", "next event", "n", "right"),
-		Back:      b("b/←", "event back", "b", "left"),
+		Step:      b("n/→", "next step", "n", "right"),
+		Back:      b("b/←", "step back", "b", "left"),
+		Home:      b("home", "start of the run", "home"),
+		End:       b("end", "end of the run", "end"),
+		Goto:      b(":", "go to time or #step", ":"),
 		Faster:    b("]", "speed ×2", "]"),
 		Slower:    b("[", "speed ÷2", "["),
 		NextMark:  b("g", "next fault/violation", "g"),
@@ -42,7 +46,7 @@ func DefaultKeys() KeyMap {
 		Compare:   b("c", "compare strategies", "c"),
 		ZoomIn:    b("+", "zoom timeline in", "+", "="),
 		ZoomOut:   b("-", "zoom timeline out", "-"),
-		Detail:    b("v", "violation/event in full", "v"),
+		Detail:    b("v", "violation in full", "v"),
 		Picker:    b("esc", "back to scenarios", "esc"),
 		Help:      b("?", "all keys", "?"),
 		Quit:      b("q", "quit", "q", "ctrl+c"),
@@ -60,10 +64,12 @@ func pair(keys, desc string, a, b key.Binding) key.Binding {
 	return key.NewBinding(key.WithKeys(append(a.Keys(), b.Keys()...)...), key.WithHelp(keys, desc))
 }
 
-// FullHelp is the `?` page, in columns by purpose.
+// FullHelp is the `?` page, in columns by purpose. Opposite keys share a
+// line, and so do home, end and :, so that the page fits the minimum size.
 func (k KeyMap) FullHelp() [][]key.Binding {
+	jumps := key.NewBinding(key.WithKeys("home", "end", ":"), key.WithHelp("home/end", "start/end (: go to)"))
 	return [][]key.Binding{
-		{k.Play, k.Step, k.Back, pair("] [", "speed ×2 ÷2", k.Faster, k.Slower), k.NextMark},
+		{k.Play, k.Step, k.Back, jumps, pair("] [", "speed ×2 ÷2", k.Faster, k.Slower), k.NextMark},
 		{k.Focus, pair("↑ ↓", "select/scroll", k.Up, k.Down), pair("+ -", "zoom timeline in/out", k.ZoomIn, k.ZoomOut), k.Detail},
 		{k.Pause, k.Hang, k.Jump, k.Drift},
 		{k.Crash, k.Failover, k.Isolate, k.Partition, k.Slow},

@@ -58,6 +58,9 @@ type RunModel struct {
 	detail   bool // v: the first violation and the cursor's event in full, until any key
 	status   string
 	statusOK bool
+
+	jump         *gotoPrompt   // the ":" prompt, when open
+	pendingFault *faults.Fault // a fault to inject, for the root model to build off the UI goroutine
 }
 
 func newRunModel(c *ctx, ss *Session) *RunModel {
@@ -106,6 +109,9 @@ func (m *RunModel) Update(msg tea.Msg) tea.Cmd {
 	case tickMsg:
 		return m.onTick(msg)
 	case tea.KeyMsg:
+		if m.jump != nil {
+			return m.updateGoto(msg)
+		}
 		if m.prompt != nil {
 			return m.updatePrompt(msg)
 		}
@@ -156,7 +162,7 @@ func (m *RunModel) onKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Step):
 		if !m.ss.Step() {
-			m.setStatus(true, "end of the run (%d events)", m.ss.Total())
+			m.setStatus(true, "end of the run (%d steps, %d events)", m.ss.Steps(), m.ss.Total())
 		}
 		return m.seeked()
 	case key.Matches(msg, k.Back):
@@ -167,6 +173,22 @@ func (m *RunModel) onKey(msg tea.KeyMsg) tea.Cmd {
 			m.setStatus(true, "at the start")
 		}
 		return m.seeked()
+	case key.Matches(msg, k.Home), key.Matches(msg, k.End):
+		i := 0
+		if key.Matches(msg, k.End) {
+			i = m.ss.Steps()
+		}
+		if err := m.ss.Seek(i); err != nil {
+			m.setStatus(false, "%v", err)
+		}
+		return m.seeked()
+	case key.Matches(msg, k.Goto):
+		if m.playing {
+			m.playing = false
+			m.gen++
+		}
+		m.jump = newGotoPrompt()
+		return nil
 	case key.Matches(msg, k.Faster), key.Matches(msg, k.Slower):
 		if key.Matches(msg, k.Faster) {
 			m.speed = min(m.speed*2, maxSpeed)
@@ -309,13 +331,12 @@ func (m *RunModel) updatePrompt(msg tea.KeyMsg) tea.Cmd {
 			m.prompt.err = err.Error()
 			return nil
 		}
-		cmd, err := m.tryInject(f)
-		if err != nil {
+		if err := m.queueInject(f); err != nil {
 			m.prompt.err = "not injected: " + err.Error()
 			return nil
 		}
 		m.prompt = nil
-		return cmd
+		return nil
 	}
 	before := m.prompt.input.Value()
 	var cmd tea.Cmd
@@ -326,22 +347,30 @@ func (m *RunModel) updatePrompt(msg tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
+// inject asks for f to be injected at the cursor: the root model replays
+// the run with it off the UI goroutine (buildInject), then calls injected.
 func (m *RunModel) inject(f faults.Fault) tea.Cmd {
-	cmd, err := m.tryInject(f)
-	if err != nil {
+	if err := m.queueInject(f); err != nil {
 		m.setStatus(false, "not injected: %v", err)
 	}
-	return cmd
+	return nil
 }
 
-// tryInject adds f at the cursor, or says why it cannot.
-func (m *RunModel) tryInject(f faults.Fault) (tea.Cmd, error) {
-	if err := m.ss.Inject(f); err != nil {
-		return nil, err
+// queueInject checks f against the run at the cursor (a refusal comes back
+// at once, for the prompt to show beside the answer) and leaves it for the
+// root model to build.
+func (m *RunModel) queueInject(f faults.Fault) error {
+	if _, _, err := m.ss.WithFault(f); err != nil {
+		return err
 	}
-	f.At = m.ss.Now()
-	m.setStatus(true, "injected at %s: %s (now %d/%d events; w writes it out)", secs(f.At), f, m.ss.Event(), m.ss.Total())
-	return m.seeked(), nil
+	m.pendingFault = &f
+	return nil
+}
+
+// injected says that f is now in the run, the cursor just after it.
+func (m *RunModel) injected(f faults.Fault) {
+	m.setStatus(true, "injected at %s: %s (now step %d/%d; w writes it out)", secs(f.At), f, m.ss.StepAt(), m.ss.Steps())
+	m.seeked()
 }
 
 func (m *RunModel) write() {

@@ -257,6 +257,7 @@ func TestViewFitsTerminal(t *testing.T) {
 			}
 			press(m, "esc")
 			checkFits(t, name+" picker", m.View(), sz[0], sz[1])
+			m.Close() // its checkpoint builder would compete with the next sizes
 		}
 	}
 	m := openModel(t, "gc-pause-wrong-delete", 50, 10)
@@ -285,6 +286,7 @@ func TestCompareSharedCursor(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
+	m.finishBuild()
 	m.Update(teaSize(120, 40))
 	c := m.Compare()
 	press(m, "n", "n", "n", "n")

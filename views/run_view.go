@@ -47,20 +47,23 @@ func (m *RunModel) header(w int) string {
 	if n := len(m.ss.Injected()); n > 0 {
 		inj = fmt.Sprintf(" │ %d injected", n)
 	}
-	full := fmt.Sprintf("%s │ %s │ t %s │ %s %s │ seed %d │ event %d/%d │ %s%s",
+	full := fmt.Sprintf("%s │ %s │ t %s │ %s %s │ seed %d │ step %d/%d │ %s%s",
 		st.Title.Render("lockstep"), st.Header.Render(termtext.Escape(m.ss.S.Name)), secs(m.ss.Now()), play, speedLabel(m.speed),
-		m.snap.Seed, m.ss.Event(), m.ss.Total(), termtext.Escape(m.snap.Strategy), inj)
+		m.snap.Seed, m.ss.StepAt(), m.ss.Steps(), termtext.Escape(m.snap.Strategy), inj)
 	if ansi.StringWidth(full) <= w {
 		return fit(full, w)
 	}
 	// Narrow: the scenario, time, play state and event count matter most.
-	return fit(fmt.Sprintf("%s │ t %s │ %s %s │ ev %d/%d │ seed %d │ %s%s",
+	return fit(fmt.Sprintf("%s │ t %s │ %s %s │ step %d/%d │ seed %d │ %s%s",
 		st.Header.Render(termtext.Escape(m.ss.S.Name)), secs(m.ss.Now()), play, speedLabel(m.speed),
-		m.ss.Event(), m.ss.Total(), m.snap.Seed, termtext.Escape(m.snap.Strategy), inj), w)
+		m.ss.StepAt(), m.ss.Steps(), m.snap.Seed, termtext.Escape(m.snap.Strategy), inj), w)
 }
 
 func (m *RunModel) footer(w int) string {
 	st := m.c.st
+	if m.jump != nil {
+		return m.gotoFooter(w)
+	}
 	if m.prompt != nil {
 		return fit(st.Focus.Render(m.prompt.label+": ")+m.prompt.input.View()+st.Muted.Render("  enter inject · esc cancel"), w)
 	}

@@ -25,6 +25,7 @@ func newModel(t *testing.T, f *scenario.File, cfg Config, w, h int) *Model {
 	}
 	t.Cleanup(m.Close)
 	m.Update(teaSize(w, h))
+	m.finishBuild() // Config.Open is built off the UI goroutine; here, at once
 	return m
 }
 
@@ -244,7 +245,7 @@ func TestCompareHelpListsItsKeys(t *testing.T) {
 	m := openModel(t, "gc-pause-wrong-delete", 140, 40)
 	press(m, "c", "?")
 	v := m.View()
-	for _, want := range []string{"play/pause", "next event", "event back", "next fault/violation", "speed", "back to the run", "quit"} {
+	for _, want := range []string{"play/pause", "next step", "step back", "next fault/violation", "speed", "back to the run", "quit"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("compare help lacks %q", want)
 		}

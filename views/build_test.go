@@ -1,0 +1,172 @@
+package views
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/lockstep-sim/lockstep/scenario"
+)
+
+// q while a long scenario is still being built quits at once, cleanly, and
+// the build stops: its context is cancelled. The build is held at its start
+// (buildGate), so it is certainly still running when q arrives.
+func TestQuitWhileBuilding(t *testing.T) {
+	for _, k := range []tea.KeyMsg{keyMsg("q"), {Type: tea.KeyCtrlC}} {
+		gate := make(chan struct{})
+		buildGate = gate
+		m, err := New(bundled(t), Config{Open: "counter-30x200", OutDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := m.build
+		if b == nil {
+			t.Fatal("opening a scenario started no build")
+		}
+		tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36))
+		tm.Send(k)
+		fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+		if v := fm.View(); v != "" {
+			t.Errorf("%s: the last frame after quitting is %q, want it blank", k, v)
+		}
+		if !errors.Is(b.ctx.Err(), context.Canceled) {
+			t.Errorf("%s: the abandoned build's context is not cancelled", k)
+		}
+		// The program may end before it starts the build at all; if the
+		// build did run, it ended cancelled, not built.
+		select {
+		case <-b.done:
+			if !errors.Is(b.err, context.Canceled) {
+				t.Errorf("%s: the abandoned build ended with %v, want it cancelled", k, b.err)
+			}
+		default:
+		}
+		fm.Close()
+		buildGate = nil
+		close(gate)
+	}
+}
+
+// countdownCtx is cancelled after its Err has been asked n times: the
+// runner asks every scenario.CancelCheckEvery kernel events, so the run
+// stops after a known amount of work, whatever the clock says.
+type countdownCtx struct {
+	context.Context
+	n int
+}
+
+func (c *countdownCtx) Err() error {
+	if c.n > 0 {
+		c.n--
+		return nil
+	}
+	return context.Canceled
+}
+
+// A build's context reaches into the run: the oracle stops midway, within
+// scenario.CancelCheckEvery kernel events of the cancellation.
+func TestOpenStopsWhenCancelled(t *testing.T) {
+	s, err := bundled(t).Find("counter-30x200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress atomic.Int64
+	ss, err := OpenContext(&countdownCtx{Context: context.Background(), n: 5}, s, scenario.Options{}, &progress)
+	if !errors.Is(err, context.Canceled) || ss != nil {
+		t.Fatalf("cancelled build: a session was built: %t, error %v; want context.Canceled", ss != nil, err)
+	}
+	// Five checks passed: at most 6 x CancelCheckEvery kernel events ran,
+	// and each writes at most a few trace lines; the whole run has 64,791.
+	if n := progress.Load(); n == 0 || n > 6*scenario.CancelCheckEvery*2 {
+		t.Fatalf("the cancelled build played %d trace events", n)
+	}
+}
+
+// Update builds nothing itself: opening a scenario or injecting a fault
+// returns at once with the build still to run (no event of the new run has
+// been played), and the old run stays on screen until the build is done.
+func TestUpdateRunsNoBuild(t *testing.T) {
+	m, err := New(bundled(t), Config{OutDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	m.Update(teaSize(120, 36))
+	m.Update(keyMsg("enter")) // the picker's first scenario
+	if m.build == nil || m.run != nil {
+		t.Fatalf("enter in the picker: build %v, run %v; want a build and no run yet", m.build, m.run)
+	}
+	if n := m.build.events.Load(); n != 0 {
+		t.Fatalf("Update played %d events of the build", n)
+	}
+	if v := m.View(); !strings.Contains(v, "building ") || !strings.Contains(v, "q quit") {
+		t.Fatalf("the screen does not say what is being built:\n%s", v)
+	}
+	m.finishBuild()
+	if m.run == nil || m.screen != screenRun {
+		t.Fatal("the finished build opened no run view")
+	}
+	r := m.Run()
+	old := r.Session()
+	m.Update(keyMsg("n"))
+	m.Update(keyMsg("x")) // crash the selected client
+	if m.build == nil {
+		t.Fatalf("x started no build (status %q)", r.status)
+	}
+	if n := m.build.events.Load(); n != 0 || len(old.Injected()) != 0 || !strings.Contains(m.View(), "injecting ") {
+		t.Fatalf("inject ran in Update: %d events, %d injected", n, len(old.Injected()))
+	}
+	m.finishBuild()
+	if got := r.Session().Injected(); len(got) != 1 {
+		t.Fatalf("after the build, %d faults injected, want 1 (status %q)", len(got), r.status)
+	}
+}
+
+// Keys typed while a build runs wait for it and then count; esc gives the
+// build up.
+func TestKeysWaitForTheBuild(t *testing.T) {
+	m, err := New(bundled(t), Config{Open: "gc-pause-wrong-delete", OutDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	m.Update(teaSize(120, 36))
+	for range 3 {
+		m.Update(keyMsg("n"))
+	}
+	m.finishBuild()
+	if got := m.Run().Session().StepAt(); got != 3 {
+		t.Fatalf("n n n typed during the build: step %d, want 3", got)
+	}
+	press(m, "esc") // to the picker
+	m.Update(keyMsg("enter"))
+	m.Update(keyMsg("esc"))
+	if m.build != nil || m.run != nil || !strings.Contains(m.err, "cancelled") {
+		t.Fatalf("esc during a build: build %v, run %v, message %q", m.build, m.run, m.err)
+	}
+}
+
+// A run that spends its event budget says so plainly, instead of hanging or
+// looking finished.
+func TestBudgetExhaustedIsShown(t *testing.T) {
+	m, err := New(bundled(t), Config{Open: "counter-30x200", OutDir: t.TempDir(), EventBudget: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	m.finishBuild()
+	m.Update(teaSize(140, 36))
+	r := m.Run()
+	if r == nil || !r.Session().Final().BudgetExhausted {
+		t.Fatal("counter-30x200 with a budget of 5000 kernel events did not exhaust it")
+	}
+	if v := m.View(); !strings.Contains(v, "event budget exhausted at t=") || !strings.Contains(v, "after 5000 kernel events") {
+		t.Fatalf("the view does not say the budget ran out:\n%s", v)
+	}
+}

@@ -1,0 +1,79 @@
+package views
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/lockstep-sim/lockstep/scenario"
+)
+
+// BenchmarkSeek is one backward seek, from the last step of the run to a
+// random earlier one (seeded, so every run of the benchmark makes the same
+// seeks), on the largest bundled scenario and on fair-fifo: what a user's
+// goto or b costs at the end of a long run.
+func BenchmarkSeek(b *testing.B) {
+	for _, name := range []string{"counter-30x200", "fair-fifo"} {
+		b.Run(name, func(b *testing.B) {
+			s, err := bundled(b).Find(name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ss, err := Open(s, scenario.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ss.Close()
+			ss.sk.Settle()
+			last := len(ss.bounds) - 1
+			rng := rand.New(rand.NewPCG(1, 2))
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				if err := ss.Seek(last); err != nil {
+					b.Fatal(err)
+				}
+				_ = ss.Snapshot()
+				ss.sk.Settle() // the builder's rebuilds are not the seek's cost
+				to := rng.IntN(last)
+				b.StartTimer()
+				if err := ss.Seek(to); err != nil {
+					b.Fatal(err)
+				}
+				_ = ss.Snapshot()
+			}
+		})
+	}
+}
+
+// BenchmarkBack is one b at the end of the run: the key a user holds.
+func BenchmarkBack(b *testing.B) {
+	for _, name := range []string{"counter-30x200", "fair-fifo"} {
+		b.Run(name, func(b *testing.B) {
+			s, err := bundled(b).Find(name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ss, err := Open(s, scenario.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ss.Close()
+			ss.sk.Settle()
+			last := len(ss.bounds) - 1
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				if err := ss.Seek(last); err != nil {
+					b.Fatal(err)
+				}
+				_ = ss.Snapshot()
+				ss.sk.Settle()
+				b.StartTimer()
+				if _, err := ss.Back(); err != nil {
+					b.Fatal(err)
+				}
+				_ = ss.Snapshot()
+			}
+		})
+	}
+}
