@@ -43,6 +43,7 @@ func TestFlagsAreBounded(t *testing.T) {
 		{[]string{"run", "--seed", "1e30"}, "from 0 to 18446744073709551615"},
 		{[]string{"compare", "-s", "gc-pause-lua-release", "--budget", "x"}, "from 1 to 2000000000"},
 		{[]string{"compare", "-s", "gc-pause-lua-release", "--seed", "abc"}, "from 0 to 18446744073709551615"},
+		{[]string{"tui", "-s", "gc-pause-lua-release", "--budget", "0"}, "from 1 to 2000000000"},
 	}
 	for _, c := range cases {
 		code, _, stderr := runCLI(t, c.args...)

@@ -11,15 +11,18 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/muesli/termenv"
 
+	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/views"
 )
 
-const tuiSynopsis = `Usage: lockstep tui [-f FILE] [-s NAME] [--compare a,b]
+const tuiSynopsis = `Usage: lockstep tui [-f FILE] [-s NAME] [--compare a,b] [--budget N]
 
 Opens the interactive view: pick a scenario, play, pause, step forward and
 back, inject faults at the cursor, write the run as a scenario file, compare
 two strategies side by side. Press ? inside for every key. NO_COLOR is
-honoured.`
+honoured. The TUI keeps every event of a run for stepping back, so a run
+may take at most --budget kernel events (a tenth of what the headless
+commands allow by default); a run that needs more is shown cut short.`
 
 // cmdTUI opens the interactive view (also what `lockstep` with no arguments does).
 func cmdTUI(args []string, stdout, stderr io.Writer) int {
@@ -27,6 +30,8 @@ func cmdTUI(args []string, stdout, stderr io.Writer) int {
 	file := fs.String("f", "", "scenario `FILE` (default: the bundled scenarios.yaml)")
 	name := fs.String("s", "", "open scenario `NAME` at once instead of the picker")
 	cmp := fs.String("compare", "", "compare two strategies `a,b` side by side (with -s: at once; otherwise after picking)")
+	budget := boundedInt(fs, "budget", views.DefaultEventBudget, 1, scenario.MaxEventBudget,
+		"`N` kernel events per run before it is cut short as BUDGET EXHAUSTED")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -37,7 +42,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitBadInput
 	}
-	cfg := views.Config{Open: *name}
+	cfg := views.Config{Open: *name, EventBudget: budget.v}
 	if *cmp != "" {
 		parts := strings.Split(*cmp, ",")
 		if len(parts) != 2 || strings.TrimSpace(parts[0]) == "" || strings.TrimSpace(parts[1]) == "" {

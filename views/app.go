@@ -22,9 +22,17 @@ type Config struct {
 	Open    string    // scenario to open at once; "" shows the picker
 	Compare [2]string // strategies to compare; empty: c compares the scenario's own with redlock (or lua-release)
 	OutDir  string    // where w and m write files; "" = the current directory
-	// EventBudget bounds every run the TUI builds (0: scenario.DefaultEventBudget).
+	// EventBudget bounds every run the TUI builds (0: DefaultEventBudget).
 	EventBudget int64
 }
+
+// DefaultEventBudget bounds the kernel events of a run the TUI builds unless
+// Config.EventBudget (tui --budget) says otherwise. It is a tenth of the
+// headless scenario.DefaultEventBudget because the TUI keeps every trace
+// line of a run in memory, for the log and for stepping back (~350 bytes a
+// line): a run cut short here costs a few hundred MB, not gigabytes. The
+// largest bundled scenario takes about 1.2e5 events.
+const DefaultEventBudget = 1_000_000
 
 type screen int
 

@@ -229,7 +229,11 @@ func (m *Model) buildRun(s *scenario.Scenario) tea.Cmd {
 
 // runOptions are the options every run the TUI builds uses.
 func (m *Model) runOptions() scenario.Options {
-	return scenario.Options{EventBudget: m.cfg.EventBudget}
+	b := m.cfg.EventBudget
+	if b <= 0 {
+		b = DefaultEventBudget
+	}
+	return scenario.Options{EventBudget: b}
 }
 
 // budgetNote says so when the run stopped because it spent its event

@@ -170,3 +170,19 @@ func TestBudgetExhaustedIsShown(t *testing.T) {
 		t.Fatalf("the view does not say the budget ran out:\n%s", v)
 	}
 }
+
+// The TUI keeps every event of a run, so its runs are bounded by its own,
+// smaller budget unless the config raises it.
+func TestTUIBudget(t *testing.T) {
+	m := &Model{cfg: Config{}}
+	if got := m.runOptions().EventBudget; got != DefaultEventBudget {
+		t.Fatalf("default TUI budget %d, want %d", got, DefaultEventBudget)
+	}
+	if DefaultEventBudget >= scenario.DefaultEventBudget {
+		t.Fatalf("the TUI's budget %d is not below the headless %d", DefaultEventBudget, scenario.DefaultEventBudget)
+	}
+	m.cfg.EventBudget = 5
+	if got := m.runOptions().EventBudget; got != 5 {
+		t.Fatalf("configured budget %d, want 5", got)
+	}
+}
