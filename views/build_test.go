@@ -77,7 +77,7 @@ func TestOpenStopsWhenCancelled(t *testing.T) {
 		t.Fatal(err)
 	}
 	var progress atomic.Int64
-	ss, err := OpenContext(&countdownCtx{Context: context.Background(), n: 5}, s, scenario.Options{}, &progress)
+	ss, err := scenario.OpenContext(&countdownCtx{Context: context.Background(), n: 5}, s, scenario.Options{}, &progress)
 	if !errors.Is(err, context.Canceled) || ss != nil {
 		t.Fatalf("cancelled build: a session was built: %t, error %v; want context.Canceled", ss != nil, err)
 	}
@@ -113,7 +113,7 @@ func TestUpdateRunsNoBuild(t *testing.T) {
 		t.Fatal("the finished build opened no run view")
 	}
 	r := m.Run()
-	old := r.Session()
+	old := r.Player()
 	m.Update(keyMsg("n"))
 	m.Update(keyMsg("x")) // crash the selected client
 	if m.build == nil {
@@ -123,7 +123,7 @@ func TestUpdateRunsNoBuild(t *testing.T) {
 		t.Fatalf("inject ran in Update: %d events, %d injected", n, len(old.Injected()))
 	}
 	m.finishBuild()
-	if got := r.Session().Injected(); len(got) != 1 {
+	if got := r.Player().Injected(); len(got) != 1 {
 		t.Fatalf("after the build, %d faults injected, want 1 (status %q)", len(got), r.status)
 	}
 }
@@ -141,7 +141,7 @@ func TestKeysWaitForTheBuild(t *testing.T) {
 		m.Update(keyMsg("n"))
 	}
 	m.finishBuild()
-	if got := m.Run().Session().StepAt(); got != 3 {
+	if got := m.Run().Player().StepAt(); got != 3 {
 		t.Fatalf("n n n typed during the build: step %d, want 3", got)
 	}
 	press(m, "esc") // to the picker
@@ -163,7 +163,7 @@ func TestBudgetExhaustedIsShown(t *testing.T) {
 	m.finishBuild()
 	m.Update(teaSize(140, 36))
 	r := m.Run()
-	if r == nil || !r.Session().Final().BudgetExhausted {
+	if r == nil || !r.Player().Final().BudgetExhausted {
 		t.Fatal("counter-30x200 with a budget of 5000 kernel events did not exhaust it")
 	}
 	if v := m.View(); !strings.Contains(v, "event budget exhausted at t=") || !strings.Contains(v, "after 5000 kernel events") {
