@@ -72,7 +72,6 @@ func (m *CompareModel) end() time.Duration { return max(m.sides[0].End(), m.side
 
 // Update handles a message for the compare view.
 func (m *CompareModel) Update(msg tea.Msg) tea.Cmd {
-	k := m.c.keys
 	switch msg := msg.(type) {
 	case tickMsg:
 		t, ok := m.clock.advance(msg, m.at, m.sides[0], m.sides[1])
@@ -84,53 +83,53 @@ func (m *CompareModel) Update(msg tea.Msg) tea.Cmd {
 		}
 		return m.moved(t)
 	case tea.KeyMsg:
-		m.status = ""
-		switch {
-		case key.Matches(msg, k.Play):
-			return m.clock.toggle()
-		case key.Matches(msg, k.Step):
-			next, ok := time.Duration(-1), false
-			for _, s := range m.sides {
-				if t, more := s.NextTime(); more && (!ok || t < next) {
-					next, ok = t, true
-				}
-			}
-			if !ok {
-				m.status = "both runs are over"
-				return nil
-			}
-			return m.seek(next)
-		case key.Matches(msg, k.Back):
-			prev, ok := time.Duration(0), false
-			for _, s := range m.sides {
-				if t, more := s.PrevTime(); more && (!ok || t > prev) {
-					prev, ok = t, true
-				}
-			}
-			if !ok || m.at == 0 {
-				m.status = "at the start"
-				return nil
-			}
-			return m.seek(prev)
-		case key.Matches(msg, k.NextMark):
-			next, ok := time.Duration(0), false
-			for _, s := range m.sides {
-				if t, more := s.NextMarkTime(); more && (!ok || t < next) {
-					next, ok = t, true
-				}
-			}
-			if !ok {
-				m.status = "no fault or violation after the cursor on either side"
-				return nil
-			}
-			return m.seek(next)
-		case key.Matches(msg, k.Faster):
-			return m.clock.faster()
-		case key.Matches(msg, k.Slower):
-			return m.clock.slower()
-		}
+		return m.onKey(msg)
 	}
 	return nil
+}
+
+func (m *CompareModel) onKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.c.keys
+	m.status = ""
+	switch {
+	case key.Matches(msg, k.Play):
+		return m.clock.toggle()
+	case key.Matches(msg, k.Step):
+		next, ok := m.nearest((*scenario.Player).NextTime, true)
+		return m.seekTo(next, ok, "both runs are over")
+	case key.Matches(msg, k.Back):
+		prev, ok := m.nearest((*scenario.Player).PrevTime, false)
+		return m.seekTo(prev, ok && m.at != 0, "at the start")
+	case key.Matches(msg, k.NextMark):
+		next, ok := m.nearest((*scenario.Player).NextMarkTime, true)
+		return m.seekTo(next, ok, "no fault or violation after the cursor on either side")
+	case key.Matches(msg, k.Faster):
+		return m.clock.faster()
+	case key.Matches(msg, k.Slower):
+		return m.clock.slower()
+	}
+	return nil
+}
+
+// nearest is the earliest (or, when !earliest, the latest) of the times
+// that at reports for the two sides, and false when neither reports one.
+func (m *CompareModel) nearest(at func(*scenario.Player) (time.Duration, bool), earliest bool) (time.Duration, bool) {
+	best, ok := time.Duration(0), false
+	for _, s := range m.sides {
+		if t, more := at(s); more && (!ok || (t < best) == earliest) {
+			best, ok = t, true
+		}
+	}
+	return best, ok
+}
+
+// seekTo moves both sides to t when ok, and says why not otherwise.
+func (m *CompareModel) seekTo(t time.Duration, ok bool, why string) tea.Cmd {
+	if !ok {
+		m.status = why
+		return nil
+	}
+	return m.seek(t)
 }
 
 // Keys are the bindings that work in the compare view, for its footer and

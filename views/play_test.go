@@ -85,3 +85,34 @@ func TestComparePlaysToTheEnd(t *testing.T) {
 		t.Fatalf("after %d ticks: playing %v, cursor %v, end %v", ticks, c.clock.playing, c.Now(), c.end())
 	}
 }
+
+// In the compare view n goes to the earliest next step of either side and
+// b to the latest step of either side before the cursor, so b retraces n's
+// path exactly; past either end the status says why nothing moved.
+func TestCompareBackRetracesStep(t *testing.T) {
+	m := newModel(t, bundled(t), Config{Open: "gc-pause-wrong-delete", Compare: [2]string{"set-del", "lua-release"}}, 140, 40)
+	c := m.Compare()
+	path := []time.Duration{c.Now()}
+	for range 60 {
+		press(m, "n")
+		path = append(path, c.Now())
+	}
+	for i := len(path) - 2; i >= 0; i-- {
+		press(m, "b")
+		if c.Now() != path[i] {
+			t.Fatalf("b number %d: at %v, n had been at %v", len(path)-1-i, c.Now(), path[i])
+		}
+	}
+	press(m, "b")
+	if c.Now() != 0 || c.status != "at the start" {
+		t.Fatalf("b at the start: at %v, status %q", c.Now(), c.status)
+	}
+	for i := 0; i < 10000; i++ {
+		if press(m, "n"); c.status != "" {
+			break
+		}
+	}
+	if c.status != "both runs are over" || !c.sides[0].AtEnd() || !c.sides[1].AtEnd() {
+		t.Fatalf("n past the end: status %q", c.status)
+	}
+}
