@@ -38,26 +38,6 @@ func TestStepForwardAndBack(t *testing.T) {
 	}
 }
 
-// Some steps emit two events at once (a violation and the grant that caused
-// it); back must land before them, not stick.
-func TestBackOverMultiEventStep(t *testing.T) {
-	m := openModel(t, "gc-pause-wrong-delete", 100, 30)
-	stepTo(t, m, 31)
-	ss := m.Run().Player()
-	at := ss.Event()
-	if at != 32 {
-		t.Fatalf("the violating step should land at event 32, got %d", at)
-	}
-	press(m, "b")
-	if ss.Event() != 30 {
-		t.Fatalf("back from 32: event %d, want 30", ss.Event())
-	}
-	press(m, "n")
-	if ss.Event() != 32 {
-		t.Fatalf("forward again: event %d, want 32", ss.Event())
-	}
-}
-
 func TestPlayTicksAndGenerations(t *testing.T) {
 	m := openModel(t, "gc-pause-wrong-delete", 100, 30)
 	r := m.Run()
