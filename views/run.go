@@ -124,46 +124,10 @@ func (m *RunModel) onTick(msg tickMsg) tea.Cmd {
 func (m *RunModel) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.c.keys
 	m.status = ""
+	if cmd, ok := m.playKey(msg); ok {
+		return cmd
+	}
 	switch {
-	case key.Matches(msg, k.Play):
-		if !m.clock.playing && m.pl.AtEnd() {
-			m.clock.gen++
-			m.setStatus(true, "at the end of the run: b steps back")
-			return nil
-		}
-		return m.clock.toggle()
-	case key.Matches(msg, k.Step):
-		if !m.pl.Step() {
-			m.setStatus(true, "end of the run (%d steps, %d events)", m.pl.Steps(), m.pl.Total())
-		}
-		return m.seeked()
-	case key.Matches(msg, k.Back):
-		if !m.pl.Back() {
-			m.setStatus(true, "at the start")
-		}
-		return m.seeked()
-	case key.Matches(msg, k.Home):
-		m.pl.Seek(0)
-		return m.seeked()
-	case key.Matches(msg, k.End):
-		m.pl.Seek(m.pl.Steps())
-		return m.seeked()
-	case key.Matches(msg, k.Goto):
-		m.clock.stop()
-		m.jump = newGotoPrompt()
-		return nil
-	case key.Matches(msg, k.Faster):
-		return m.clock.faster()
-	case key.Matches(msg, k.Slower):
-		return m.clock.slower()
-	case key.Matches(msg, k.NextMark):
-		i, ok := m.pl.NextMark()
-		if !ok {
-			m.setStatus(true, "no fault or violation after the cursor")
-			return nil
-		}
-		m.pl.Seek(i)
-		return m.seeked()
 	case key.Matches(msg, k.Focus):
 		m.focus = (m.focus + 1) % panelCount
 		if m.focus == panelClients || m.focus == panelNodes {
@@ -203,6 +167,54 @@ func (m *RunModel) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.mermaid()
 	}
 	return nil
+}
+
+// playKey handles the keys that move the cursor or the play loop; false
+// when msg is none of them.
+func (m *RunModel) playKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	k := m.c.keys
+	switch {
+	case key.Matches(msg, k.Play):
+		if !m.clock.playing && m.pl.AtEnd() {
+			m.clock.gen++
+			m.setStatus(true, "at the end of the run: b steps back")
+			return nil, true
+		}
+		return m.clock.toggle(), true
+	case key.Matches(msg, k.Step):
+		if !m.pl.Step() {
+			m.setStatus(true, "end of the run (%d steps, %d events)", m.pl.Steps(), m.pl.Total())
+		}
+		return m.seeked(), true
+	case key.Matches(msg, k.Back):
+		if !m.pl.Back() {
+			m.setStatus(true, "at the start")
+		}
+		return m.seeked(), true
+	case key.Matches(msg, k.Home):
+		m.pl.Seek(0)
+		return m.seeked(), true
+	case key.Matches(msg, k.End):
+		m.pl.Seek(m.pl.Steps())
+		return m.seeked(), true
+	case key.Matches(msg, k.Goto):
+		m.clock.stop()
+		m.jump = newGotoPrompt()
+		return nil, true
+	case key.Matches(msg, k.Faster):
+		return m.clock.faster(), true
+	case key.Matches(msg, k.Slower):
+		return m.clock.slower(), true
+	case key.Matches(msg, k.NextMark):
+		i, ok := m.pl.NextMark()
+		if !ok {
+			m.setStatus(true, "no fault or violation after the cursor")
+			return nil, true
+		}
+		m.pl.Seek(i)
+		return m.seeked(), true
+	}
+	return nil, false
 }
 
 func (m *RunModel) move(d int) {
