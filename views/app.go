@@ -43,7 +43,7 @@ const (
 )
 
 // Model is the root bubbletea model: it owns the size, routes messages to
-// the current screen and keeps the sessions' runners closed when they are
+// the current screen and keeps the players' runners closed when they are
 // dropped.
 type Model struct {
 	c        *ctx
@@ -94,7 +94,7 @@ func (m *Model) Compare() *CompareModel { return m.cmp }
 func (m *Model) Close() {
 	m.abandonBuild()
 	if m.run != nil {
-		m.run.ss.Close()
+		m.run.pl.Close()
 		m.run = nil
 	}
 	if m.cmp != nil {
@@ -121,9 +121,7 @@ func (m *Model) leaveCompare() tea.Cmd {
 		return nil
 	}
 	m.screen = screenRun
-	if err := m.run.ss.SeekTime(at); err != nil {
-		m.run.setStatus(false, "%v", err)
-	}
+	m.run.pl.SeekTime(at)
 	return m.run.seeked()
 }
 
@@ -136,8 +134,8 @@ func (m *Model) openCompare(s *scenario.Scenario) tea.Cmd {
 	var at time.Duration
 	if m.run != nil {
 		// Carry the run's injected faults and cursor over.
-		base.ExtraFaults = m.run.ss.Injected()
-		at = m.run.ss.Now()
+		base.ExtraFaults = m.run.pl.Injected()
+		at = m.run.pl.Now()
 	}
 	a, b := m.cfg.Compare[0], m.cfg.Compare[1]
 	if a == "" {
@@ -238,7 +236,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 					m.screen = screenPicker
 					return m, nil
 				case key.Matches(msg, k.Compare):
-					return m, m.openCompare(m.run.ss.S)
+					return m, m.openCompare(m.run.pl.Scenario())
 				}
 			}
 			cmd := m.run.Update(msg)
@@ -281,7 +279,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // quit ends the program. The runners stay open until the caller's Close,
 // after the program's last frame: bubbletea draws View once more after
-// tea.Quit, and that frame must not reach into a closed session.
+// tea.Quit, and that frame must not reach into a closed player.
 func (m *Model) quit() (tea.Model, tea.Cmd) {
 	m.quitting = true
 	return m, tea.Quit

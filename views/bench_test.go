@@ -47,10 +47,8 @@ func BenchmarkView(b *testing.B) {
 	defer m.Close()
 	m.finishBuild()
 	m.Update(teaSize(200, 60))
-	ss := m.Run().Session()
-	if err := ss.Seek(len(ss.bounds) / 2); err != nil {
-		b.Fatal(err)
-	}
+	ss := m.Run().Player()
+	ss.Seek((ss.Steps() + 1) / 2)
 	m.Run().refresh()
 	if n, c := len(m.Run().snap.Nodes), len(m.Run().snap.Clients); n != 5 || c != 8 {
 		b.Fatalf("%d nodes, %d clients", n, c)
@@ -68,12 +66,12 @@ func BenchmarkSnapshot(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ss, err := Open(f.Scenarios[0], scenario.Options{})
+	ss, err := scenario.Open(f.Scenarios[0], scenario.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer ss.Close()
-	ss.Seek(len(ss.bounds) / 2)
+	ss.Seek((ss.Steps() + 1) / 2)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

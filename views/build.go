@@ -15,7 +15,7 @@ import (
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
-// A build plays runs to their end (a Session's oracle) off the UI
+// A build plays runs to their end (a Player's oracle) off the UI
 // goroutine: opening a scenario, opening compare, injecting a fault. While
 // it runs the screen says what it builds and how far it got; q and ctrl+c
 // quit (the build is cancelled: its context reaches into the run), esc
@@ -24,20 +24,20 @@ import (
 type build struct {
 	id     int
 	what   string          // "building gc-pause-lua-release"
-	events atomic.Int64    // trace events played so far, by every session of the build
+	events atomic.Int64    // trace events played so far, by every run of the build
 	ctx    context.Context // cancelled when the build is given up
 	cancel context.CancelFunc
 	exec   func() tea.Msg // runs the build; called once, off the UI goroutine
-	apply  func(m *Model, ss []*Session)
+	apply  func(m *Model, ss []*scenario.Player)
 	queued []tea.KeyMsg
 	done   chan struct{} // closed when exec returns
 	err    error         // exec's error, once done is closed
 }
 
-// builtMsg carries a finished build's sessions to the UI goroutine.
+// builtMsg carries a finished build's players to the UI goroutine.
 type builtMsg struct {
 	id  int
-	ss  []*Session
+	ss  []*scenario.Player
 	err error
 }
 
@@ -53,10 +53,10 @@ const (
 // build is cancelled (tests: a build that is certainly still running).
 var buildGate chan struct{}
 
-// startBuild makes m build what: open runs the sessions under ctx (a
+// startBuild makes m build what: open plays the runs under ctx (a
 // cancelled ctx must make it return ctx's error), apply installs them on
 // the UI goroutine. The returned command runs it.
-func (m *Model) startBuild(what string, open func(ctx context.Context, progress *atomic.Int64) ([]*Session, error), apply func(*Model, []*Session)) tea.Cmd {
+func (m *Model) startBuild(what string, open func(ctx context.Context, progress *atomic.Int64) ([]*scenario.Player, error), apply func(*Model, []*scenario.Player)) tea.Cmd {
 	m.abandonBuild()
 	m.buildSeq++
 	ctx, cancel := context.WithCancel(context.Background())
@@ -69,7 +69,7 @@ func (m *Model) startBuild(what string, open func(ctx context.Context, progress 
 			case <-ctx.Done():
 			}
 		}
-		var ss []*Session
+		var ss []*scenario.Player
 		if ctx.Err() != nil {
 			b.err = ctx.Err()
 		} else {
@@ -85,7 +85,7 @@ func (m *Model) buildTicker(id int) tea.Cmd {
 	return tea.Tick(buildTick, func(time.Time) tea.Msg { return buildTickMsg{id} })
 }
 
-// abandonBuild cancels the running build; its sessions are closed when
+// abandonBuild cancels the running build; its players are closed when
 // they arrive.
 func (m *Model) abandonBuild() {
 	if m.build != nil {
@@ -213,13 +213,13 @@ func (m *Model) finishBuild() {
 // buildRun opens s for the run view.
 func (m *Model) buildRun(s *scenario.Scenario) tea.Cmd {
 	opts := m.runOptions()
-	return m.startBuild("building "+s.Name, func(ctx context.Context, p *atomic.Int64) ([]*Session, error) {
-		ss, err := OpenContext(ctx, s, opts, p)
+	return m.startBuild("building "+s.Name, func(ctx context.Context, p *atomic.Int64) ([]*scenario.Player, error) {
+		ss, err := scenario.OpenContext(ctx, s, opts, p)
 		if err != nil {
 			return nil, err
 		}
-		return []*Session{ss}, nil
-	}, func(m *Model, ss []*Session) {
+		return []*scenario.Player{ss}, nil
+	}, func(m *Model, ss []*scenario.Player) {
 		m.Close()
 		m.run = newRunModel(m.c, ss[0])
 		m.screen = screenRun
@@ -238,7 +238,7 @@ func (m *Model) runOptions() scenario.Options {
 
 // budgetNote says so when the run stopped because it spent its event
 // budget: everything after that point was never simulated.
-func budgetNote(r *RunModel, ss *Session) {
+func budgetNote(r *RunModel, ss *scenario.Player) {
 	if f := ss.Final(); f.BudgetExhausted {
 		r.setStatus(false, "event budget exhausted at t=%s after %d kernel events: the run stops there (%s)",
 			sim.FormatTime(ss.End()), f.KernelSteps, f.Verdict())
@@ -248,12 +248,12 @@ func budgetNote(r *RunModel, ss *Session) {
 // buildCompare opens s under strategies a and b, with base's injected
 // faults, and shows them side by side at true time at.
 func (m *Model) buildCompare(s *scenario.Scenario, a, b string, base scenario.Options, at time.Duration) tea.Cmd {
-	return m.startBuild(fmt.Sprintf("building %s: %s vs %s", s.Name, a, b), func(ctx context.Context, p *atomic.Int64) ([]*Session, error) {
-		var out []*Session
+	return m.startBuild(fmt.Sprintf("building %s: %s vs %s", s.Name, a, b), func(ctx context.Context, p *atomic.Int64) ([]*scenario.Player, error) {
+		var out []*scenario.Player
 		for _, strat := range []string{a, b} {
 			o := base
 			o.Strategy = strat
-			ss, err := OpenContext(ctx, s, o, p)
+			ss, err := scenario.OpenContext(ctx, s, o, p)
 			if err != nil {
 				for _, s := range out {
 					s.Close()
@@ -263,10 +263,10 @@ func (m *Model) buildCompare(s *scenario.Scenario, a, b string, base scenario.Op
 			out = append(out, ss)
 		}
 		return out, nil
-	}, func(m *Model, ss []*Session) {
+	}, func(m *Model, ss []*scenario.Player) {
 		// The run view stays open underneath: esc comes back to it, faults and all.
 		m.closeCompare()
-		m.cmp = openCompare(m.c, [2]*Session{ss[0], ss[1]}, at)
+		m.cmp = openCompare(m.c, [2]*scenario.Player{ss[0], ss[1]}, at)
 		if m.run != nil {
 			m.cmp.back = "back to the run"
 		}
@@ -279,25 +279,25 @@ func (m *Model) buildCompare(s *scenario.Scenario, a, b string, base scenario.Op
 // just after the fault strikes.
 func (m *Model) buildInject(f faults.Fault) tea.Cmd {
 	r := m.run
-	opts, f, err := r.ss.WithFault(f)
+	opts, f, err := r.pl.WithFault(f)
 	if err != nil {
 		r.setStatus(false, "not injected: %v", err)
 		return nil
 	}
-	s := r.ss.S
-	return m.startBuild(fmt.Sprintf("injecting %s at %s", f, secs(f.At)), func(ctx context.Context, p *atomic.Int64) ([]*Session, error) {
-		ss, err := OpenContext(ctx, s, opts, p)
+	s := r.pl.Scenario()
+	return m.startBuild(fmt.Sprintf("injecting %s at %s", f, secs(f.At)), func(ctx context.Context, p *atomic.Int64) ([]*scenario.Player, error) {
+		ss, err := scenario.OpenContext(ctx, s, opts, p)
 		if err != nil {
 			return nil, err
 		}
-		return []*Session{ss}, nil
-	}, func(m *Model, ss []*Session) {
+		return []*scenario.Player{ss}, nil
+	}, func(m *Model, ss []*scenario.Player) {
 		if m.run == nil || m.run != r {
 			ss[0].Close()
 			return
 		}
-		r.ss.Adopt(ss[0], f.At)
+		r.pl.Adopt(ss[0], f.At)
 		r.injected(f)
-		budgetNote(r, r.ss)
+		budgetNote(r, r.pl)
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -53,41 +52,6 @@ func TestQuitWhileBuilding(t *testing.T) {
 	}
 }
 
-// countdownCtx is cancelled after its Err has been asked n times: the
-// runner asks every scenario.CancelCheckEvery kernel events, so the run
-// stops after a known amount of work, whatever the clock says.
-type countdownCtx struct {
-	context.Context
-	n int
-}
-
-func (c *countdownCtx) Err() error {
-	if c.n > 0 {
-		c.n--
-		return nil
-	}
-	return context.Canceled
-}
-
-// A build's context reaches into the run: the oracle stops midway, within
-// scenario.CancelCheckEvery kernel events of the cancellation.
-func TestOpenStopsWhenCancelled(t *testing.T) {
-	s, err := bundled(t).Find("counter-30x200")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var progress atomic.Int64
-	ss, err := OpenContext(&countdownCtx{Context: context.Background(), n: 5}, s, scenario.Options{}, &progress)
-	if !errors.Is(err, context.Canceled) || ss != nil {
-		t.Fatalf("cancelled build: a session was built: %t, error %v; want context.Canceled", ss != nil, err)
-	}
-	// Five checks passed: at most 6 x CancelCheckEvery kernel events ran,
-	// and each writes at most a few trace lines; the whole run has 64,791.
-	if n := progress.Load(); n == 0 || n > 6*scenario.CancelCheckEvery*2 {
-		t.Fatalf("the cancelled build played %d trace events", n)
-	}
-}
-
 // Update builds nothing itself: opening a scenario or injecting a fault
 // returns at once with the build still to run (no event of the new run has
 // been played), and the old run stays on screen until the build is done.
@@ -113,7 +77,7 @@ func TestUpdateRunsNoBuild(t *testing.T) {
 		t.Fatal("the finished build opened no run view")
 	}
 	r := m.Run()
-	old := r.Session()
+	old := r.Player()
 	m.Update(keyMsg("n"))
 	m.Update(keyMsg("x")) // crash the selected client
 	if m.build == nil {
@@ -123,7 +87,7 @@ func TestUpdateRunsNoBuild(t *testing.T) {
 		t.Fatalf("inject ran in Update: %d events, %d injected", n, len(old.Injected()))
 	}
 	m.finishBuild()
-	if got := r.Session().Injected(); len(got) != 1 {
+	if got := r.Player().Injected(); len(got) != 1 {
 		t.Fatalf("after the build, %d faults injected, want 1 (status %q)", len(got), r.status)
 	}
 }
@@ -141,7 +105,7 @@ func TestKeysWaitForTheBuild(t *testing.T) {
 		m.Update(keyMsg("n"))
 	}
 	m.finishBuild()
-	if got := m.Run().Session().StepAt(); got != 3 {
+	if got := m.Run().Player().StepAt(); got != 3 {
 		t.Fatalf("n n n typed during the build: step %d, want 3", got)
 	}
 	press(m, "esc") // to the picker
@@ -163,7 +127,7 @@ func TestBudgetExhaustedIsShown(t *testing.T) {
 	m.finishBuild()
 	m.Update(teaSize(140, 36))
 	r := m.Run()
-	if r == nil || !r.Session().Final().BudgetExhausted {
+	if r == nil || !r.Player().Final().BudgetExhausted {
 		t.Fatal("counter-30x200 with a budget of 5000 kernel events did not exhaust it")
 	}
 	if v := m.View(); !strings.Contains(v, "event budget exhausted at t=") || !strings.Contains(v, "after 5000 kernel events") {

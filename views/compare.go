@@ -15,22 +15,20 @@ import (
 // CompareModel shows one scenario under two strategies side by side with
 // one shared true-time cursor; each column has its own verdict.
 type CompareModel struct {
-	c       *ctx
-	sides   [2]*Session
-	snaps   [2]scenario.Snapshot
-	prev    [2]model.Metrics
-	at      time.Duration
-	playing bool
-	speed   float64
-	gen     int
-	status  string
-	back    string // where esc goes: "back to the run" or "back to scenarios"
+	c      *ctx
+	sides  [2]*scenario.Player
+	snaps  [2]scenario.Snapshot
+	prev   [2]model.Metrics
+	at     time.Duration
+	clock  clock
+	status string
+	back   string // where esc goes: "back to the run" or "back to scenarios"
 }
 
-// openCompare shows two sessions of one scenario (built by the root
+// openCompare shows two runs of one scenario (built by the root
 // model's buildCompare) side by side, at true time at.
-func openCompare(c *ctx, sides [2]*Session, at time.Duration) *CompareModel {
-	m := &CompareModel{c: c, speed: defaultSpeed, sides: sides, back: "back to scenarios"}
+func openCompare(c *ctx, sides [2]*scenario.Player, at time.Duration) *CompareModel {
+	m := &CompareModel{c: c, clock: newClock(), sides: sides, back: "back to scenarios"}
 	m.seek(at)
 	return m
 }
@@ -54,108 +52,84 @@ func (m *CompareModel) refresh() {
 	}
 }
 
+// seek moves both sides to true time t (each clamped to its run).
 func (m *CompareModel) seek(t time.Duration) tea.Cmd {
 	for _, s := range m.sides {
-		if err := s.SeekTime(t); err != nil {
-			m.status = err.Error()
-		}
+		s.SeekTime(t)
 	}
+	return m.moved(t)
+}
+
+// moved is called after the sides went to t: the shared cursor follows
+// and stale ticks die.
+func (m *CompareModel) moved(t time.Duration) tea.Cmd {
 	m.at = t
-	m.gen++
 	m.refresh()
-	if m.playing {
-		return tick(m.gen)
-	}
-	return nil
+	return m.clock.rearm()
 }
 
 func (m *CompareModel) end() time.Duration { return max(m.sides[0].End(), m.sides[1].End()) }
 
 // Update handles a message for the compare view.
 func (m *CompareModel) Update(msg tea.Msg) tea.Cmd {
-	k := m.c.keys
 	switch msg := msg.(type) {
 	case tickMsg:
-		if msg.gen != m.gen || !m.playing {
+		t, ok := m.clock.advance(msg, m.at, m.sides[0], m.sides[1])
+		if !ok {
 			return nil
 		}
-		t := m.at + time.Duration(m.speed*float64(frame))
 		if t >= m.end() {
-			m.playing = false
-			return m.seek(m.end())
+			m.clock.stop()
 		}
-		return m.seek(t)
+		return m.moved(t)
 	case tea.KeyMsg:
-		m.status = ""
-		switch {
-		case key.Matches(msg, k.Play):
-			m.playing = !m.playing
-			m.gen++
-			if m.playing {
-				return tick(m.gen)
-			}
-		case key.Matches(msg, k.Step):
-			next, ok := time.Duration(-1), false
-			for _, s := range m.sides {
-				if t, more := s.NextTime(); more && (!ok || t < next) {
-					next, ok = t, true
-				}
-			}
-			if !ok {
-				m.status = "both runs are over"
-				return nil
-			}
-			return m.seek(next)
-		case key.Matches(msg, k.Back):
-			prev, ok := time.Duration(0), false
-			for _, s := range m.sides {
-				if t, more := s.PrevTime(); more && (!ok || t > prev) {
-					prev, ok = t, true
-				}
-			}
-			if !ok || m.at == 0 {
-				m.status = "at the start"
-				return nil
-			}
-			return m.seek(prev)
-		case key.Matches(msg, k.NextMark):
-			next, ok := time.Duration(0), false
-			for _, s := range m.sides {
-				if t, more := nextMarkTime(s); more && (!ok || t < next) {
-					next, ok = t, true
-				}
-			}
-			if !ok {
-				m.status = "no fault or violation after the cursor on either side"
-				return nil
-			}
-			return m.seek(next)
-		case key.Matches(msg, k.Faster):
-			m.speed = min(m.speed*2, maxSpeed)
-			m.gen++
-			if m.playing {
-				return tick(m.gen)
-			}
-		case key.Matches(msg, k.Slower):
-			m.speed = max(m.speed/2, minSpeed)
-			m.gen++
-			if m.playing {
-				return tick(m.gen)
-			}
-		}
+		return m.onKey(msg)
 	}
 	return nil
 }
 
-// nextMarkTime is the true time of ss's next fault or violation after the
-// cursor, and false when there is none.
-func nextMarkTime(ss *Session) (time.Duration, bool) {
-	for _, e := range ss.Events()[ss.Event():] {
-		if e.Kind == "fault" || e.Kind == "VIOLATION" || e.Kind == "WRONG-RELEASE" {
-			return time.Duration(e.At), true
+func (m *CompareModel) onKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.c.keys
+	m.status = ""
+	switch {
+	case key.Matches(msg, k.Play):
+		return m.clock.toggle()
+	case key.Matches(msg, k.Step):
+		next, ok := m.nearest((*scenario.Player).NextTime, true)
+		return m.seekTo(next, ok, "both runs are over")
+	case key.Matches(msg, k.Back):
+		prev, ok := m.nearest((*scenario.Player).PrevTime, false)
+		return m.seekTo(prev, ok && m.at != 0, "at the start")
+	case key.Matches(msg, k.NextMark):
+		next, ok := m.nearest((*scenario.Player).NextMarkTime, true)
+		return m.seekTo(next, ok, "no fault or violation after the cursor on either side")
+	case key.Matches(msg, k.Faster):
+		return m.clock.faster()
+	case key.Matches(msg, k.Slower):
+		return m.clock.slower()
+	}
+	return nil
+}
+
+// nearest is the earliest (or, when !earliest, the latest) of the times
+// that at reports for the two sides, and false when neither reports one.
+func (m *CompareModel) nearest(at func(*scenario.Player) (time.Duration, bool), earliest bool) (time.Duration, bool) {
+	best, ok := time.Duration(0), false
+	for _, s := range m.sides {
+		if t, more := at(s); more && (!ok || (t < best) == earliest) {
+			best, ok = t, true
 		}
 	}
-	return 0, false
+	return best, ok
+}
+
+// seekTo moves both sides to t when ok, and says why not otherwise.
+func (m *CompareModel) seekTo(t time.Duration, ok bool, why string) tea.Cmd {
+	if !ok {
+		m.status = why
+		return nil
+	}
+	return m.seek(t)
 }
 
 // Keys are the bindings that work in the compare view, for its footer and
@@ -177,12 +151,12 @@ func (m *CompareModel) View() string {
 	}
 	st := m.c.st
 	play := "❚❚ paused"
-	if m.playing {
+	if m.clock.playing {
 		play = "▶ playing"
 	}
-	s0 := m.sides[0].S
+	s0 := m.sides[0].Scenario()
 	header := fit(fmt.Sprintf("%s │ compare %s │ t %s │ %s %s │ %s vs %s",
-		st.Title.Render("lockstep"), st.Header.Render(termtext.Escape(s0.Name)), secs(m.at), play, speedLabel(m.speed),
+		st.Title.Render("lockstep"), st.Header.Render(termtext.Escape(s0.Name)), secs(m.at), play, speedLabel(m.clock.speed),
 		termtext.Escape(m.snaps[0].Strategy), termtext.Escape(m.snaps[1].Strategy)), w)
 	lw := w / 2
 	cols := make([][]string, 2)
@@ -207,7 +181,7 @@ func (m *CompareModel) View() string {
 	return render(lines, h)
 }
 
-func (m *CompareModel) column(i int, ss *Session, w, h int) []string {
+func (m *CompareModel) column(i int, ss *scenario.Player, w, h int) []string {
 	st := m.c.st
 	snap := m.snaps[i]
 	fin := ss.Final()
@@ -220,7 +194,7 @@ func (m *CompareModel) column(i int, ss *Session, w, h int) []string {
 	cl, _ := clientLines(st, snap, w-2, -1, false)
 	in = append(in, st.Header.Render("clients  belief │ truth"))
 	in = append(in, cl...)
-	nl, _ := nodeLines(st, snap, w-2, -1, false, ss.S.Lock.TTL)
+	nl, _ := nodeLines(st, snap, w-2, -1, false, ss.Scenario().Lock.TTL)
 	in = append(in, st.Header.Render("nodes"))
 	in = append(in, nl...)
 	in = append(in, resourceLine(st, snap.Resource))

@@ -72,19 +72,16 @@ func (m *RunModel) updateGoto(msg tea.KeyMsg) tea.Cmd {
 	case tea.KeyCtrlC:
 		return tea.Quit
 	case tea.KeyEnter:
-		step, at, isStep, err := parseGoto(m.jump.input.Value(), m.ss.Steps(), m.ss.End())
+		step, at, isStep, err := parseGoto(m.jump.input.Value(), m.pl.Steps(), m.pl.End())
 		if err != nil {
 			m.jump.err = err.Error()
 			return nil
 		}
 		m.jump = nil
 		if isStep {
-			err = m.ss.Seek(step)
+			m.pl.Seek(step)
 		} else {
-			err = m.ss.SeekTime(at)
-		}
-		if err != nil {
-			m.setStatus(false, "%v", err)
+			m.pl.SeekTime(at)
 		}
 		return m.seeked()
 	}

@@ -85,10 +85,10 @@ func press(m *Model, keys ...string) tea.Cmd {
 // stepTo steps m's run view until the event count reaches k.
 func stepTo(t testing.TB, m *Model, k int) {
 	t.Helper()
-	for m.Run().Session().Event() < k {
-		before := m.Run().Session().Event()
+	for m.Run().Player().Event() < k {
+		before := m.Run().Player().Event()
 		press(m, "n")
-		if m.Run().Session().Event() == before {
+		if m.Run().Player().Event() == before {
 			t.Fatalf("stuck at event %d", before)
 		}
 	}

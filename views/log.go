@@ -33,17 +33,17 @@ func (m *RunModel) logLines(w, h int) (out []string, cut bool) {
 	} else if fv != "" {
 		cut = true
 	}
-	k := m.ss.Event() - m.logBack
+	k := m.pl.Event() - m.logBack
 	if k == 0 {
-		out = append(out, st.Header.Render(termtext.Escape(m.ss.S.Title)))
-		for _, l := range reflow(termtext.EscapeKeepLines(m.ss.S.Story), w) {
+		out = append(out, st.Header.Render(termtext.Escape(m.pl.Scenario().Title)))
+		for _, l := range reflow(termtext.EscapeKeepLines(m.pl.Scenario().Story), w) {
 			if len(out) >= h-1 {
 				break
 			}
 			out = append(out, l)
 		}
 	}
-	evs := m.ss.Events()
+	evs := m.pl.Events()
 	room := h - len(out)
 	cols := m.logCols()
 	// The cursor's event comes first, in full; then the next one; older
@@ -83,7 +83,7 @@ func (m *RunModel) detailLines(w, h int) []string {
 	} else {
 		out = append(out, "none so far")
 	}
-	evs, k := m.ss.Events(), m.ss.Event()-m.logBack
+	evs, k := m.pl.Events(), m.pl.Event()-m.logBack
 	cols := m.logCols()
 	if k > 0 {
 		where := ", at the cursor"
@@ -125,7 +125,7 @@ func wrapIndent(s string, w, indent int) []string {
 type logCols struct{ time, proc int }
 
 func (m *RunModel) logCols() logCols {
-	return logCols{time: timeWidth(m.ss.End()), proc: procWidth(m.snap)}
+	return logCols{time: timeWidth(m.pl.End()), proc: procWidth(m.snap)}
 }
 
 // timeWidth is the width of secs(t) for every t up to end: "9.000s" and

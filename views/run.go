@@ -28,26 +28,14 @@ const (
 	panelCount
 )
 
-// tickMsg drives the play loop. gen is the generation it was armed in: a
-// pause, seek or speed change bumps the model's generation, so a tick still
-// in flight from before is recognised as stale and dropped, and the loop
-// never runs twice.
-type tickMsg struct{ gen int }
-
-func tick(gen int) tea.Cmd {
-	return tea.Tick(frame, func(time.Time) tea.Msg { return tickMsg{gen} })
-}
-
 // RunModel is the run view: one scenario, stepped, played and faulted.
 type RunModel struct {
 	c  *ctx
-	ss *Session
+	pl *scenario.Player
 
 	snap     scenario.Snapshot
 	prev     model.Metrics // metrics one move ago, to highlight what changed
-	playing  bool
-	speed    float64
-	gen      int
+	clock    clock
 	focus    panel
 	selC     int // selected client
 	selN     int // selected node
@@ -63,29 +51,29 @@ type RunModel struct {
 	pendingFault *faults.Fault // a fault to inject, for the root model to build off the UI goroutine
 }
 
-func newRunModel(c *ctx, ss *Session) *RunModel {
-	m := &RunModel{c: c, ss: ss, speed: defaultSpeed, target: panelClients}
+func newRunModel(c *ctx, pl *scenario.Player) *RunModel {
+	m := &RunModel{c: c, pl: pl, clock: newClock(), target: panelClients}
 	m.refresh()
 	m.prev = m.snap.Metrics
 	return m
 }
 
-// Session is the session the view shows.
-func (m *RunModel) Session() *Session { return m.ss }
+// Player is the run the view shows.
+func (m *RunModel) Player() *scenario.Player { return m.pl }
 
 // Gen is the play loop's generation (tests check that it is bumped).
-func (m *RunModel) Gen() int { return m.gen }
+func (m *RunModel) Gen() int { return m.clock.gen }
 
 // Playing reports whether the play loop runs.
-func (m *RunModel) Playing() bool { return m.playing }
+func (m *RunModel) Playing() bool { return m.clock.playing }
 
 // Speed is simulated seconds per wall second.
-func (m *RunModel) Speed() float64 { return m.speed }
+func (m *RunModel) Speed() float64 { return m.clock.speed }
 
 // refresh takes a new snapshot after the cursor moved.
 func (m *RunModel) refresh() {
 	m.prev = m.snap.Metrics
-	m.snap = m.ss.Snapshot()
+	m.snap = m.pl.Snapshot()
 }
 
 func (m *RunModel) setStatus(ok bool, format string, args ...any) {
@@ -94,13 +82,9 @@ func (m *RunModel) setStatus(ok bool, format string, args ...any) {
 
 // seeked is called after any jump of the cursor: stale ticks must die.
 func (m *RunModel) seeked() tea.Cmd {
-	m.gen++
 	m.logBack = 0
 	m.refresh()
-	if m.playing {
-		return tick(m.gen)
-	}
-	return nil
+	return m.clock.rearm()
 }
 
 // Update handles a message for the run view.
@@ -125,91 +109,25 @@ func (m *RunModel) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (m *RunModel) onTick(msg tickMsg) tea.Cmd {
-	if msg.gen != m.gen || !m.playing {
-		return nil // stale: armed before a pause, seek or speed change
-	}
-	target := m.ss.Now() + time.Duration(m.speed*float64(frame))
-	if err := m.ss.SeekTime(target); err != nil {
-		m.playing = false
-		m.setStatus(false, "%v", err)
+	if _, ok := m.clock.advance(msg, m.pl.Now(), m.pl); !ok {
 		return nil
 	}
 	m.refresh()
-	if m.ss.AtEnd() {
-		m.playing = false
-		m.gen++
-		m.setStatus(true, "run over: %s", m.ss.Final().Verdict())
+	if m.pl.AtEnd() {
+		m.clock.stop()
+		m.setStatus(true, "run over: %s", m.pl.Final().Verdict())
 		return nil
 	}
-	return tick(m.gen)
+	return m.clock.next()
 }
 
 func (m *RunModel) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.c.keys
 	m.status = ""
+	if cmd, ok := m.playKey(msg); ok {
+		return cmd
+	}
 	switch {
-	case key.Matches(msg, k.Play):
-		m.playing = !m.playing
-		m.gen++
-		if m.playing {
-			if m.ss.AtEnd() {
-				m.playing = false
-				m.setStatus(true, "at the end of the run: b steps back")
-				return nil
-			}
-			return tick(m.gen)
-		}
-		return nil
-	case key.Matches(msg, k.Step):
-		if !m.ss.Step() {
-			m.setStatus(true, "end of the run (%d steps, %d events)", m.ss.Steps(), m.ss.Total())
-		}
-		return m.seeked()
-	case key.Matches(msg, k.Back):
-		moved, err := m.ss.Back()
-		if err != nil {
-			m.setStatus(false, "%v", err)
-		} else if !moved {
-			m.setStatus(true, "at the start")
-		}
-		return m.seeked()
-	case key.Matches(msg, k.Home), key.Matches(msg, k.End):
-		i := 0
-		if key.Matches(msg, k.End) {
-			i = m.ss.Steps()
-		}
-		if err := m.ss.Seek(i); err != nil {
-			m.setStatus(false, "%v", err)
-		}
-		return m.seeked()
-	case key.Matches(msg, k.Goto):
-		if m.playing {
-			m.playing = false
-			m.gen++
-		}
-		m.jump = newGotoPrompt()
-		return nil
-	case key.Matches(msg, k.Faster), key.Matches(msg, k.Slower):
-		if key.Matches(msg, k.Faster) {
-			m.speed = min(m.speed*2, maxSpeed)
-		} else {
-			m.speed = max(m.speed/2, minSpeed)
-		}
-		m.gen++
-		if m.playing {
-			return tick(m.gen)
-		}
-		return nil
-	case key.Matches(msg, k.NextMark):
-		i, ok := m.ss.NextMark()
-		if !ok {
-			m.setStatus(true, "no fault or violation after the cursor")
-			return nil
-		}
-		if err := m.ss.Seek(i); err != nil {
-			m.setStatus(false, "%v", err)
-		}
-		return m.seeked()
 	case key.Matches(msg, k.Focus):
 		m.focus = (m.focus + 1) % panelCount
 		if m.focus == panelClients || m.focus == panelNodes {
@@ -251,10 +169,58 @@ func (m *RunModel) onKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// playKey handles the keys that move the cursor or the play loop; false
+// when msg is none of them.
+func (m *RunModel) playKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	k := m.c.keys
+	switch {
+	case key.Matches(msg, k.Play):
+		if !m.clock.playing && m.pl.AtEnd() {
+			m.clock.gen++
+			m.setStatus(true, "at the end of the run: b steps back")
+			return nil, true
+		}
+		return m.clock.toggle(), true
+	case key.Matches(msg, k.Step):
+		if !m.pl.Step() {
+			m.setStatus(true, "end of the run (%d steps, %d events)", m.pl.Steps(), m.pl.Total())
+		}
+		return m.seeked(), true
+	case key.Matches(msg, k.Back):
+		if !m.pl.Back() {
+			m.setStatus(true, "at the start")
+		}
+		return m.seeked(), true
+	case key.Matches(msg, k.Home):
+		m.pl.Seek(0)
+		return m.seeked(), true
+	case key.Matches(msg, k.End):
+		m.pl.Seek(m.pl.Steps())
+		return m.seeked(), true
+	case key.Matches(msg, k.Goto):
+		m.clock.stop()
+		m.jump = newGotoPrompt()
+		return nil, true
+	case key.Matches(msg, k.Faster):
+		return m.clock.faster(), true
+	case key.Matches(msg, k.Slower):
+		return m.clock.slower(), true
+	case key.Matches(msg, k.NextMark):
+		i, ok := m.pl.NextMark()
+		if !ok {
+			m.setStatus(true, "no fault or violation after the cursor")
+			return nil, true
+		}
+		m.pl.Seek(i)
+		return m.seeked(), true
+	}
+	return nil, false
+}
+
 func (m *RunModel) move(d int) {
 	switch m.focus {
 	case panelLog:
-		m.logBack = max(0, min(m.logBack-d, m.ss.Event()))
+		m.logBack = max(0, min(m.logBack-d, m.pl.Event()))
 	case panelNodes:
 		m.selN = max(0, min(m.selN+d, len(m.snap.Nodes)-1))
 		m.target = panelNodes
@@ -265,7 +231,7 @@ func (m *RunModel) move(d int) {
 }
 
 func (m *RunModel) zoom(in bool) {
-	full := max(m.ss.End(), time.Second)
+	full := max(m.pl.End(), time.Second)
 	if m.span == 0 {
 		m.span = full
 	}
@@ -298,11 +264,8 @@ func (m *RunModel) startFault(kind faults.Kind) tea.Cmd {
 			return nil
 		}
 	}
-	if m.playing {
-		m.playing = false
-		m.gen++
-	}
-	if p := newPrompt(kind, name, node, m.ss.S.Lock.Watchdog != nil); p != nil {
+	m.clock.stop()
+	if p := newPrompt(kind, name, node, m.pl.Scenario().Lock.Watchdog != nil); p != nil {
 		for _, c := range m.snap.Clients {
 			p.procs = append(p.procs, c.Name)
 		}
@@ -360,7 +323,7 @@ func (m *RunModel) inject(f faults.Fault) tea.Cmd {
 // at once, for the prompt to show beside the answer) and leaves it for the
 // root model to build.
 func (m *RunModel) queueInject(f faults.Fault) error {
-	if _, _, err := m.ss.WithFault(f); err != nil {
+	if _, _, err := m.pl.WithFault(f); err != nil {
 		return err
 	}
 	m.pendingFault = &f
@@ -369,17 +332,17 @@ func (m *RunModel) queueInject(f faults.Fault) error {
 
 // injected says that f is now in the run, the cursor just after it.
 func (m *RunModel) injected(f faults.Fault) {
-	m.setStatus(true, "injected at %s: %s (now step %d/%d; w writes it out)", secs(f.At), f, m.ss.StepAt(), m.ss.Steps())
+	m.setStatus(true, "injected at %s: %s (now step %d/%d; w writes it out)", secs(f.At), f, m.pl.StepAt(), m.pl.Steps())
 	m.seeked()
 }
 
 func (m *RunModel) write() {
-	data, err := m.ss.Export()
+	data, err := m.pl.Export()
 	if err != nil {
 		m.setStatus(false, "not written: %v", err)
 		return
 	}
-	path, err := writeNew(m.c.outDir, m.ss.S.Name+"-live", ".yaml", data)
+	path, err := writeNew(m.c.outDir, m.pl.Scenario().Name+"-live", ".yaml", data)
 	if err != nil {
 		m.setStatus(false, "not written: %v", err)
 		return
@@ -388,8 +351,8 @@ func (m *RunModel) write() {
 }
 
 func (m *RunModel) mermaid() {
-	data := []byte(MermaidEvents(m.ss.S.Name, Participants(m.snap), m.ss.Events()))
-	path, err := writeNew(m.c.outDir, m.ss.S.Name, ".mmd", data)
+	data := []byte(MermaidEvents(m.pl.Scenario().Name, Participants(m.snap), m.pl.Events()))
+	path, err := writeNew(m.c.outDir, m.pl.Scenario().Name, ".mmd", data)
 	if err != nil {
 		m.setStatus(false, "not written: %v", err)
 		return

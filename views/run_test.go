@@ -18,7 +18,7 @@ import (
 func TestStepForwardAndBack(t *testing.T) {
 	m := openModel(t, "gc-pause-wrong-delete", 100, 30)
 	press(m, "n", "n", "n", "n", "n")
-	ss := m.Run().Session()
+	ss := m.Run().Player()
 	if ss.Event() != 5 {
 		t.Fatalf("after 5 steps: event %d, want 5", ss.Event())
 	}
@@ -29,32 +29,12 @@ func TestStepForwardAndBack(t *testing.T) {
 	// Back is a deterministic replay: the world equals one stepped forward.
 	fresh := openModel(t, "gc-pause-wrong-delete", 100, 30)
 	press(fresh, "right", "right", "right", "right")
-	if got, want := ss.Snapshot(), fresh.Run().Session().Snapshot(); !reflect.DeepEqual(got, want) {
+	if got, want := ss.Snapshot(), fresh.Run().Player().Snapshot(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("snapshot after back differs from stepping forward:\n got %+v\nwant %+v", got, want)
 	}
 	press(m, "left", "left", "left", "left", "left")
 	if ss.Event() != 0 || !strings.Contains(m.Run().status, "start") {
 		t.Fatalf("back past the start: event %d, status %q", ss.Event(), m.Run().status)
-	}
-}
-
-// Some steps emit two events at once (a violation and the grant that caused
-// it); back must land before them, not stick.
-func TestBackOverMultiEventStep(t *testing.T) {
-	m := openModel(t, "gc-pause-wrong-delete", 100, 30)
-	stepTo(t, m, 31)
-	ss := m.Run().Session()
-	at := ss.Event()
-	if at != 32 {
-		t.Fatalf("the violating step should land at event 32, got %d", at)
-	}
-	press(m, "b")
-	if ss.Event() != 30 {
-		t.Fatalf("back from 32: event %d, want 30", ss.Event())
-	}
-	press(m, "n")
-	if ss.Event() != 32 {
-		t.Fatalf("forward again: event %d, want 32", ss.Event())
 	}
 }
 
@@ -69,13 +49,13 @@ func TestPlayTicksAndGenerations(t *testing.T) {
 	if g1 == g0 {
 		t.Fatal("play must bump the generation")
 	}
-	t0 := r.Session().Now()
+	t0 := r.Player().Now()
 	_, cmd := m.Update(tickMsg{gen: g1})
 	if cmd == nil {
 		t.Fatal("a current tick must re-arm the loop")
 	}
 	want := t0 + time.Duration(r.Speed()*float64(frame))
-	if got := r.Session().Now(); got != want {
+	if got := r.Player().Now(); got != want {
 		t.Fatalf("one tick at %v×: cursor %v, want %v", r.Speed(), got, want)
 	}
 	// A stale tick (from before a speed change) is dropped.
@@ -83,8 +63,8 @@ func TestPlayTicksAndGenerations(t *testing.T) {
 	if r.Gen() == g1 || r.Speed() != 2*defaultSpeed {
 		t.Fatalf("] must double the speed and bump the generation (gen %d, speed %v)", r.Gen(), r.Speed())
 	}
-	before := r.Session().Now()
-	if _, cmd := m.Update(tickMsg{gen: g1}); cmd != nil || r.Session().Now() != before {
+	before := r.Player().Now()
+	if _, cmd := m.Update(tickMsg{gen: g1}); cmd != nil || r.Player().Now() != before {
 		t.Fatal("a stale tick must neither advance nor re-arm")
 	}
 	// Seeking bumps the generation too.
@@ -107,8 +87,8 @@ func TestPlayTicksAndGenerations(t *testing.T) {
 	for i := 0; i < 10000 && r.Playing(); i++ {
 		m.Update(tickMsg{gen: r.Gen()})
 	}
-	if r.Playing() || !r.Session().AtEnd() {
-		t.Fatalf("play should stop at the end (playing %v, event %d/%d)", r.Playing(), r.Session().Event(), r.Session().Total())
+	if r.Playing() || !r.Player().AtEnd() {
+		t.Fatalf("play should stop at the end (playing %v, event %d/%d)", r.Playing(), r.Player().Event(), r.Player().Total())
 	}
 }
 
@@ -131,7 +111,7 @@ func TestSpeedRange(t *testing.T) {
 func TestNextMark(t *testing.T) {
 	m := openModel(t, "gc-pause-wrong-delete", 100, 30)
 	press(m, "g")
-	ss := m.Run().Session()
+	ss := m.Run().Player()
 	if e := ss.Events()[ss.Event()-1]; e.Kind != "fault" {
 		t.Fatalf("g should land on the GC pause, landed after %v", e)
 	}
@@ -151,7 +131,7 @@ func TestInjectWriteReplay(t *testing.T) {
 		t.Fatal("j should ask for the amount")
 	}
 	press(m, "backspace", "backspace", "backspace", "backspace", "+", "7", "s", "enter")
-	ss := m.Run().Session()
+	ss := m.Run().Player()
 	if len(ss.Injected()) != 1 || ss.Injected()[0].By != 7*time.Second || ss.Injected()[0].Target != "A" {
 		t.Fatalf("injected %v, status %q", ss.Injected(), m.Run().status)
 	}
@@ -183,7 +163,7 @@ func replayWritten(t *testing.T, m *Model) {
 	if !strings.Contains(m.Run().status, "wrote") {
 		t.Fatalf("w: %q", m.Run().status)
 	}
-	path := filepath.Join(m.c.outDir, m.Run().Session().S.Name+"-live.yaml")
+	path := filepath.Join(m.c.outDir, m.Run().Player().Scenario().Name+"-live.yaml")
 	f, err := scenario.LoadFile(path)
 	if err != nil {
 		data, _ := os.ReadFile(path)
@@ -194,7 +174,7 @@ func replayWritten(t *testing.T, m *Model) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	got, want := r.Run(), m.Run().Session().Final()
+	got, want := r.Run(), m.Run().Player().Final()
 	if got.TraceHash != want.TraceHash || got.Metrics != want.Metrics || got.Events != want.Events {
 		t.Fatalf("replay differs:\n got %+v\nwant %+v", got, want)
 	}
@@ -214,7 +194,7 @@ func TestInjectRefused(t *testing.T) {
 		t.Fatalf("failover without replica: status %q", m.Run().status)
 	}
 	press(m, "tab", "tab", "tab", "p", "esc")
-	if m.Run().prompt != nil || len(m.Run().Session().Injected()) != 0 {
+	if m.Run().prompt != nil || len(m.Run().Player().Injected()) != 0 {
 		t.Fatal("esc should cancel the prompt")
 	}
 }
@@ -327,7 +307,7 @@ func TestHelpListsEveryKey(t *testing.T) {
 func TestInjectHangDriftSlow(t *testing.T) {
 	m := openModel(t, "gc-pause-wrong-delete", 100, 30)
 	stepTo(t, m, 5)
-	ss := m.Run().Session()
+	ss := m.Run().Player()
 	press(m, "h", "enter") // A, the default 30s
 	press(m, "d", "0", "enter")
 	if m.Run().prompt == nil || !strings.Contains(m.Run().prompt.err, "clock rate") {
@@ -393,12 +373,12 @@ func TestTypedAheadKeys(t *testing.T) {
 	}
 	r := openModel(t, "gc-pause-wrong-delete", 100, 30)
 	r.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("nnn")})
-	if got := r.Run().Session().Event(); got != 3 {
+	if got := r.Run().Player().Event(); got != 3 {
 		t.Fatalf("nnn in one burst: event %d, want 3", got)
 	}
 	// A paste is text, not keys: it is left alone.
 	r.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("nn"), Paste: true})
-	if got := r.Run().Session().Event(); got != 3 {
+	if got := r.Run().Player().Event(); got != 3 {
 		t.Fatalf("a pasted nn moved the cursor to %d", got)
 	}
 }
@@ -408,7 +388,7 @@ func TestTypedAheadKeys(t *testing.T) {
 func TestInjectPartition(t *testing.T) {
 	m := openModel(t, "gc-pause-wrong-delete", 100, 30)
 	stepTo(t, m, 3)
-	ss := m.Run().Session()
+	ss := m.Run().Player()
 	press(m, "P", "enter") // the default: A against everyone else, 10s
 	press(m, "P", "A", " ", "r", "e", "d", "i", "s", "-", "1", " ", "|", " ", "B", "enter")
 	got := ss.Injected()

@@ -37,26 +37,26 @@ func (m *RunModel) View() string {
 func (m *RunModel) header(w int) string {
 	st := m.c.st
 	play := "❚❚ paused"
-	if m.playing {
+	if m.clock.playing {
 		play = "▶ playing"
 	}
-	if m.ss.AtEnd() {
+	if m.pl.AtEnd() {
 		play = "■ over"
 	}
 	inj := ""
-	if n := len(m.ss.Injected()); n > 0 {
+	if n := len(m.pl.Injected()); n > 0 {
 		inj = fmt.Sprintf(" │ %d injected", n)
 	}
 	full := fmt.Sprintf("%s │ %s │ t %s │ %s %s │ seed %d │ step %d/%d │ %s%s",
-		st.Title.Render("lockstep"), st.Header.Render(termtext.Escape(m.ss.S.Name)), secs(m.ss.Now()), play, speedLabel(m.speed),
-		m.snap.Seed, m.ss.StepAt(), m.ss.Steps(), termtext.Escape(m.snap.Strategy), inj)
+		st.Title.Render("lockstep"), st.Header.Render(termtext.Escape(m.pl.Scenario().Name)), secs(m.pl.Now()), play, speedLabel(m.clock.speed),
+		m.snap.Seed, m.pl.StepAt(), m.pl.Steps(), termtext.Escape(m.snap.Strategy), inj)
 	if ansi.StringWidth(full) <= w {
 		return fit(full, w)
 	}
 	// Narrow: the scenario, time, play state and event count matter most.
 	return fit(fmt.Sprintf("%s │ t %s │ %s %s │ step %d/%d │ seed %d │ %s%s",
-		st.Header.Render(termtext.Escape(m.ss.S.Name)), secs(m.ss.Now()), play, speedLabel(m.speed),
-		m.ss.StepAt(), m.ss.Steps(), m.snap.Seed, termtext.Escape(m.snap.Strategy), inj), w)
+		st.Header.Render(termtext.Escape(m.pl.Scenario().Name)), secs(m.pl.Now()), play, speedLabel(m.clock.speed),
+		m.pl.StepAt(), m.pl.Steps(), m.snap.Seed, termtext.Escape(m.snap.Strategy), inj), w)
 }
 
 func (m *RunModel) footer(w int) string {
@@ -96,7 +96,7 @@ func (m *RunModel) body(w, h int) []string {
 		nw = w - cw
 	}
 	cl, csel := clientLines(st, m.snap, cw-2, m.selC, m.target == panelClients)
-	nl, nsel := nodeLines(st, m.snap, nw-2, m.selN, m.target == panelNodes, m.ss.S.Lock.TTL)
+	nl, nsel := nodeLines(st, m.snap, nw-2, m.selN, m.target == panelNodes, m.pl.Scenario().Lock.TTL)
 	var rl []string
 	if wide {
 		rl = resourceLines(st, m.snap.Resource, rw-2)
@@ -113,7 +113,7 @@ func (m *RunModel) body(w, h int) []string {
 	if lay.res > 0 {
 		out = append(out, fit(resourceLine(st, m.snap.Resource), w))
 	}
-	tl := timelineLines(st, m.ss, m.snap, m.span, w-2, lay.tl-2)
+	tl := timelineLines(st, m.pl, m.snap, m.span, w-2, lay.tl-2)
 	title := "Timeline  █ believes it holds · letters: key owner · ! overlap · ▼ fault · ✖ violation"
 	if !wide {
 		title = "Timeline █ belief · A owner · ! overlap · ▼ fault · ✖ violation"

@@ -18,27 +18,23 @@ func BenchmarkSeek(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			ss, err := Open(s, scenario.Options{})
+			ss, err := scenario.Open(s, scenario.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer ss.Close()
-			ss.sk.Settle()
-			last := len(ss.bounds) - 1
+			ss.Settle()
+			last := ss.Steps()
 			rng := rand.New(rand.NewPCG(1, 2))
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				if err := ss.Seek(last); err != nil {
-					b.Fatal(err)
-				}
+				ss.Seek(last)
 				_ = ss.Snapshot()
-				ss.sk.Settle() // the builder's rebuilds are not the seek's cost
+				ss.Settle() // the builder's rebuilds are not the seek's cost
 				to := rng.IntN(last)
 				b.StartTimer()
-				if err := ss.Seek(to); err != nil {
-					b.Fatal(err)
-				}
+				ss.Seek(to)
 				_ = ss.Snapshot()
 			}
 		})
@@ -53,25 +49,21 @@ func BenchmarkBack(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			ss, err := Open(s, scenario.Options{})
+			ss, err := scenario.Open(s, scenario.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer ss.Close()
-			ss.sk.Settle()
-			last := len(ss.bounds) - 1
+			ss.Settle()
+			last := ss.Steps()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				if err := ss.Seek(last); err != nil {
-					b.Fatal(err)
-				}
+				ss.Seek(last)
 				_ = ss.Snapshot()
-				ss.sk.Settle()
+				ss.Settle()
 				b.StartTimer()
-				if _, err := ss.Back(); err != nil {
-					b.Fatal(err)
-				}
+				ss.Back()
 				_ = ss.Snapshot()
 			}
 		})

@@ -24,7 +24,7 @@ func TestStepsAgreeWithTheHeader(t *testing.T) {
 	t.Cleanup(m.Close)
 	m.finishBuild()
 	m.Update(teaSize(140, 36))
-	ss := m.Run().Session()
+	ss := m.Run().Player()
 	multi := 0
 	for k := 1; k <= ss.Steps(); k++ {
 		before := ss.Event()
@@ -53,7 +53,7 @@ func TestStepsAgreeWithTheHeader(t *testing.T) {
 func TestHomeEndAndGoto(t *testing.T) {
 	m := openModel(t, "fair-fifo", 120, 36)
 	r := m.Run()
-	ss := r.Session()
+	ss := r.Player()
 	press(m, "end")
 	if !ss.AtEnd() {
 		t.Fatalf("end: step %d of %d", ss.StepAt(), ss.Steps())
@@ -70,8 +70,8 @@ func TestHomeEndAndGoto(t *testing.T) {
 	if ss.Now() != 12500*time.Millisecond {
 		t.Fatalf(":12.5s: at %v", ss.Now())
 	}
-	if i := ss.StepAt(); ss.times[i] > ss.Now() || (i < ss.Steps() && ss.times[i+1] <= ss.Now()) {
-		t.Fatalf(":12.5s: step %d at %v is not the last step at or before the cursor", i, ss.times[i])
+	if i := ss.StepAt(); ss.StepTime(i) > ss.Now() || (i < ss.Steps() && ss.StepTime(i+1) <= ss.Now()) {
+		t.Fatalf(":12.5s: step %d at %v is not the last step at or before the cursor", i, ss.StepTime(i))
 	}
 	for _, bad := range []string{"abc", "#99999", "-1s", "1h"} {
 		keys := []string{":"}
@@ -101,11 +101,11 @@ func TestHomeEndAndGoto(t *testing.T) {
 // walks back one step each time.
 func TestHoldBackAtTheEndOfALongRun(t *testing.T) {
 	m := openModel(t, "counter-30x200", 120, 36)
-	ss := m.Run().Session()
+	ss := m.Run().Player()
 	press(m, "end")
-	k := int64(ss.sk.Spacing())
+	k := int64(ss.Spacing())
 	for i := range 2 * scenario.SeekWindow {
-		ss.sk.Settle()
+		ss.Settle()
 		before, at := ss.SeekStats().Steps, ss.StepAt()
 		press(m, "b")
 		if n := ss.SeekStats().Steps - before; n > k+1 {

@@ -17,7 +17,7 @@ func timeNS(ns int64) time.Duration { return time.Duration(ns) }
 // key is present), a marks row (! two or more believe at once, ▼ fault, ✖
 // violation) and the time axis. Only the visible window is computed, and
 // only history up to the cursor is drawn.
-func timelineLines(st Styles, ss *Session, snap scenario.Snapshot, span time.Duration, w, h int) []string {
+func timelineLines(st Styles, ss *scenario.Player, snap scenario.Snapshot, span time.Duration, w, h int) []string {
 	hist := ss.History()
 	labelW := 2
 	for _, l := range hist.Clients {

@@ -49,7 +49,7 @@ func TestFirstViolationInFull(t *testing.T) {
 	for _, name := range []string{"gc-pause-wrong-delete", "gc-pause-lua-release", "watchdog-pause-past-ttl"} {
 		for _, sz := range [][2]int{{80, 24}, {100, 30}, {120, 36}, {MinWidth, MinHeight}} {
 			m := openModel(t, name, sz[0], sz[1])
-			for m.Run().snap.FirstViolation == "" && !m.Run().Session().AtEnd() {
+			for m.Run().snap.FirstViolation == "" && !m.Run().Player().AtEnd() {
 				press(m, "n")
 			}
 			fv := squash(m.Run().snap.FirstViolation)
@@ -84,9 +84,9 @@ func TestFirstViolationInFull(t *testing.T) {
 func TestCursorEventInFull(t *testing.T) {
 	m := openModel(t, "gc-pause-lua-release", 120, 36)
 	long := 0
-	for !m.Run().Session().AtEnd() {
+	for !m.Run().Player().AtEnd() {
 		press(m, "n")
-		ss := m.Run().Session()
+		ss := m.Run().Player()
 		e := ss.Events()[ss.Event()-1]
 		if len(e.Msg) > 80 {
 			long++
@@ -155,8 +155,8 @@ func TestPromptErrorsInline(t *testing.T) {
 		if m.screen != screenRun || m.Compare() != nil || m.quitting || m.showHelp || m.Run().prompt == nil {
 			t.Fatalf("%dx%d: keys after a refused partition leaked to the run view", sz[0], sz[1])
 		}
-		if len(m.Run().Session().Injected()) != 0 {
-			t.Fatalf("a refused fault was injected: %v", m.Run().Session().Injected())
+		if len(m.Run().Player().Injected()) != 0 {
+			t.Fatalf("a refused fault was injected: %v", m.Run().Player().Injected())
 		}
 	}
 }
@@ -167,7 +167,7 @@ func TestCompareEscBackToRun(t *testing.T) {
 	m := openModel(t, "gc-pause-wrong-delete", 140, 40)
 	stepTo(t, m, 3)
 	press(m, "x") // crash A: no prompt
-	if len(m.Run().Session().Injected()) != 1 {
+	if len(m.Run().Player().Injected()) != 1 {
 		t.Fatalf("crash not injected: %q", m.Run().status)
 	}
 	press(m, "c")
@@ -180,7 +180,7 @@ func TestCompareEscBackToRun(t *testing.T) {
 	if m.screen != screenRun || m.Run() == nil || m.Compare() != nil {
 		t.Fatalf("esc from compare: screen %v", m.screen)
 	}
-	ss := m.Run().Session()
+	ss := m.Run().Player()
 	if len(ss.Injected()) != 1 || ss.Injected()[0].Kind != faults.Crash {
 		t.Fatalf("the injected faults were lost: %v", ss.Injected())
 	}
@@ -317,7 +317,7 @@ func TestPickerFilterSubstring(t *testing.T) {
 func TestPickerFilterOneEnter(t *testing.T) {
 	m := newModel(t, bundled(t), Config{}, 100, 30)
 	press(m, "/", "l", "u", "a", "-", "r", "e", "l", "enter")
-	if m.screen != screenRun || m.Run().Session().S.Name != "gc-pause-lua-release" {
+	if m.screen != screenRun || m.Run().Player().Scenario().Name != "gc-pause-lua-release" {
 		t.Fatalf("/lua-rel ⏎: screen %v", m.screen)
 	}
 	press(m, "esc", "/", "z", "z", "z", "enter") // the filter goes on from lua-rel
@@ -373,7 +373,7 @@ func TestLogColumnsFixed(t *testing.T) {
 		t.Fatalf("time column shifts at 10s:\n%q\n%q", a, b)
 	}
 	// Through the view: every past event's message starts in one column.
-	for !m.Run().Session().AtEnd() {
+	for !m.Run().Player().AtEnd() {
 		press(m, "n")
 	}
 	press(m, "tab", "tab", "tab") // the log, scrolled back over the 10 s mark
