@@ -130,8 +130,7 @@ func (sh *shrinker) try(best *Shrunk, c []faults.Fault) (bool, error) {
 func simpler(f faults.Fault) []faults.Fault {
 	out := faults.Simpler(f)
 	for _, at := range earlier(f.At) {
-		g := f
-		g.Groups = cloneGroups(f.Groups)
+		g := f.Clone()
 		g.At = at
 		out = append(out, g)
 	}
@@ -160,15 +159,4 @@ func earlier(t time.Duration) []time.Duration {
 // them in.
 func sortByTime(fs []faults.Fault) {
 	slices.SortStableFunc(fs, func(a, b faults.Fault) int { return cmp.Compare(a.At, b.At) })
-}
-
-func cloneGroups(gs [][]string) [][]string {
-	if gs == nil {
-		return nil
-	}
-	out := make([][]string, len(gs))
-	for i, g := range gs {
-		out[i] = slices.Clone(g)
-	}
-	return out
 }

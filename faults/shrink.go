@@ -25,7 +25,7 @@ func Simpler(f Fault) []Fault {
 // with is f changed by set, its groups copied first so that set may edit
 // them.
 func with(f Fault, set func(*Fault)) Fault {
-	f.Groups = cloneGroups(f.Groups)
+	f = f.Clone()
 	set(&f)
 	return f
 }
@@ -131,13 +131,15 @@ var roundings = []time.Duration{10 * time.Second, time.Second, 100 * time.Millis
 // Roundings are the units a shrinker rounds down to, boldest first.
 func Roundings() []time.Duration { return roundings }
 
-func cloneGroups(gs [][]string) [][]string {
-	if gs == nil {
-		return nil
+// Clone is f with its partition groups copied, so that the copy may be
+// edited without touching f.
+func (f Fault) Clone() Fault {
+	if f.Groups != nil {
+		gs := make([][]string, len(f.Groups))
+		for i, g := range f.Groups {
+			gs[i] = slices.Clone(g)
+		}
+		f.Groups = gs
 	}
-	out := make([][]string, len(gs))
-	for i, g := range gs {
-		out[i] = slices.Clone(g)
-	}
-	return out
+	return f
 }
