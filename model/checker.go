@@ -214,8 +214,8 @@ func (ch *Checker) keyChanged(n *Node, client string, op Op, before, after bool)
 	switch {
 	case !before && after:
 		e := n.trackedState(ch.w.Cfg.Lock.Key)
-		g := &grant{owner: client, at: now, value: e.lockValue()}
-		ch.setExpiryFrom(n, g, e.pttl(n))
+		g := &grant{owner: client, at: now, value: e.Owner()}
+		ch.setExpiryFrom(n, g, n.pttl(e))
 		ch.grants[name] = g
 		if n.Stale() {
 			g.lostBy = fmt.Sprintf("%s had replaced %s as master at %s; cut off, %s still granted it: split brain",
@@ -232,7 +232,7 @@ func (ch *Checker) keyChanged(n *Node, client string, op Op, before, after bool)
 		}
 		ch.end(name, g, now, how)
 	case before && after && g != nil && g.owner == client && op != OpOther:
-		ch.setExpiryFrom(n, g, n.trackedState(ch.w.Cfg.Lock.Key).pttl(n))
+		ch.setExpiryFrom(n, g, n.pttl(n.trackedState(ch.w.Cfg.Lock.Key)))
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 	"github.com/alicebob/miniredis/v2/server"
 )
 
-// The Lua fast path. Node.Do asks the fast path (answer) first for every
+// The Lua fast path. Node.Do (through store.exec) asks the fast path (answer) first for every
 // command a client sends to a master: scripts here, plain lock commands in
 // fastpath_plain.go.
 //
@@ -95,7 +95,7 @@ var fastBySrc, fastBySHA = func() (map[string]*fastScript, map[string]*fastScrip
 // with the instance, so it never outlives the script cache it mirrors.
 type fastPath struct {
 	on   bool // answer scripts and plain commands; off, the node only uses the connection
-	node *Node
+	st   *store
 	srv  *server.Server
 	peer *server.Peer // the twins' own connection: never in MULTI, DB 0
 	buf  bytes.Buffer
@@ -118,8 +118,8 @@ type fastPath struct {
 	unloaded []*fastScript
 }
 
-func newFastPath(n *Node, on bool) *fastPath {
-	f := &fastPath{on: on, node: n, srv: n.srv, cached: map[string]bool{}}
+func newFastPath(s *store, on bool) *fastPath {
+	f := &fastPath{on: on, st: s, srv: s.srv, cached: map[string]bool{}}
 	f.peer = server.NewPeer(bufio.NewWriterSize(&f.buf, peerBufSize))
 	f.rd = bufio.NewReaderSize(&f.buf, 64)
 	return f
@@ -157,7 +157,7 @@ func (f *fastPath) mustCall(script string, args ...string) any {
 	return r
 }
 
-// answer is the fast path: Node.Do asks it first for every command a client
+// answer is the fast path: Node.Do (through store.exec) asks it first for every command a client
 // sends to a master, and dispatches to miniredis only when it declines. It
 // answers the project's scripts (EVAL by source, EVALSHA by SHA1) with their
 // Go twins and the plain lock commands with plain (fastpath_plain.go), and
@@ -189,14 +189,14 @@ func (f *fastPath) saw(key string, exists bool) { f.seenKey, f.seenExists = key,
 // writing is called before the fast path changes data (or dispatches):
 // the touched keys' states before the command must be read now (Do diffs
 // them against the states after it), and miniredis's TTLs must be brought
-// up to date before it sets a TTL or creates a key (see Node.lag).
+// up to date before it sets a TTL or creates a key (see store.lag).
 func (f *fastPath) writing() { f.writingAbsent("") }
 
 // writingAbsent is writing when the command found key missing (it is about
 // to create it): its state before need not be read again.
 func (f *fastPath) writingAbsent(key string) {
-	f.node.capturePreKnowing(key, nil)
-	f.node.syncTTLs()
+	f.st.capturePreKnowing(key, nil)
+	f.st.syncTTLs()
 }
 
 // hook is the fast path's part of the node's pre-dispatch hook, which sees
@@ -443,34 +443,9 @@ func fastFairAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
 		return luaReply{}, false
 	}
 	const name = "fair-acquire"
-	wrote := false
-	for {
-		r, err := f.call("LINDEX", queue, "0")
-		if err != nil {
-			if wrote {
-				panic("model: Lua fast path fair-acquire: LINDEX failed after a write: " + err.Error())
-			}
-			return luaReply{}, false
-		}
-		first, isStr := r.(string)
-		if !isStr {
-			break
-		}
-		r, err = f.call("ZSCORE", timeouts, first)
-		if err != nil {
-			if wrote {
-				panic("model: Lua fast path fair-acquire: ZSCORE failed after a write: " + err.Error())
-			}
-			return luaReply{}, false
-		}
-		s, isStr := r.(string)
-		d, ok := luaToNumber(s)
-		if !isStr || !ok || !(d < now) {
-			break
-		}
-		f.mustCall(name, "ZREM", timeouts, first)
-		f.mustCall(name, "LPOP", queue)
-		wrote = true
+	wrote, ok := fairDropExpired(f, queue, timeouts, now)
+	if !ok {
+		return luaReply{}, false
 	}
 	if f.mustCall(name, "EXISTS", lock).(int) == 0 {
 		r := f.mustCall(name, "LINDEX", queue, "0")
@@ -487,11 +462,8 @@ func fastFairAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
 	// The loop only called ZSCORE on the timeouts key if the queue had a
 	// head; if it did not, nothing was written, so a wrong type here can
 	// still fall through.
-	r, err := f.call("ZSCORE", timeouts, token)
-	if err != nil {
-		if wrote {
-			panic("model: Lua fast path fair-acquire: ZSCORE failed after a write: " + err.Error())
-		}
+	r, ok := f.callUnlessWrote(name, wrote, "ZSCORE", timeouts, token)
+	if !ok {
 		return luaReply{}, false
 	}
 	if r == nil {
@@ -499,4 +471,43 @@ func fastFairAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
 	}
 	f.mustCall(name, "ZADD", timeouts, luaString(deadline), token)
 	return luaInt(0), true
+}
+
+// fairDropExpired is the fair lock's first loop: pop the waiters at the
+// head of the queue whose place expired before now. wrote reports whether
+// it popped any; ok false means Lua must decide, nothing written.
+func fairDropExpired(f *fastPath, queue, timeouts string, now float64) (wrote, ok bool) {
+	const name = "fair-acquire"
+	for {
+		r, ok := f.callUnlessWrote(name, wrote, "LINDEX", queue, "0")
+		if !ok {
+			return false, false
+		}
+		first, isStr := r.(string)
+		if !isStr {
+			return wrote, true
+		}
+		if r, ok = f.callUnlessWrote(name, wrote, "ZSCORE", timeouts, first); !ok {
+			return false, false
+		}
+		s, isStr := r.(string)
+		d, ok := luaToNumber(s)
+		if !isStr || !ok || !(d < now) {
+			return wrote, true
+		}
+		f.mustCall(name, "ZREM", timeouts, first)
+		f.mustCall(name, "LPOP", queue)
+		wrote = true
+	}
+}
+
+// callUnlessWrote is call for a command that may fail (a wrong type) as
+// long as the twin has written nothing: ok false then falls through to Lua.
+// After a write a failure is a bug, as in mustCall.
+func (f *fastPath) callUnlessWrote(script string, wrote bool, args ...string) (any, bool) {
+	if wrote {
+		return f.mustCall(script, args...), true
+	}
+	r, err := f.call(args...)
+	return r, err == nil
 }

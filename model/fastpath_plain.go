@@ -92,22 +92,10 @@ func (r plainReply) value() any {
 // DB 0, or returns ok=false, having changed nothing, when real dispatch must
 // answer. It calls f.writing before its first change to the data.
 func (f *fastPath) plain(cmd string, args []string) (r plainReply, ok bool) {
-	db := f.node.db()
+	db := f.st.db()
 	switch cmd {
 	case "GET":
-		if len(args) != 1 {
-			return r, false
-		}
-		v, err := db.Get(args[0])
-		switch err {
-		case nil:
-			f.saw(args[0], true)
-			return plainReply{kind: plainBulk, s: v}, true
-		case miniredis.ErrKeyNotFound:
-			f.saw(args[0], false)
-			return plainReply{kind: plainNull}, true
-		}
-		return r, false // WRONGTYPE
+		return f.plainGet(db, args)
 	case "SET":
 		return f.plainSet(db, args)
 	case "SETNX":
@@ -125,7 +113,7 @@ func (f *fastPath) plain(cmd string, args []string) (r plainReply, ok bool) {
 			return r, false
 		}
 		// Deleting touches no other key's TTL: no need to sync them.
-		return plainReply{kind: plainInt, n: f.node.delKeys(args)}, true
+		return plainReply{kind: plainInt, n: f.st.delKeys(args)}, true
 	case "EXISTS":
 		if len(args) == 0 {
 			return r, false
@@ -138,21 +126,43 @@ func (f *fastPath) plain(cmd string, args []string) (r plainReply, ok bool) {
 		}
 		return plainReply{kind: plainInt, n: n}, true
 	case "PEXPIRE":
-		if len(args) != 2 { // options (NX, XX, GT, LT) go to miniredis
-			return r, false
-		}
-		ttl, ok := plainMillis(args[1])
-		if !ok {
-			return r, false
-		}
-		if !db.Exists(args[0]) {
-			return plainReply{kind: plainInt}, true
-		}
-		f.writing()
-		db.SetTTL(args[0], ttl)
-		return plainReply{kind: plainInt, n: 1}, true
+		return f.plainPExpire(db, args)
 	}
 	return r, false
+}
+
+// plainGet is GET key.
+func (f *fastPath) plainGet(db *miniredis.RedisDB, args []string) (r plainReply, ok bool) {
+	if len(args) != 1 {
+		return r, false
+	}
+	v, err := db.Get(args[0])
+	switch err {
+	case nil:
+		f.saw(args[0], true)
+		return plainReply{kind: plainBulk, s: v}, true
+	case miniredis.ErrKeyNotFound:
+		f.saw(args[0], false)
+		return plainReply{kind: plainNull}, true
+	}
+	return r, false // WRONGTYPE
+}
+
+// plainPExpire is PEXPIRE key ms; options (NX, XX, GT, LT) go to miniredis.
+func (f *fastPath) plainPExpire(db *miniredis.RedisDB, args []string) (r plainReply, ok bool) {
+	if len(args) != 2 {
+		return r, false
+	}
+	ttl, ok := plainMillis(args[1])
+	if !ok {
+		return r, false
+	}
+	if !db.Exists(args[0]) {
+		return plainReply{kind: plainInt}, true
+	}
+	f.writing()
+	db.SetTTL(args[0], ttl)
+	return plainReply{kind: plainInt, n: 1}, true
 }
 
 // plainSet is SET key value [NX] [PX ms] (NX before PX, as the lock recipes

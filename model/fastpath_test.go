@@ -45,24 +45,24 @@ func (p *luaPair) do(t testing.TB, step int, conn string, args ...string) any {
 	const key = "lock"
 	rf, pf, ef := p.fast.do(p.now, conn, key, args)
 	bf := rawReply(p.fast, conn)
-	hit := p.fast.fastDone
+	hit := p.fast.st.fastDone
 	rs, ps, es := p.slow.do(p.now, conn, key, args)
 	bs := rawReply(p.slow, conn)
-	if p.slow.fastDone {
+	if p.slow.st.fastDone {
 		t.Fatalf("step %d: %s: the interpreted node used the fast path", step, showArgs(args))
 	}
-	p.ref.minExpire = minExpireUnknown
+	p.ref.st.minExpire = minExpireUnknown
 	rr, pr, er := p.ref.do(p.now, conn, key, args)
 	if br := rawReply(p.ref, conn); !bytes.Equal(bf, br) || fmt.Sprintf("%#v %v", rf, ef) != fmt.Sprintf("%#v %v", rr, er) {
 		t.Fatalf("step %d at %v: %s\nfast: %q\nref:  %q", step, p.now, showArgs(args), bf, br)
 	}
 	for _, n := range p.nodes() {
 		// What Do kept of the key equals asking the node again.
-		if e, ok := n.lastKeyState(); ok {
-			if got, want := e.pttl(n), n.PTTL(p.now, key); got != want {
+		if e, ok := n.st.lastKeyState(); ok {
+			if got, want := n.pttl(e), n.PTTL(p.now, key); got != want {
 				t.Fatalf("step %d: %s: kept PTTL %v, node says %v", step, showArgs(args), got, want)
 			}
-			if got, want := e.lockValue(), n.lockValue(key); got != want {
+			if got, want := e.Owner(), n.lockValue(key); got != want {
 				t.Fatalf("step %d: %s: kept value %q, node says %q", step, showArgs(args), got, want)
 			}
 		}
@@ -98,7 +98,7 @@ func (p *luaPair) do(t testing.TB, step int, conn string, args ...string) any {
 // rawReply is the bytes of the last reply on conn (nil if the command never
 // reached miniredis, e.g. a down node).
 func rawReply(n *Node, conn string) []byte {
-	if c := n.conns[conn]; c != nil {
+	if c := n.st.conns[conn]; c != nil {
 		return bytes.Clone(c.raw)
 	}
 	return nil
@@ -152,8 +152,8 @@ func TestFastPathBasics(t *testing.T) {
 		if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want) {
 			t.Fatalf("%s = %#v, want %#v", showArgs(args), got, want)
 		}
-		if p.fast.fastDone != fast {
-			t.Fatalf("%s: fast path used = %v, want %v", showArgs(args), p.fast.fastDone, fast)
+		if p.fast.st.fastDone != fast {
+			t.Fatalf("%s: fast path used = %v, want %v", showArgs(args), p.fast.st.fastDone, fast)
 		}
 	}
 	p.now = 1 * sec
@@ -342,7 +342,7 @@ func runDifferential(t *testing.T, p *luaPair, r *rand.Rand, ops int) {
 			continue
 		case op < 73:
 			by := time.Duration(r.IntN(4000)-2000) * msec
-			p.ref.minExpire = minExpireUnknown
+			p.ref.st.minExpire = minExpireUnknown
 			a, b, c := p.fast.JumpClock(p.now, by), p.slow.JumpClock(p.now, by), p.ref.JumpClock(p.now, by)
 			if fmt.Sprint(a) != fmt.Sprint(b) || fmt.Sprint(a) != fmt.Sprint(c) {
 				t.Fatalf("step %d: JumpClock %v: %v vs %v vs %v", step, by, a, b, c)

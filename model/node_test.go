@@ -456,12 +456,12 @@ func TestNodeDeterminism(t *testing.T) {
 
 func BenchmarkRawDispatch(b *testing.B) {
 	n := NewNode(NodeConfig{Name: "redis-1"})
-	c := n.conn("c")
+	c := n.st.conn("c")
 	args := []string{"SET", "lock:x", "A", "NX", "PX", "30000"}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		c.buf.Reset()
-		n.srv.Dispatch(c.peer, args)
+		n.st.srv.Dispatch(c.peer, args)
 		c.peer.Flush()
 		if _, err := c.parse(); err != nil {
 			b.Fatal(err)
@@ -490,7 +490,7 @@ func BenchmarkNodeBoot(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		n := NewNode(NodeConfig{Name: "redis-1"})
-		n.m.Close()
+		n.st.m.Close()
 	}
 }
 
@@ -540,11 +540,11 @@ func TestNodeLagAndFieldTTLs(t *testing.T) {
 	n := NewNode(NodeConfig{Name: "redis-1"})
 	nodeLockAt(t, n, 0, 10*sec)
 	for now := 100 * msec; now < 1*sec; now += 100 * msec {
-		if !n.Exists(now, "lock:x") || n.lag == 0 {
-			t.Fatalf("at %v: lock:x gone, or no lag (%v)", now, n.lag)
+		if !n.Exists(now, "lock:x") || n.st.lag == 0 {
+			t.Fatalf("at %v: lock:x gone, or no lag (%v)", now, n.st.lag)
 		}
 		if got := n.PTTL(now, "lock:x"); got != 10*sec-now {
-			t.Fatalf("Node.PTTL at %v = %v (lag %v)", now, got, n.lag)
+			t.Fatalf("Node.PTTL at %v = %v (lag %v)", now, got, n.st.lag)
 		}
 		if ks := n.Keys(now); len(ks) != 1 || ks[0].TTL != 10*sec-now {
 			t.Fatalf("Keys at %v = %v", now, ks)
@@ -553,20 +553,20 @@ func TestNodeLagAndFieldTTLs(t *testing.T) {
 			t.Fatalf("PTTL at %v = %d, want %d", now, got, want)
 		}
 	}
-	if n.fieldTTLs {
+	if n.st.fieldTTLs {
 		t.Fatal("fieldTTLs set by plain lock commands")
 	}
 	nodeDo(t, n, 1*sec, "HSET", "h", "f", "v", "g", "w")
 	nodeDo(t, n, 1*sec, "HEXPIRE", "h", "2", "FIELDS", "1", "f")
-	if !n.fieldTTLs {
+	if !n.st.fieldTTLs {
 		t.Fatal("HEXPIRE did not set fieldTTLs")
 	}
 	// Only the lock key has a TTL: advancing takes the no-scan branch.
 	if got := fmt.Sprint(nodeDo(t, n, 2900*msec, "HKEYS", "h")); got != "[f g]" {
 		t.Errorf("HKEYS before the field's expiry = %s", got)
 	}
-	if !n.Exists(3*sec, "h") || n.lag != 0 {
-		t.Fatalf("h gone or lag %v", n.lag)
+	if !n.Exists(3*sec, "h") || n.st.lag != 0 {
+		t.Fatalf("h gone or lag %v", n.st.lag)
 	}
 	if got := fmt.Sprint(n.Keys(3 * sec)); !strings.Contains(got, "g=w") || strings.Contains(got, "f=v") {
 		t.Errorf("Keys after the field's expiry = %s", got)
@@ -584,7 +584,7 @@ func TestNodeRandomCommandsSeeded(t *testing.T) {
 		for i := range members {
 			members[i] = fmt.Sprint("m", i)
 		}
-		if _, err := n.db().SetAdd("s", members...); err != nil {
+		if _, err := n.st.db().SetAdd("s", members...); err != nil {
 			t.Fatal(err)
 		}
 		r, err := n.Do(time.Second, "a", "EVAL", "return redis.call('SPOP', KEYS[1], 5)", "1", "s")

@@ -103,8 +103,7 @@ func (n *Node) Crash(now time.Duration) {
 	n.aof.crash(now)
 	n.up = false
 	n.outbox = nil
-	n.m.Close()
-	n.m, n.srv, n.conns, n.edge = nil, nil, nil, nil
+	n.st.close()
 }
 
 // Restart brings a node back at true time now with what its log kept (a
@@ -118,11 +117,8 @@ func (n *Node) Restart(now time.Duration) {
 	n.boot(now)
 	n.loadingUntil = now + n.cfg.RestartDelay
 	for _, e := range n.aof.entries() {
-		ttl := e.ExpireAt - n.lastE
-		if e.Expires && ttl < 0 {
+		if !n.st.writeState(e) {
 			delete(n.aof.durable, e.Key) // expired while down: as if the DEL was logged
-			continue
 		}
-		n.writeState(e, ttl)
 	}
 }
