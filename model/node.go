@@ -121,7 +121,8 @@ func (n *Node) do(now time.Duration, conn, key string, args []string) (any, pres
 	if !n.up {
 		return nil, presence{}, ErrDown
 	}
-	n.advance(now)
+	n.st.advance(now)
+	n.keep()
 	if now < n.loadingUntil {
 		return nil, n.st.unchanged(key), errLoading
 	}
@@ -140,8 +141,14 @@ func (n *Node) advance(now time.Duration) []Expiry {
 
 // keep takes the store's effects into the append-only log and, on a
 // master, the outbox for replicas (a replica propagates nothing; its outbox
-// would only grow).
+// would only grow). Most commands change nothing: that case is inlined.
 func (n *Node) keep() {
+	if len(n.st.out) > 0 {
+		n.keepEffects()
+	}
+}
+
+func (n *Node) keepEffects() {
 	for _, e := range n.st.effects() {
 		if !n.replica {
 			n.outbox = append(n.outbox, e)

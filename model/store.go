@@ -196,19 +196,7 @@ func (s *store) exec(now time.Duration, conn, key string, args []string) (any, p
 		return nil, s.unchanged(key), errReadOnly
 	}
 	queued := c.multi && cmd != "EXEC" && cmd != "DISCARD" && cmd != "MULTI" && cmd != "WATCH"
-	tracked := s.begin(s.plan(c, cmd, spec, isWrite, queued, args), key)
-	s.run(c, cmd, spec, isWrite, args)
-	p := s.diff(now, key, tracked)
-	if !c.multi && !expiryKnown(cmd, isWrite, s.fastDone) {
-		s.minExpire = minExpireUnknown
-	}
-	reply, err := s.finish(c, cmd, queued, args)
-	return reply, p, err
-}
-
-// plan lists the keys the command may write now, keeping a transaction's
-// queue: a queued write happens at EXEC.
-func (s *store) plan(c *nodeConn, cmd string, spec keySpec, isWrite, queued bool, args []string) []string {
+	// The keys the command may write now; a queued write happens at EXEC.
 	var touched []string
 	switch {
 	case queued:
@@ -222,7 +210,14 @@ func (s *store) plan(c *nodeConn, cmd string, spec keySpec, isWrite, queued bool
 	case isWrite:
 		touched = s.touchedKeys(spec, args)
 	}
-	return dedupe(touched)
+	tracked := s.begin(dedupe(touched), key)
+	s.run(c, cmd, spec, isWrite, args)
+	p := s.diff(now, key, tracked)
+	if !c.multi && !expiryKnown(cmd, isWrite, s.fastDone) {
+		s.minExpire = minExpireUnknown
+	}
+	reply, err := s.finish(c, cmd, queued, args)
+	return reply, p, err
 }
 
 // begin starts the command's bookkeeping and returns key's index in
@@ -278,12 +273,31 @@ func (s *store) run(c *nodeConn, cmd string, spec keySpec, isWrite bool, args []
 // returns key's presence before and after the command.
 func (s *store) diff(now time.Duration, key string, tracked int) presence {
 	r := &s.cmd
-	p := s.presenceBefore(key, tracked)
-	touched := r.touched
 	if !r.preRead {
-		touched = nil // the command only read: the touched keys are as they were
+		// The command only read: the touched keys are as they were.
+		r.touched = nil
+		var x bool
+		switch {
+		case key == "":
+		case s.fast.seenKey == key:
+			x = s.fast.seenExists
+		default:
+			x = s.db().Exists(key)
+		}
+		return presence{x, x}
 	}
-	for i, k := range touched {
+	var p presence
+	switch {
+	case tracked >= 0:
+		p.before = !r.pre[tracked].Deleted
+	case key != "":
+		p.before = r.keyBefore
+	}
+	p.after = p.before
+	if key != "" && tracked < 0 {
+		p.after = s.db().Exists(key)
+	}
+	for i, k := range r.touched {
 		post := s.keyState(k)
 		if i == tracked {
 			p.after = !post.Deleted
@@ -298,29 +312,6 @@ func (s *store) diff(now time.Duration, key string, tracked int) presence {
 	}
 	clear(r.pre) // drop references to values
 	r.touched = nil
-	return p
-}
-
-// presenceBefore is key's presence before the command, and after it unless
-// diff reads the key's state after anyway (it is touched and was written).
-func (s *store) presenceBefore(key string, tracked int) presence {
-	r := &s.cmd
-	var p presence
-	switch {
-	case !r.preRead && key == "":
-	case !r.preRead && s.fast.seenKey == key:
-		p.before = s.fast.seenExists
-	case !r.preRead:
-		p.before = s.db().Exists(key)
-	case tracked >= 0:
-		p.before = !r.pre[tracked].Deleted
-	case key != "":
-		p.before = r.keyBefore
-	}
-	p.after = p.before
-	if r.preRead && key != "" && tracked < 0 {
-		p.after = s.db().Exists(key)
-	}
 	return p
 }
 
