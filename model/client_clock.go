@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -100,6 +101,7 @@ func (lt *localTimer) Stop() {
 func (c *Client) JumpClock(by time.Duration) {
 	now := c.w.Now()
 	c.clock.Jump(now, by)
+	c.w.feed(judge.Event{Kind: judge.ClientClockJumped, Client: c.Name, By: by})
 	c.w.Emit(c.Name, "clock", "%s's wall clock now reads %s (offset %s); its timers run on its monotonic clock and do not move",
 		c.Name, sim.FormatTime(c.clock.Wall(now)), signedDur(c.clock.Offset(now)))
 	if l := c.lease; l != nil && l.Until >= 0 {
@@ -115,6 +117,7 @@ func (c *Client) JumpClock(by time.Duration) {
 func (c *Client) SetClockRate(rate float64) {
 	now := c.w.Now()
 	c.clock.SetRate(now, rate)
+	c.w.feed(judge.Event{Kind: judge.ClientClockRate, Client: c.Name, Rate: rate})
 	moved := 0
 	for _, lt := range c.timers {
 		if lt.done {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -48,7 +49,13 @@ func (w *World) JumpNodeClock(n *Node, by time.Duration) []Expiry {
 			}
 		}
 	}
-	w.Chk.clockJumped(n, by, exp)
+	e := judge.Event{Kind: judge.NodeClockJumped, By: by, Monotonic: n.Config().Monotonic, Early: -1}
+	for _, x := range exp {
+		if x.Key == w.Cfg.Lock.Key {
+			e.Early = x.Early
+		}
+	}
+	w.nodeEvent(e, n)
 	w.ship(n, n.TakeEffects())
 	return exp
 }
@@ -70,6 +77,6 @@ func (w *World) DriftNodeClock(n *Node, rate float64) {
 			}
 		}
 	}
-	w.Chk.clockDrifted(n, rate)
+	w.nodeEvent(judge.Event{Kind: judge.NodeClockRate, Rate: rate}, n)
 	w.ship(n, n.TakeEffects())
 }

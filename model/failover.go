@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -38,7 +39,7 @@ func (w *World) CrashNode(n *Node) {
 // never rewritten, and is demoted as soon as it can reach the new master.
 func (w *World) RestartNode(n *Node) {
 	n.Restart(w.Now())
-	w.Chk.restarted(n)
+	w.nodeEvent(judge.Event{Kind: judge.Restarted, Persistence: n.Config().Persistence, CrashedAt: n.crashedAt}, n)
 	for _, s := range n.downstream {
 		s.flush()
 	}
@@ -84,7 +85,7 @@ func (w *World) promote(sh *Shard, r *Node, why string) {
 	sh.Master = r
 	sh.Replicas = removeNode(sh.Replicas, r)
 	w.Emit(r.Name(), "promoted", "%s is now the master of shard %d in place of %s (%s)", r.Name(), sh.Index+1, old.Name(), why)
-	w.Chk.failedOver(old, r)
+	w.nodeEvent(judge.Event{Kind: judge.FailedOver, Other: r.Name(), OK: old.Up()}, old)
 	for _, x := range sh.Replicas {
 		w.attachReplica(x, r, true)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -213,7 +214,7 @@ func (w *World) fullSync(r, m *Node) {
 		msg += "; discards " + strings.Join(discarded, "; ")
 	}
 	w.Emit(r.Name(), "resync", "%s", msg)
-	w.Chk.resynced(r, m)
+	w.nodeEvent(judge.Event{Kind: judge.Resynced, Other: m.Name()}, r)
 }
 
 // ship sends the effects of the last command on n to the replicas it feeds.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -37,6 +38,7 @@ type World struct {
 	// covers are the faults on now, by kind and target (see Cover). Looked
 	// up only; its order never reaches output.
 	covers map[string]*Cover
+	tap    func(judge.Event) // sees what the judge is fed (see Tap)
 }
 
 // Shard is one independent Redis master and its replicas. After a failover
@@ -147,7 +149,7 @@ func (w *World) Done() bool { return w.finishedN == len(w.Clients) }
 
 // Finish closes the books at the end of the run: the checker's end-of-run
 // metrics (stuck, open episodes) are computed from the world as it is now.
-func (w *World) Finish() { w.Chk.finish() }
+func (w *World) Finish() { w.judgeFinish() }
 
 // Emit adds a trace line at the current true time.
 func (w *World) Emit(proc, kind, format string, args ...any) {
@@ -163,18 +165,6 @@ func (w *World) emitLine(proc, kind string, b []byte) {
 	w.scratch = b // keep the grown buffer
 	w.K.EmitBytes(proc, kind, b)
 }
-
-// Op says what a command means to the lock, so the checker can keep ground
-// truth without parsing Lua.
-type Op int
-
-// Command meanings.
-const (
-	OpOther   Op = iota
-	OpAcquire    // may create the lock key
-	OpRelease    // may delete the lock key
-	OpRenew      // may extend the lock key
-)
 
 // exec runs one command on a node at the current true time, on behalf of a
 // client, keeping the checker's ground truth about who owns the lock key,
@@ -195,7 +185,7 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	// it (a wrong release, a lost grant): cause before effect.
 	w.emitLine(n.Name(), "cmd", w.cmdLine(client, args, reply, err))
 	if track {
-		w.Chk.keyChanged(n, client, op, p.before, p.after)
+		w.judgeCommand(n, client, op, p)
 	}
 	effs := n.TakeEffects()
 	if len(effs) > 0 && n.Stale() {
@@ -271,8 +261,10 @@ func (w *World) noteCuts() {
 			switch cut := !w.Net.Connected(c.Name, n.Name()); {
 			case cut && !had:
 				w.cutSince[k] = now
+				w.feed(judge.Event{Kind: judge.CutOff, Client: c.Name, Node: n.Name()})
 			case !cut && had:
 				delete(w.cutSince, k)
+				w.feed(judge.Event{Kind: judge.Reconnected, Client: c.Name, Node: n.Name()})
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package model
+package judge
 
 import "testing"
 
@@ -6,18 +6,12 @@ import "testing"
 // contain dashes, and anything else (another client's name, a value no
 // client writes) has no owner.
 func TestTokenOwner(t *testing.T) {
-	w, err := NewWorld(Config{Seed: 1, Nodes: NodesConfig{Masters: 1},
-		Lock:    LockConfig{Key: "lock", Strategy: StrategyLuaRelease, TTL: 1000000000},
-		Clients: []ClientConfig{{Name: "A", Holds: 1}, {Name: "client-a", Holds: 1}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
+	j := New(Config{Nodes: []string{"redis-1"}, Clients: []string{"A", "client-a"}, Quorum: 1})
 	for v, want := range map[string]string{
 		"A-1": "A", "A-12": "A", "client-a-3": "client-a",
 		"client-3": "", "B-1": "", "A-": "", "-1": "", "A-1x": "", "A": "", "": "", "redis-1-1": "",
 	} {
-		got, ok := w.Chk.tokenOwner(v)
+		got, ok := j.tokenOwner(v)
 		if got != want || ok != (want != "") {
 			t.Errorf("tokenOwner(%q) = %q, %v; want %q", v, got, ok, want)
 		}

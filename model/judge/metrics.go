@@ -1,0 +1,50 @@
+package judge
+
+import "time"
+
+// Metrics are the run's verdict, computed from ground truth (true time),
+// never from what a client believes. The meanings are the scenario format's.
+type Metrics struct {
+	Safe              bool          `json:"safe"`
+	Violations        int64         `json:"violations"`
+	LostUpdates       int64         `json:"lost_updates"`
+	FencingRejections int64         `json:"fencing_rejections"`
+	WrongReleases     int64         `json:"wrong_releases"`
+	Stuck             bool          `json:"stuck"`
+	Acquired          int64         `json:"acquired"`
+	FailedAcquires    int64         `json:"failed_acquires"`
+	MaxWait           time.Duration `json:"-"`
+}
+
+// Get returns a metric by its format name as an integer (booleans 0/1,
+// max_wait in milliseconds), and false for an unknown name.
+func (m Metrics) Get(name string) (int64, bool) {
+	switch name {
+	case "safe":
+		return b2i(m.Safe), true
+	case "violations":
+		return m.Violations, true
+	case "lost_updates":
+		return m.LostUpdates, true
+	case "fencing_rejections":
+		return m.FencingRejections, true
+	case "wrong_releases":
+		return m.WrongReleases, true
+	case "stuck":
+		return b2i(m.Stuck), true
+	case "acquired":
+		return m.Acquired, true
+	case "failed_acquires":
+		return m.FailedAcquires, true
+	case "max_wait":
+		return m.MaxWait.Milliseconds(), true
+	}
+	return 0, false
+}
+
+func b2i(v bool) int64 {
+	if v {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,121 @@
+package model
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// The world feeds its judge (package judge) the history of the run as it
+// happens: every event below is what a client, a node or the resource did,
+// never a question the judge asks back, except the lock key's state, which
+// the world reads for it on demand (World.LockKey).
+
+// Checker is the world's judge.
+type Checker = judge.Judge
+
+// Metrics are the run's verdict (see judge.Metrics).
+type Metrics = judge.Metrics
+
+// Op says what a command means to the lock (see judge.Op).
+type Op = judge.Op
+
+// Command meanings.
+const (
+	OpOther   = judge.OpOther
+	OpAcquire = judge.OpAcquire // may create the lock key
+	OpRelease = judge.OpRelease // may delete the lock key
+	OpRenew   = judge.OpRenew   // may extend the lock key
+)
+
+func newChecker(w *World) *judge.Judge {
+	cfg := judge.Config{Quorum: w.strategy.Quorum(w), Watchdog: w.Cfg.Lock.Watchdog != nil,
+		Emit: func(proc, kind, msg string) { w.Emit(proc, kind, "%s", msg) }}
+	for _, n := range w.Nodes {
+		cfg.Nodes = append(cfg.Nodes, n.Name())
+	}
+	for _, c := range w.Cfg.Clients {
+		cfg.Clients = append(cfg.Clients, c.Name)
+	}
+	return judge.New(cfg)
+}
+
+// feed gives the judge one event, stamped with the current true time.
+func (w *World) feed(e judge.Event) {
+	e.At = w.Now()
+	w.Chk.Feed(&e)
+	if w.tap != nil {
+		e.Probe = nil // what the judge read of the key is in e.Key
+		w.tap(e)
+	}
+}
+
+// clientEvent is an event of client c.
+func (w *World) clientEvent(kind judge.Kind, c string) {
+	w.feed(judge.Event{Kind: kind, Client: c})
+}
+
+// judgeCommand tells the judge what a lock command did to the lock key.
+func (w *World) judgeCommand(n *Node, client string, op Op, p presence) {
+	e := judge.Event{Kind: judge.Command, Client: client, Node: n.Name(), Op: op,
+		Before: p.before, After: p.after, Probe: w}
+	if !p.before && p.after && n.Stale() {
+		e.Note = fmt.Sprintf("%s had replaced %s as master at %s; cut off, %s still granted it: split brain",
+			n.replacedBy.Name(), n.Name(), sim.FormatTime(n.replacedAt), n.Name())
+	}
+	w.feed(e)
+}
+
+// nodeEvent is an event of node n whose lock key the judge may read.
+func (w *World) nodeEvent(e judge.Event, n *Node) {
+	e.Node, e.Probe = n.Name(), w
+	w.feed(e)
+}
+
+// LockKey reads the lock key on node for the judge (judge.Probe): right
+// after the command just run, or as the node holds it at true time now
+// (which advances the node to now, as any look does).
+func (w *World) LockKey(node string, afterCommand bool, now time.Duration) judge.KeyState {
+	n, key := w.Node(node), w.Cfg.Lock.Key
+	var st Effect
+	switch {
+	case afterCommand:
+		st = n.trackedState(key)
+	case n.Exists(now, key):
+		st = n.keyState(key)
+	default:
+		return judge.KeyState{TTL: -2, Expires: -1}
+	}
+	if st.Deleted {
+		return judge.KeyState{TTL: -2, Expires: -1}
+	}
+	ttl := n.pttl(st)
+	k := judge.KeyState{Held: true, Owner: st.Owner(), TTL: ttl, Expires: -1}
+	if ttl >= 0 {
+		// Both of the node's readings advance at its clock's rate, so the
+		// true time at which the expiry clock has advanced by ttl is exact.
+		k.Expires = now + n.Clock().TrueAfter(now, ttl)
+	}
+	return k
+}
+
+// judgeFinish closes the judge's books: which lock nodes hold the key now.
+func (w *World) judgeFinish() {
+	if w.Chk.Finished() {
+		return
+	}
+	e := judge.Event{Kind: judge.Final}
+	now := w.Now()
+	for _, n := range w.strategy.LockNodes(w) {
+		if n.Up() && n.Exists(now, w.Cfg.Lock.Key) {
+			e.Holding = append(e.Holding, n.Name())
+		}
+	}
+	w.feed(e)
+}
+
+// Tap makes fn see every event the judge is fed, in order (nil: none), to
+// record a run's history.
+func (w *World) Tap(fn func(judge.Event)) { w.tap = fn }
