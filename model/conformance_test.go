@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"fmt"
+	"github.com/lockstep-sim/lockstep/model/store"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -286,21 +287,21 @@ func conformanceArgs(r *rand.Rand, clock *int) []string {
 
 // confScriptArgs is an EVAL or EVALSHA of a random script with fitting keys.
 func confScriptArgs(r *rand.Rand, clock *int, tok, lock string, ttls []string) []string {
-	s := fastScripts[r.IntN(len(fastScripts))]
-	args := []string{"EVAL", s.src}
+	s := store.Scripts()[r.IntN(len(store.Scripts()))]
+	args := []string{"EVAL", s.Src}
 	if r.IntN(3) == 0 {
-		args = []string{"EVALSHA", s.sha}
+		args = []string{"EVALSHA", s.SHA}
 	}
 	var keys, argv []string
 	switch {
-	case s.keys == 3:
+	case s.Keys == 3:
 		keys = []string{"flock", "flock:queue", "flock:timeouts"}
-	case strings.HasPrefix(s.name, "reentrant"):
+	case strings.HasPrefix(s.Name, "reentrant"):
 		keys = []string{lock}
 	default:
-		keys = []string{lock, "lock:fence"}[:s.keys]
+		keys = []string{lock, "lock:fence"}[:s.Keys]
 	}
-	switch s.argv {
+	switch s.Argv {
 	case 1:
 		argv = []string{tok}
 	case 2:

@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
+	"github.com/lockstep-sim/lockstep/model/store"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -45,20 +46,20 @@ func (p *luaPair) do(t testing.TB, step int, conn string, args ...string) any {
 	const key = "lock"
 	rf, pf, ef := p.fast.do(p.now, conn, key, args)
 	bf := rawReply(p.fast, conn)
-	hit := p.fast.st.fastDone
+	hit := p.fast.st.FastAnswered()
 	rs, ps, es := p.slow.do(p.now, conn, key, args)
 	bs := rawReply(p.slow, conn)
-	if p.slow.st.fastDone {
+	if p.slow.st.FastAnswered() {
 		t.Fatalf("step %d: %s: the interpreted node used the fast path", step, showArgs(args))
 	}
-	p.ref.st.minExpire = minExpireUnknown
+	p.ref.st.DropExpiryBound()
 	rr, pr, er := p.ref.do(p.now, conn, key, args)
 	if br := rawReply(p.ref, conn); !bytes.Equal(bf, br) || fmt.Sprintf("%#v %v", rf, ef) != fmt.Sprintf("%#v %v", rr, er) {
 		t.Fatalf("step %d at %v: %s\nfast: %q\nref:  %q", step, p.now, showArgs(args), bf, br)
 	}
 	for _, n := range p.nodes() {
 		// What Do kept of the key equals asking the node again.
-		if e, ok := n.st.lastKeyState(); ok {
+		if e, ok := n.st.LastKeyState(); ok {
 			if got, want := n.pttl(e), n.PTTL(p.now, key); got != want {
 				t.Fatalf("step %d: %s: kept PTTL %v, node says %v", step, showArgs(args), got, want)
 			}
@@ -98,10 +99,7 @@ func (p *luaPair) do(t testing.TB, step int, conn string, args ...string) any {
 // rawReply is the bytes of the last reply on conn (nil if the command never
 // reached miniredis, e.g. a down node).
 func rawReply(n *Node, conn string) []byte {
-	if c := n.st.conns[conn]; c != nil {
-		return bytes.Clone(c.raw)
-	}
-	return nil
+	return bytes.Clone(n.st.LastReply(conn))
 }
 
 // same fails unless both nodes hold the same keys, values and TTLs.
@@ -116,28 +114,17 @@ func (p *luaPair) same(t testing.TB, step int) {
 func showArgs(args []string) string {
 	out := make([]string, len(args))
 	for i, a := range args {
-		if s := fastBySrc[a]; s != nil {
-			a = "<" + s.name + ">"
-		} else if s := fastBySHA[a]; s != nil {
-			a = "<sha " + s.name + ">"
+		for _, s := range store.Scripts() {
+			switch a {
+			case s.Src:
+				a = "<" + s.Name + ">"
+			case s.SHA:
+				a = "<sha " + s.Name + ">"
+			}
 		}
 		out[i] = fmt.Sprintf("%q", a)
 	}
 	return strings.Join(out, " ")
-}
-
-func TestFastPathRecognisesEveryScript(t *testing.T) {
-	for _, src := range []string{scriptRelease, scriptRenew, scriptFencedAcquire,
-		scriptReentrantAcquire, scriptReentrantRelease, scriptReentrantRenew, scriptFairAcquire} {
-		if fastBySrc[src] == nil {
-			t.Errorf("no fast path for script %.40q", src)
-		}
-	}
-	for _, s := range fastScripts {
-		if fastBySHA[s.sha] != s || len(s.sha) != 40 {
-			t.Errorf("%s: bad sha %q", s.name, s.sha)
-		}
-	}
 }
 
 // TestFastPathBasics walks each script through its main branches and checks
@@ -152,17 +139,17 @@ func TestFastPathBasics(t *testing.T) {
 		if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want) {
 			t.Fatalf("%s = %#v, want %#v", showArgs(args), got, want)
 		}
-		if p.fast.st.fastDone != fast {
-			t.Fatalf("%s: fast path used = %v, want %v", showArgs(args), p.fast.st.fastDone, fast)
+		if p.fast.st.FastAnswered() != fast {
+			t.Fatalf("%s: fast path used = %v, want %v", showArgs(args), p.fast.st.FastAnswered(), fast)
 		}
 	}
 	p.now = 1 * sec
-	release, renew := fastBySrc[scriptRelease].sha, fastBySrc[scriptRenew].sha
+	release, renew := scriptSHA(store.ScriptRelease), scriptSHA(store.ScriptRenew)
 	expect(server.Simple("OK"), true, "a", "SET", "lock", "A", "NX", "PX", "30000")
 	expect(nil, true, "b", "SET", "lock", "B", "NX", "PX", "30000")
 	expect(0, true, "b", "SETNX", "lock", "B")
-	expect(0, true, "a", "EVAL", scriptRelease, "1", "lock", "B")
-	expect(1, true, "a", "EVAL", scriptRenew, "1", "lock", "A", "5000")
+	expect(0, true, "a", "EVAL", store.ScriptRelease, "1", "lock", "B")
+	expect(1, true, "a", "EVAL", store.ScriptRenew, "1", "lock", "A", "5000")
 	expect(5000, false, "a", "PTTL", "lock")
 	expect(1, true, "a", "PEXPIRE", "lock", "4000")
 	expect(0, true, "a", "PEXPIRE", "nolock", "4000")
@@ -186,8 +173,8 @@ func TestFastPathBasics(t *testing.T) {
 	expect(1, false, "a", "PEXPIRE", "lock", "100", "NX") // SET ... XX dropped the TTL
 	expect(1, false, "a", "PEXPIRE", "lock", "0")         // deletes the key at once
 	expect(0, true, "a", "EXISTS", "lock")
-	expect(1, true, "a", "EVAL", scriptFencedAcquire, "2", "f", "f:fence", "A", "1000")
-	expect(nil, true, "a", "EVAL", scriptFencedAcquire, "2", "f", "f:fence", "B", "1000")
+	expect(1, true, "a", "EVAL", store.ScriptFencedAcquire, "2", "f", "f:fence", "A", "1000")
+	expect(nil, true, "a", "EVAL", store.ScriptFencedAcquire, "2", "f", "f:fence", "B", "1000")
 	expect(server.Simple("OK"), false, "a", "SCRIPT", "FLUSH")
 	expectErr := func(prefix string, args ...string) {
 		t.Helper()
@@ -199,32 +186,32 @@ func TestFastPathBasics(t *testing.T) {
 	}
 	expectErr("NOSCRIPT", "EVALSHA", renew, "1", "lock", "A", "5000")
 	// Odd calls fall through to Lua, which answers the same.
-	expect(0, false, "a", "EVAL", scriptRelease, "1", "lock", "A", "extra")
-	expect(nil, false, "a", "EVAL", scriptFencedAcquire, "2", "x", "x", "A", "1000")
+	expect(0, false, "a", "EVAL", store.ScriptRelease, "1", "lock", "A", "extra")
+	expect(nil, false, "a", "EVAL", store.ScriptFencedAcquire, "2", "x", "x", "A", "1000")
 	expect(int64(1), false, "a", "HSET", "h", "holder", "A")
-	expectErr("ERR", "EVAL", scriptRelease, "1", "h", "A") // WRONGTYPE inside the script
+	expectErr("ERR", "EVAL", store.ScriptRelease, "1", "h", "A") // WRONGTYPE inside the script
 	expectErr("WRONGTYPE", "GET", "h")
 	expectErr("ERR", "SET", "lock", "A", "NX", "PX", "0")
 	expectErr("ERR", "SET", "lock", "A", "NX", "PX", "abc")
 	expectErr("ERR", "PEXPIRE", "lock", "1.5")
 	expectErr("ERR", "SETNX", "lock")
 	expect(nil, true, "a", "SET", "h", "A", "NX", "PX", "100")
-	expect(1, true, "a", "EVAL", scriptReentrantRenew, "1", "h", "A", "100")
-	expect(1, true, "a", "EVAL", scriptReentrantAcquire, "1", "h", "A", "100")
-	expect(1, true, "a", "EVAL", scriptReentrantRelease, "1", "h", "A") // count 1 -> 0: deleted
-	expect(0, true, "a", "EVAL", scriptReentrantRelease, "1", "h", "A")
+	expect(1, true, "a", "EVAL", store.ScriptReentrantRenew, "1", "h", "A", "100")
+	expect(1, true, "a", "EVAL", store.ScriptReentrantAcquire, "1", "h", "A", "100")
+	expect(1, true, "a", "EVAL", store.ScriptReentrantRelease, "1", "h", "A") // count 1 -> 0: deleted
+	expect(0, true, "a", "EVAL", store.ScriptReentrantRelease, "1", "h", "A")
 	expect(0, true, "a", "EXISTS", "h")
 	// SET replaces a key of another type; miniredis's direct Set would not,
 	// so that is left to the handler.
 	expect(int64(1), false, "a", "HSET", "h", "holder", "A")
 	expect(server.Simple("OK"), false, "a", "SET", "h", "A")
 	expect("A", true, "a", "GET", "h")
-	expect(1, true, "a", "EVAL", scriptFairAcquire, "3", "fl", "fl:q", "fl:t", "A", "1000", "1767225600000", "5000")
-	expect(0, true, "a", "EVAL", scriptFairAcquire, "3", "fl", "fl:q", "fl:t", "B", "1000", "1767225600000", "5000")
+	expect(1, true, "a", "EVAL", store.ScriptFairAcquire, "3", "fl", "fl:q", "fl:t", "A", "1000", "1767225600000", "5000")
+	expect(0, true, "a", "EVAL", store.ScriptFairAcquire, "3", "fl", "fl:q", "fl:t", "B", "1000", "1767225600000", "5000")
 	expect([]any{"B"}, false, "a", "LRANGE", "fl:q", "0", "-1")
 	// Inside MULTI the script is queued and runs, in Lua, at EXEC.
 	expect(server.Simple("OK"), false, "a", "MULTI")
-	expect(server.Simple("QUEUED"), false, "a", "EVAL", scriptRelease, "1", "fl", "A")
+	expect(server.Simple("QUEUED"), false, "a", "EVAL", store.ScriptRelease, "1", "fl", "A")
 	expect(server.Simple("QUEUED"), false, "a", "GET", "fl")
 	expect([]any{1, nil}, false, "a", "EXEC")
 	// A connection that changed state the fast path cannot see (SELECT)
@@ -237,10 +224,10 @@ func TestFastPathBasics(t *testing.T) {
 	for _, n := range p.nodes() {
 		n.SetReplica(true)
 	}
-	expect(0, false, "a", "EVAL", scriptRelease, "1", "fl", "A")
+	expect(0, false, "a", "EVAL", store.ScriptRelease, "1", "fl", "A")
 	expect(nil, false, "a", "GET", "fl")
 	expectErr("READONLY", "SET", "fl", "A", "NX", "PX", "100")
-	expectErr("ERR", "EVAL", scriptFairAcquire, "3", "fl", "fl:q", "fl:t", "B", "1000", "1767225600000", "5000")
+	expectErr("ERR", "EVAL", store.ScriptFairAcquire, "3", "fl", "fl:q", "fl:t", "B", "1000", "1767225600000", "5000")
 }
 
 // TestFastPathDifferential is the differential test: random lock
@@ -330,7 +317,7 @@ func runDifferential(t *testing.T, p *luaPair, r *rand.Rand, ops int) {
 			if r.IntN(10) == 0 {
 				args = []string{"SCRIPT", "FLUSH"}
 			} else {
-				args = []string{"SCRIPT", "LOAD", pick(r, []string{scriptRelease, scriptRenew, scriptReentrantAcquire})}
+				args = []string{"SCRIPT", "LOAD", pick(r, []string{store.ScriptRelease, store.ScriptRenew, store.ScriptReentrantAcquire})}
 			}
 		case op < 57:
 			// A script inside a transaction runs at EXEC, in Lua.
@@ -342,7 +329,7 @@ func runDifferential(t *testing.T, p *luaPair, r *rand.Rand, ops int) {
 			continue
 		case op < 73:
 			by := time.Duration(r.IntN(4000)-2000) * msec
-			p.ref.st.minExpire = minExpireUnknown
+			p.ref.st.DropExpiryBound()
 			a, b, c := p.fast.JumpClock(p.now, by), p.slow.JumpClock(p.now, by), p.ref.JumpClock(p.now, by)
 			if fmt.Sprint(a) != fmt.Sprint(b) || fmt.Sprint(a) != fmt.Sprint(c) {
 				t.Fatalf("step %d: JumpClock %v: %v vs %v vs %v", step, by, a, b, c)
@@ -397,29 +384,29 @@ func plainVariant(r *rand.Rand, k, tok string) []string {
 // scriptArgs is a random EVAL or EVALSHA of one of the project's scripts,
 // usually well formed.
 func scriptArgs(r *rand.Rand, k, tok string) []string {
-	s := fastScripts[r.IntN(len(fastScripts))]
+	s := store.Scripts()[r.IntN(len(store.Scripts()))]
 	var args []string
 	if r.IntN(3) == 0 {
-		args = []string{"EVALSHA", s.sha}
+		args = []string{"EVALSHA", s.SHA}
 	} else {
-		args = []string{"EVAL", s.src}
+		args = []string{"EVAL", s.Src}
 	}
 	// Each family has its own lock key, as in a scenario; sometimes it
 	// meets another family's key (a wrong type) or a repeated key.
 	var keys []string
 	switch {
-	case s.keys == 3:
+	case s.Keys == 3:
 		keys = []string{"flock", "flock:queue", "flock:timeouts"}
-	case strings.HasPrefix(s.name, "reentrant"):
+	case strings.HasPrefix(s.Name, "reentrant"):
 		keys = []string{"rlock"}
 	default:
-		keys = []string{"lock", "lock:fence"}[:s.keys]
+		keys = []string{"lock", "lock:fence"}[:s.Keys]
 	}
 	if r.IntN(20) == 0 {
 		keys[0] = k // maybe a repeated key, maybe a wrong type
 	}
 	var argv []string
-	switch s.argv {
+	switch s.Argv {
 	case 1:
 		argv = []string{tok}
 	case 2:
@@ -452,10 +439,10 @@ func TestEvalErrorStillCachesScript(t *testing.T) {
 	for _, interpreted := range []bool{false, true} {
 		n := NewNode(NodeConfig{Name: "redis-1", LuaInterpreted: interpreted})
 		nodeDo(t, n, 0, "HSET", "lock", "holder", "A")
-		if _, err := n.Do(0, "c", "EVAL", scriptRelease, "1", "lock", "A"); err == nil {
+		if _, err := n.Do(0, "c", "EVAL", store.ScriptRelease, "1", "lock", "A"); err == nil {
 			t.Fatal("release on a hash: no error")
 		}
-		_, err := n.Do(0, "c", "EVALSHA", fastBySrc[scriptRelease].sha, "1", "lock", "A")
+		_, err := n.Do(0, "c", "EVALSHA", scriptSHA(store.ScriptRelease), "1", "lock", "A")
 		if err == nil || strings.HasPrefix(err.Error(), "NOSCRIPT") {
 			t.Errorf("interpreted=%v: EVALSHA after a failed EVAL: %v, want the script's error", interpreted, err)
 		}
@@ -480,8 +467,8 @@ func BenchmarkEval(b *testing.B) {
 			name string
 			args []string
 		}{
-			{"release-miss", []string{"EVAL", scriptRelease, "1", "lock:x", "B"}},
-			{"renew-hit", []string{"EVAL", scriptRenew, "1", "lock:x", "A", "30000"}},
+			{"release-miss", []string{"EVAL", store.ScriptRelease, "1", "lock:x", "B"}},
+			{"renew-hit", []string{"EVAL", store.ScriptRenew, "1", "lock:x", "A", "30000"}},
 		} {
 			b.Run(sc.name+"/"+mode.name, func(b *testing.B) {
 				n := NewNode(NodeConfig{Name: "redis-1", LuaInterpreted: mode.interpreted})
@@ -498,4 +485,10 @@ func BenchmarkEval(b *testing.B) {
 			})
 		}
 	}
+}
+
+// scriptSHA is the SHA1 by which EVALSHA names script src.
+func scriptSHA(src string) string {
+	sum := sha1.Sum([]byte(src))
+	return hex.EncodeToString(sum[:])
 }

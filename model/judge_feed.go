@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/model/store"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -58,10 +59,10 @@ func (w *World) clientEvent(kind judge.Kind, c string) {
 }
 
 // judgeCommand tells the judge what a lock command did to the lock key.
-func (w *World) judgeCommand(n *Node, client string, op Op, p presence) {
+func (w *World) judgeCommand(n *Node, client string, op Op, p store.Presence) {
 	e := judge.Event{Kind: judge.Command, Client: client, Node: n.Name(), Op: op,
-		Before: p.before, After: p.after, Probe: w}
-	if !p.before && p.after && n.Stale() {
+		Before: p.Before, After: p.After, Probe: w}
+	if !p.Before && p.After && n.Stale() {
 		e.Note = fmt.Sprintf("%s had replaced %s as master at %s; cut off, %s still granted it: split brain",
 			n.replacedBy.Name(), n.Name(), sim.FormatTime(n.replacedAt), n.Name())
 	}

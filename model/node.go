@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model/store"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -40,7 +41,7 @@ type NodeConfig struct {
 type Node struct {
 	cfg   NodeConfig
 	clock sim.Clock
-	st    *store // the data; a restart boots a new one
+	st    *store.Store // the data; a restart boots a new one
 
 	up           bool
 	loadingUntil time.Duration // true time until which commands get -LOADING
@@ -77,8 +78,8 @@ func NewNode(cfg NodeConfig) *Node {
 // instance on purpose: the script cache and all connection state are lost,
 // exactly as on a real restart (EVALSHA answers NOSCRIPT afterwards).
 func (n *Node) boot(now time.Duration) {
-	n.st = newStore(&n.clock, n.cfg.Monotonic, !n.cfg.LuaInterpreted, now)
-	n.st.readOnly = n.replica
+	n.st = store.New(&n.clock, n.cfg.Monotonic, !n.cfg.LuaInterpreted, now)
+	n.st.SetReadOnly(n.replica)
 	n.up = true
 }
 
@@ -117,16 +118,16 @@ func (n *Node) Do(now time.Duration, conn string, args ...string) (any, error) {
 // do is Do that also reports whether key (unless "") existed just before
 // the command ran (after the node's clock was advanced to now) and right
 // after it. A down node has no keys.
-func (n *Node) do(now time.Duration, conn, key string, args []string) (any, presence, error) {
+func (n *Node) do(now time.Duration, conn, key string, args []string) (any, store.Presence, error) {
 	if !n.up {
-		return nil, presence{}, ErrDown
+		return nil, store.Presence{}, ErrDown
 	}
-	n.st.advance(now)
+	n.st.Advance(now)
 	n.keep()
 	if now < n.loadingUntil {
-		return nil, n.st.unchanged(key), errLoading
+		return nil, n.st.Unchanged(key), store.ErrLoading
 	}
-	reply, p, err := n.st.exec(now, conn, key, args)
+	reply, p, err := n.st.Exec(now, conn, key, args)
 	n.keep()
 	return reply, p, err
 }
@@ -134,7 +135,7 @@ func (n *Node) do(now time.Duration, conn, key string, args []string) (any, pres
 // advance brings the store to true time now and keeps the deletions of the
 // keys that expired.
 func (n *Node) advance(now time.Duration) []Expiry {
-	exp := n.st.advance(now)
+	exp := n.st.Advance(now)
 	n.keep()
 	return exp
 }
@@ -143,19 +144,19 @@ func (n *Node) advance(now time.Duration) []Expiry {
 // master, the outbox for replicas (a replica propagates nothing; its outbox
 // would only grow). Most commands change nothing: that case is inlined.
 func (n *Node) keep() {
-	if len(n.st.out) > 0 {
+	if len(n.st.Effects()) > 0 {
 		n.keepEffects()
 	}
 }
 
 func (n *Node) keepEffects() {
-	for _, e := range n.st.effects() {
+	for _, e := range n.st.Effects() {
 		if !n.replica {
 			n.outbox = append(n.outbox, e)
 		}
 		n.aof.append(e)
 	}
-	n.st.takeEffects()
+	n.st.TakeEffects()
 }
 
 // TakeEffects returns, in order, the effects produced since the previous
@@ -178,16 +179,16 @@ func (n *Node) Keys(now time.Duration) []KeyInfo {
 	if !n.up {
 		return nil
 	}
-	return n.st.keys(now)
+	return n.st.Keys(now)
 }
 
 // view is every key's state as it stands at true time now, without
 // advancing.
-func (n *Node) view(now time.Duration) []Effect { return n.st.view(now) }
+func (n *Node) view(now time.Duration) []Effect { return n.st.View(now) }
 
 // keyState reads key k's current state, with its absolute expiry by the
 // node's expiry clock.
-func (n *Node) keyState(k string) Effect { return n.st.keyState(k) }
+func (n *Node) keyState(k string) Effect { return n.st.KeyState(k) }
 
 // JumpClock steps the node's wall clock by `by` at true time now (fault
 // clock_jump). With the wall expiry clock a forward jump expires every key

@@ -10,7 +10,7 @@ func (n *Node) Exists(now time.Duration, key string) bool {
 		return false
 	}
 	n.advance(now)
-	return n.st.db().Exists(key)
+	return n.st.Exists(key)
 }
 
 // PTTL is key's remaining time to live by the node's expiry clock at true
@@ -20,7 +20,7 @@ func (n *Node) PTTL(now time.Duration, key string) time.Duration {
 	if !n.Exists(now, key) {
 		return -2
 	}
-	ttl, ok := n.st.trueTTL(key)
+	ttl, ok := n.st.TTL(key)
 	if !ok {
 		return -1
 	}
@@ -41,15 +41,11 @@ func (n *Node) lockValue(key string) string {
 // read of it, or a read now when Do had no reason to (the command did not
 // name it). The checker calls it at the same instant, so both are the same.
 func (n *Node) trackedState(key string) Effect {
-	if e, ok := n.st.lastKeyState(); ok && e.Key == key {
+	if e, ok := n.st.LastKeyState(); ok && e.Key == key {
 		return e
 	}
 	return n.keyState(key)
 }
 
-// lastKeyState is the state of the key exec tracked right after the last
-// command, if it read it: what keyState would read now, at the same instant.
-func (s *store) lastKeyState() (Effect, bool) { return s.cmd.keyAfter, s.cmd.keyAfterOK }
-
 // pttl is what PTTL returns for a key in state e read on n at this instant.
-func (n *Node) pttl(e Effect) time.Duration { return n.st.pttl(e) }
+func (n *Node) pttl(e Effect) time.Duration { return n.st.PTTL(e) }

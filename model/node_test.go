@@ -454,21 +454,6 @@ func TestNodeDeterminism(t *testing.T) {
 	}
 }
 
-func BenchmarkRawDispatch(b *testing.B) {
-	n := NewNode(NodeConfig{Name: "redis-1"})
-	c := n.st.conn("c")
-	args := []string{"SET", "lock:x", "A", "NX", "PX", "30000"}
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		c.buf.Reset()
-		n.st.srv.Dispatch(c.peer, args)
-		c.peer.Flush()
-		if _, err := c.parse(); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 func BenchmarkNodeSET(b *testing.B) {
 	n := NewNode(NodeConfig{Name: "redis-1"})
 	args := []string{"SET", "lock:x", "A", "NX", "PX", "30000"}
@@ -490,7 +475,7 @@ func BenchmarkNodeBoot(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		n := NewNode(NodeConfig{Name: "redis-1"})
-		n.st.m.Close()
+		n.st.Close()
 	}
 }
 
@@ -529,72 +514,5 @@ func TestNodeSwapDBFollowed(t *testing.T) {
 		if !reflect.DeepEqual(got, []string{"one"}) || !n.Exists(msec, "one") || n.Exists(msec, "zero") {
 			t.Fatalf("multi=%v: DB 0 after SWAPDB holds %v", multi, got)
 		}
-	}
-}
-
-// TestNodeLagAndFieldTTLs: while no key can expire, a node tells miniredis
-// the time lazily (Node.lag); what it reports must not change, and a hash
-// field's own TTL (which the expiry bound does not cover) must still expire
-// on time.
-func TestNodeLagAndFieldTTLs(t *testing.T) {
-	n := NewNode(NodeConfig{Name: "redis-1"})
-	nodeLockAt(t, n, 0, 10*sec)
-	for now := 100 * msec; now < 1*sec; now += 100 * msec {
-		if !n.Exists(now, "lock:x") || n.st.lag == 0 {
-			t.Fatalf("at %v: lock:x gone, or no lag (%v)", now, n.st.lag)
-		}
-		if got := n.PTTL(now, "lock:x"); got != 10*sec-now {
-			t.Fatalf("Node.PTTL at %v = %v (lag %v)", now, got, n.st.lag)
-		}
-		if ks := n.Keys(now); len(ks) != 1 || ks[0].TTL != 10*sec-now {
-			t.Fatalf("Keys at %v = %v", now, ks)
-		}
-		if got, want := nodePTTL(t, n, now, "lock:x"), int((10*sec-now)/msec); got != want {
-			t.Fatalf("PTTL at %v = %d, want %d", now, got, want)
-		}
-	}
-	if n.st.fieldTTLs {
-		t.Fatal("fieldTTLs set by plain lock commands")
-	}
-	nodeDo(t, n, 1*sec, "HSET", "h", "f", "v", "g", "w")
-	nodeDo(t, n, 1*sec, "HEXPIRE", "h", "2", "FIELDS", "1", "f")
-	if !n.st.fieldTTLs {
-		t.Fatal("HEXPIRE did not set fieldTTLs")
-	}
-	// Only the lock key has a TTL: advancing takes the no-scan branch.
-	if got := fmt.Sprint(nodeDo(t, n, 2900*msec, "HKEYS", "h")); got != "[f g]" {
-		t.Errorf("HKEYS before the field's expiry = %s", got)
-	}
-	if !n.Exists(3*sec, "h") || n.st.lag != 0 {
-		t.Fatalf("h gone or lag %v", n.st.lag)
-	}
-	if got := fmt.Sprint(n.Keys(3 * sec)); !strings.Contains(got, "g=w") || strings.Contains(got, "f=v") {
-		t.Errorf("Keys after the field's expiry = %s", got)
-	}
-}
-
-// miniredis's RNG is seeded before the first command it runs, even when
-// that command is a script whose own redis.call draws from it (the seeding
-// must not wait for miniredis's lock, which the script holds): two fresh
-// nodes pop the same members. The global RNG would not.
-func TestNodeRandomCommandsSeeded(t *testing.T) {
-	run := func() string {
-		n := NewNode(NodeConfig{Name: "redis-1"})
-		members := make([]string, 50)
-		for i := range members {
-			members[i] = fmt.Sprint("m", i)
-		}
-		if _, err := n.st.db().SetAdd("s", members...); err != nil {
-			t.Fatal(err)
-		}
-		r, err := n.Do(time.Second, "a", "EVAL", "return redis.call('SPOP', KEYS[1], 5)", "1", "s")
-		if err != nil {
-			t.Fatal(err)
-		}
-		r2, _ := n.Do(time.Second, "a", "SRANDMEMBER", "s", "5")
-		return fmt.Sprint(r, r2)
-	}
-	if a, b := run(), run(); a != b {
-		t.Fatalf("two fresh nodes drew differently: %s vs %s", a, b)
 	}
 }

@@ -103,7 +103,7 @@ func (n *Node) Crash(now time.Duration) {
 	n.aof.crash(now)
 	n.up = false
 	n.outbox = nil
-	n.st.close()
+	n.st.Close()
 }
 
 // Restart brings a node back at true time now with what its log kept (a
@@ -117,7 +117,7 @@ func (n *Node) Restart(now time.Duration) {
 	n.boot(now)
 	n.loadingUntil = now + n.cfg.RestartDelay
 	for _, e := range n.aof.entries() {
-		if !n.st.writeState(e) {
+		if !n.st.WriteState(e) {
 			delete(n.aof.durable, e.Key) // expired while down: as if the DEL was logged
 		}
 	}

@@ -17,7 +17,7 @@ func (n *Node) ApplyEffects(now time.Duration, effs []Effect) {
 }
 
 func (n *Node) applyEffect(now time.Duration, e Effect) {
-	if !n.st.writeState(e) {
+	if !n.st.WriteState(e) {
 		// Already expired by this node's clock: the key is gone here.
 		e = Effect{Key: e.Key, Deleted: true}
 	}
@@ -30,7 +30,7 @@ func (n *Node) applyEffect(now time.Duration, e Effect) {
 // master again (failover promotion).
 func (n *Node) SetReplica(on bool) {
 	n.replica = on
-	n.st.readOnly = on // preHook reads it on every command
+	n.st.SetReadOnly(on) // preHook reads it on every command
 }
 
 // IsReplica reports whether the node is a read-only replica.
@@ -54,10 +54,10 @@ func (n *Node) LoadSnapshot(now time.Duration, effs []Effect) {
 		return
 	}
 	n.advance(now)
-	n.st.flush()
+	n.st.Flush()
 	var kept []Effect
 	for _, e := range effs {
-		if n.st.writeState(e) {
+		if n.st.WriteState(e) {
 			e.At = now
 			kept = append(kept, e)
 		}

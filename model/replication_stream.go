@@ -200,7 +200,7 @@ func (w *World) fullSync(r, m *Node) {
 		kept := false
 		for _, e := range snap {
 			if e.Key == old.Key {
-				kept = e.sameState(old)
+				kept = e.SameState(old)
 				break
 			}
 		}

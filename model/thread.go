@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"github.com/lockstep-sim/lockstep/model/store"
 	"strconv"
 	"strings"
 	"time"
@@ -263,7 +264,7 @@ func appendCommand(b []byte, args []string) []byte {
 			b = append(b, ' ')
 		}
 		if i == 1 && (strings.EqualFold(args[0], "EVAL")) {
-			a = scriptName(a)
+			a = store.ScriptName(a)
 		}
 		b = append(b, a...)
 	}

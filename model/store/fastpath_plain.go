@@ -1,4 +1,4 @@
-package model
+package store
 
 import (
 	"math"
@@ -23,7 +23,7 @@ import (
 // bytes.
 //
 // Each answer does what the handler's own code does to the database:
-// SET k v is db.Set (drop the old value and its TTL, store the string),
+// SET k v is db.Set (drop the old value and its TTL, Store the string),
 // PX adds db.SetTTL with the handler's duration, DEL deletes with the TTL,
 // PEXPIRE sets the TTL of an existing key. The only difference is invisible:
 // SET NX PX on a new key bumps the key's WATCH version twice (Set, then

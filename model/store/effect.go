@@ -1,4 +1,4 @@
-package model
+package store
 
 import (
 	"fmt"
@@ -58,8 +58,8 @@ func (e Effect) Owner() string {
 	return e.display()
 }
 
-// sameState reports whether two states of the same key are equal (At aside).
-func (e Effect) sameState(o Effect) bool {
+// SameState reports whether two states of the same key are equal (At aside).
+func (e Effect) SameState(o Effect) bool {
 	return e.Deleted == o.Deleted && e.Type == o.Type && e.Value == o.Value &&
 		e.Expires == o.Expires && (!e.Expires || e.ExpireAt == o.ExpireAt) &&
 		slices.Equal(e.Fields, o.Fields)

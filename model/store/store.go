@@ -1,4 +1,4 @@
-package model
+package store
 
 import (
 	"bufio"
@@ -14,14 +14,14 @@ import (
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
-// store is a node's data: one in-process miniredis (no listener), the
+// Store is a node's data: one in-process miniredis (no listener), the
 // absolute expiry of its keys by the node's own clock, and the fast path
 // that answers the lock commands without miniredis's dispatcher. It runs
 // one command at a time and says what the command did as effects (each
 // changed key's state after it, typed set/changed/deleted/expired), which
 // the node logs and replicates. It knows nothing of roles, replication,
 // crashes or persistence beyond refusing writes when told it is read-only.
-type store struct {
+type Store struct {
 	clock     *sim.Clock // the node's clock (shared, not owned)
 	monotonic bool       // keys expire by the monotonic reading, not the wall
 	readOnly  bool       // a replica: writes answer READONLY (preHook)
@@ -51,7 +51,7 @@ type store struct {
 	lag time.Duration
 	// fieldTTLs: a command that may give a hash field its own TTL has run
 	// since boot. Those expire by FastForward too, unseen by minExpire, so
-	// the store then tells miniredis of every advance at once.
+	// the Store then tells miniredis of every advance at once.
 	fieldTTLs bool
 	// minExpire is a lower bound on every key's absolute expiry (by the
 	// expiry clock) while the bound is valid: advance skips the scan of all
@@ -64,7 +64,7 @@ type store struct {
 	// costs a quarter of a node's boot and a lock scenario never sends
 	// one, so preHook seeds it before the first command miniredis runs.
 	seeded   bool
-	fast     *fastPath // the fast path (off with --lua=interpreted) and the store's own connection
+	fast     *fastPath // the fast path (off with --lua=interpreted) and the Store's own connection
 	fastDone bool      // the fast path answered the command exec is running
 
 	out []Effect // effects of the last call, until the node takes them (effects)
@@ -110,17 +110,17 @@ type nodeConn struct {
 // world, its nodes and their connections, many times a second).
 const peerBufSize = 64
 
-// newStore starts a fresh, empty miniredis at true time now, on clock.
-func newStore(clock *sim.Clock, monotonic, fast bool, now time.Duration) *store {
+// New starts a fresh, empty miniredis at true time now, on clock.
+func New(clock *sim.Clock, monotonic, fast bool, now time.Duration) *Store {
 	m := miniredis.NewMiniRedis()
 	c, err := m.Dial() // creates the server without a TCP listener
 	if err != nil {
 		panic("model: miniredis: " + err.Error())
 	}
 	c.Close()
-	s := &store{clock: clock, monotonic: monotonic, m: m, db0: m.DB(0), srv: m.Server(),
+	s := &Store{clock: clock, monotonic: monotonic, m: m, db0: m.DB(0), srv: m.Server(),
 		conns: map[string]*nodeConn{}, minExpire: noExpiry}
-	s.lastE = s.expiryClock(now)
+	s.lastE = s.ExpiryClock(now)
 	s.lastWall = clock.Wall(now)
 	m.SetTime(Epoch.Add(s.lastWall))
 	s.fast = newFastPath(s, fast)
@@ -130,13 +130,13 @@ func newStore(clock *sim.Clock, monotonic, fast bool, now time.Duration) *store 
 	return s
 }
 
-// close stops miniredis: the data is gone.
-func (s *store) close() {
+// Close stops miniredis: the data is gone.
+func (s *Store) Close() {
 	s.m.Close()
 	s.m, s.srv, s.conns, s.edge = nil, nil, nil, nil
 }
 
-func (s *store) conn(name string) *nodeConn {
+func (s *Store) conn(name string) *nodeConn {
 	c := s.conns[name]
 	if c == nil {
 		c = &nodeConn{}
@@ -148,41 +148,41 @@ func (s *store) conn(name string) *nodeConn {
 }
 
 // record notes that key state e was written at true time now, typed kind.
-func (s *store) record(now time.Duration, kind EffectKind, e Effect) {
+func (s *Store) record(now time.Duration, kind EffectKind, e Effect) {
 	e.At, e.Kind = now, kind
-	e.TTL = s.pttl(e)
+	e.TTL = s.PTTL(e)
 	s.out = append(s.out, e)
 }
 
-// effects are the effects recorded since the last takeEffects, in order.
-func (s *store) effects() []Effect { return s.out }
+// Effects are the effects recorded since the last takeEffects, in order.
+func (s *Store) Effects() []Effect { return s.out }
 
-// takeEffects forgets the recorded effects; the storage is reused.
-func (s *store) takeEffects() {
+// TakeEffects forgets the recorded effects; the storage is reused.
+func (s *Store) TakeEffects() {
 	clear(s.out) // drop references to values
 	s.out = s.out[:0]
 }
 
-// presence is whether a key existed before and after a command.
-type presence struct{ before, after bool }
+// Presence is whether a key existed before and after a command.
+type Presence struct{ Before, After bool }
 
-// unchanged is the presence of key when a command changed nothing.
-func (s *store) unchanged(key string) presence {
+// Unchanged is the Presence of key when a command changed nothing.
+func (s *Store) Unchanged(key string) Presence {
 	if key == "" {
-		return presence{}
+		return Presence{}
 	}
 	x := s.db().Exists(key)
-	return presence{x, x}
+	return Presence{x, x}
 }
 
-// exec runs one command (already advanced to now) on connection conn and
+// Exec runs one command (already advanced to now) on connection conn and
 // reports whether key (unless "") existed just before and right after it:
 // the checker's ground truth about the lock key, read from the key states
 // exec reads anyway for a write that touches it. The changed keys' states
 // after it are in effects.
-func (s *store) exec(now time.Duration, conn, key string, args []string) (any, presence, error) {
+func (s *Store) Exec(now time.Duration, conn, key string, args []string) (any, Presence, error) {
 	if len(args) == 0 {
-		return nil, s.unchanged(key), RedisError("ERR empty command")
+		return nil, s.Unchanged(key), RedisError("ERR empty command")
 	}
 	cmd := strings.ToUpper(args[0])
 	c := s.conn(conn)
@@ -193,7 +193,7 @@ func (s *store) exec(now time.Duration, conn, key string, args []string) (any, p
 	if isWrite && s.readOnly && spec != keysScript {
 		// Scripts may run on a replica and only fail if they call a write
 		// command (preHook); plain writes are refused up front.
-		return nil, s.unchanged(key), errReadOnly
+		return nil, s.Unchanged(key), errReadOnly
 	}
 	queued := c.multi && cmd != "EXEC" && cmd != "DISCARD" && cmd != "MULTI" && cmd != "WATCH"
 	// The keys the command may write now; a queued write happens at EXEC.
@@ -225,7 +225,7 @@ func (s *store) exec(now time.Duration, conn, key string, args []string) (any, p
 // read just before its first change (capturePre, also called by the fast
 // path): a fast answer that only reads (SET NX on a held lock, a release
 // by a non-owner: most of a contended lock's commands) needs none of them.
-func (s *store) begin(touched []string, key string) int {
+func (s *Store) begin(touched []string, key string) int {
 	r := &s.cmd
 	r.touched, r.pre, r.preRead = touched, r.pre[:0], false
 	r.keyAfter, r.keyAfterOK = Effect{}, false
@@ -244,7 +244,7 @@ func (s *store) begin(touched []string, key string) int {
 
 // run answers the command: the fast path first (on a master), whose reply
 // is the bytes miniredis would send, else miniredis's dispatcher.
-func (s *store) run(c *nodeConn, cmd string, spec keySpec, isWrite bool, args []string) {
+func (s *Store) run(c *nodeConn, cmd string, spec keySpec, isWrite bool, args []string) {
 	c.buf.Reset()
 	s.fastDone = false
 	if !s.readOnly {
@@ -270,8 +270,8 @@ func (s *store) run(c *nodeConn, cmd string, spec keySpec, isWrite bool, args []
 }
 
 // diff records the effect of every touched key whose state changed and
-// returns key's presence before and after the command.
-func (s *store) diff(now time.Duration, key string, tracked int) presence {
+// returns key's Presence before and after the command.
+func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 	r := &s.cmd
 	if !r.preRead {
 		// The command only read: the touched keys are as they were.
@@ -284,26 +284,26 @@ func (s *store) diff(now time.Duration, key string, tracked int) presence {
 		default:
 			x = s.db().Exists(key)
 		}
-		return presence{x, x}
+		return Presence{x, x}
 	}
-	var p presence
+	var p Presence
 	switch {
 	case tracked >= 0:
-		p.before = !r.pre[tracked].Deleted
+		p.Before = !r.pre[tracked].Deleted
 	case key != "":
-		p.before = r.keyBefore
+		p.Before = r.keyBefore
 	}
-	p.after = p.before
+	p.After = p.Before
 	if key != "" && tracked < 0 {
-		p.after = s.db().Exists(key)
+		p.After = s.db().Exists(key)
 	}
 	for i, k := range r.touched {
-		post := s.keyState(k)
+		post := s.KeyState(k)
 		if i == tracked {
-			p.after = !post.Deleted
+			p.After = !post.Deleted
 			r.keyAfter, r.keyAfterOK = post, true
 		}
-		if !post.sameState(r.pre[i]) {
+		if !post.SameState(r.pre[i]) {
 			s.record(now, changeKind(r.pre[i], post), post)
 		}
 		if post.Expires && post.ExpireAt < s.minExpire {
@@ -327,7 +327,7 @@ func changeKind(pre, post Effect) EffectKind {
 }
 
 // finish reads the reply and keeps the connection's transaction state.
-func (s *store) finish(c *nodeConn, cmd string, queued bool, args []string) (any, error) {
+func (s *Store) finish(c *nodeConn, cmd string, queued bool, args []string) (any, error) {
 	reply, err := c.parse()
 	if err == nil && cmd == "MULTI" {
 		c.multi = true
@@ -377,7 +377,7 @@ func (c *nodeConn) parse() (any, error) {
 // commands a Lua script calls. On a replica, a write fails the way it does on
 // a real read-only replica, also from inside a script (so scripts on a
 // replica always run in Lua). The fast path watches for SCRIPT FLUSH.
-func (s *store) preHook(c *server.Peer, cmd string, args ...string) bool {
+func (s *Store) preHook(c *server.Peer, cmd string, args ...string) bool {
 	if !s.seeded {
 		// The first command dispatched is never one a script or EXEC
 		// dispatches from inside (that comes after its own), so
@@ -394,3 +394,16 @@ func (s *store) preHook(c *server.Peer, cmd string, args ...string) bool {
 	s.fast.hook(c, cmd)
 	return false
 }
+
+// Exists reports whether key is there now (the store must have been
+// advanced to now).
+func (s *Store) Exists(key string) bool { return s.db().Exists(key) }
+
+// SetReadOnly makes the store refuse writes as a replica does (READONLY),
+// also from inside a script; false: writable again (a promotion).
+func (s *Store) SetReadOnly(on bool) { s.readOnly = on }
+
+// LastKeyState is the state of the key Exec tracked right after the last
+// command, if it read it (the command wrote it): what KeyState would read
+// now, at the same instant.
+func (s *Store) LastKeyState() (Effect, bool) { return s.cmd.keyAfter, s.cmd.keyAfterOK }

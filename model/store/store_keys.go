@@ -1,4 +1,4 @@
-package model
+package store
 
 import (
 	"sort"
@@ -20,7 +20,7 @@ func (e RedisError) Error() string { return string(e) }
 
 // The error replies the node itself produces (rather than miniredis).
 const (
-	errLoading  = RedisError("LOADING Redis is loading the dataset in memory")
+	ErrLoading  = RedisError("LOADING Redis is loading the dataset in memory")
 	errReadOnly = RedisError("READONLY You can't write against a read only replica.")
 )
 
@@ -32,11 +32,11 @@ type KeyInfo struct {
 	TTL   time.Duration // remaining by this node's clock; -1 for none
 }
 
-// keys lists the keys alive at true time now, sorted by key, without
+// Keys lists the keys alive at true time now, sorted by key, without
 // advancing (see Node.Keys).
-func (s *store) keys(now time.Duration) []KeyInfo {
-	states := s.view(now)
-	e := s.expiryClock(now)
+func (s *Store) Keys(now time.Duration) []KeyInfo {
+	states := s.View(now)
+	e := s.ExpiryClock(now)
 	out := make([]KeyInfo, 0, len(states))
 	for _, st := range states {
 		ki := KeyInfo{Key: st.Key, Type: st.Type, Value: st.display(), TTL: -1}
@@ -48,14 +48,14 @@ func (s *store) keys(now time.Duration) []KeyInfo {
 	return out
 }
 
-// view is every key's state as it stands at true time now, without
+// View is every key's state as it stands at true time now, without
 // advancing: absolute expiries are fixed, so a key is alive iff its expiry is
 // not before the expiry clock's reading at now.
-func (s *store) view(now time.Duration) []Effect {
-	e := s.expiryClock(now)
+func (s *Store) View(now time.Duration) []Effect {
+	e := s.ExpiryClock(now)
 	var out []Effect
 	for _, k := range s.m.Keys() {
-		st := s.keyState(k)
+		st := s.KeyState(k)
 		if st.Deleted || (st.Expires && st.ExpireAt < e) {
 			continue
 		}
@@ -65,9 +65,9 @@ func (s *store) view(now time.Duration) []Effect {
 	return out
 }
 
-// keyState reads key k's current state, with its absolute expiry by the
+// KeyState reads key k's current state, with its absolute expiry by the
 // node's expiry clock.
-func (s *store) keyState(k string) Effect {
+func (s *Store) KeyState(k string) Effect {
 	db := s.db()
 	e := Effect{Key: k}
 	// Lock keys are strings: one Get answers type and value at once, and
@@ -126,11 +126,11 @@ func readCollection(db *miniredis.RedisDB, e *Effect) {
 // direct API means too (the model never calls its Select). Holding on to
 // it spares every read a lookup under miniredis's lock; only SWAPDB
 // replaces it (see refreshDB).
-func (s *store) db() *miniredis.RedisDB { return s.db0 }
+func (s *Store) db() *miniredis.RedisDB { return s.db0 }
 
 // refreshDB looks DB 0 up again after a command that may have run SWAPDB:
 // SWAPDB itself, EXEC (it may be queued) or a script run in Lua.
-func (s *store) refreshDB(cmd string) {
+func (s *Store) refreshDB(cmd string) {
 	switch cmd {
 	case "SWAPDB", "EXEC", "EVAL", "EVALSHA":
 		if !s.fastDone {
@@ -139,11 +139,11 @@ func (s *store) refreshDB(cmd string) {
 	}
 }
 
-// writeState makes key e.Key hold e's value with e's absolute expiry (if
+// WriteState makes key e.Key hold e's value with e's absolute expiry (if
 // any): what restart, replication and full resync do, never a client
-// command. A state already expired by this store's clock deletes the key
+// command. A state already expired by this Store's clock deletes the key
 // instead; it reports whether the key now holds e.
-func (s *store) writeState(e Effect) bool {
+func (s *Store) WriteState(e Effect) bool {
 	s.syncTTLs() // a key created while TTLs lag must not be forwarded by the lag
 	k := e.Key
 	s.m.Del(k)
@@ -175,8 +175,8 @@ func (s *store) writeState(e Effect) bool {
 	return true
 }
 
-// flush empties the store (a full resync replaces everything).
-func (s *store) flush() {
+// Flush empties the Store (a full resync replaces everything).
+func (s *Store) Flush() {
 	s.m.FlushAll()
 	s.edge = nil
 }

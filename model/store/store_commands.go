@@ -1,4 +1,4 @@
-package model
+package store
 
 import (
 	"slices"
@@ -10,13 +10,13 @@ import (
 // before its first change to the data: exec diffs them against the states
 // after it. The fast path calls it (through fastPath.writing) before it
 // writes; exec before it dispatches. Only the first call reads.
-func (s *store) capturePre() { s.capturePreKnowing("", nil) }
+func (s *Store) capturePre() { s.capturePreKnowing("", nil) }
 
 // capturePreKnowing is capturePre when the caller already knows something:
 // absent names a key it found missing (a SET NX about to create it), whose
 // state is then not read again; the keys in deleting are about to be
 // deleted, and their states are left for delete to complete (see delKeys).
-func (s *store) capturePreKnowing(absent string, deleting []string) {
+func (s *Store) capturePreKnowing(absent string, deleting []string) {
 	r := &s.cmd
 	if r.preRead {
 		return
@@ -30,7 +30,7 @@ func (s *store) capturePreKnowing(absent string, deleting []string) {
 			r.pre = append(r.pre, Effect{Key: k, Deleted: true}) // what keyState reads for a missing key
 			continue
 		}
-		r.pre = append(r.pre, s.keyState(k))
+		r.pre = append(r.pre, s.KeyState(k))
 	}
 }
 
@@ -39,7 +39,7 @@ func (s *store) capturePreKnowing(absent string, deleting []string) {
 // the keys it deletes are not read in full: a deleted key's state after is
 // the same whatever it held, so exec's diff and its ground truth only need
 // whether it existed, which each deletion reports.
-func (s *store) delKeys(keys []string) int {
+func (s *Store) delKeys(keys []string) int {
 	db := s.db()
 	first := !s.cmd.preRead
 	s.capturePreKnowing("", keys)
@@ -98,7 +98,7 @@ var writeCommands = func() map[string]keySpec {
 // touchedKeys lists the keys a write command may change. Scripts are trusted
 // to declare their keys in KEYS, as Redis requires; a script writing an
 // undeclared key would change data without a log entry.
-func (s *store) touchedKeys(spec keySpec, args []string) []string {
+func (s *Store) touchedKeys(spec keySpec, args []string) []string {
 	switch spec {
 	case keysFirst:
 		if len(args) > 1 {

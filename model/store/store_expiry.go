@@ -1,4 +1,4 @@
-package model
+package store
 
 import (
 	"math"
@@ -20,16 +20,16 @@ type Expiry struct {
 	Early time.Duration // TTL it still had by the node's clock when the jump removed it
 }
 
-// expiryClock is the reading Redis compares key expiry with: the wall clock
+// ExpiryClock is the reading Redis compares key expiry with: the wall clock
 // (real Redis), or the monotonic one with `clock: monotonic`.
-func (s *store) expiryClock(now time.Duration) time.Duration {
+func (s *Store) ExpiryClock(now time.Duration) time.Duration {
 	if s.monotonic {
 		return s.clock.Mono(now)
 	}
 	return s.clock.Wall(now)
 }
 
-// advance brings the store to true time now. miniredis keeps TTLs as
+// Advance brings the Store to true time now. miniredis keeps TTLs as
 // durations that only FastForward decreases, while Redis keeps absolute
 // expiry times and compares them with its clock; keeping every TTL equal to
 // (absolute expiry - expiry clock) makes the two agree:
@@ -40,7 +40,7 @@ func (s *store) expiryClock(now time.Duration) time.Duration {
 // TIME, PXAT and EXAT follow the wall clock in both modes. It returns the
 // keys that expired, with the TTL they had left; their deletions are
 // effects (Redis propagates a DEL when a key expires).
-func (s *store) advance(now time.Duration) []Expiry {
+func (s *Store) Advance(now time.Duration) []Expiry {
 	// A node is usually advanced several times at the same instant (the
 	// checker's look before a command, the command, the look after); only
 	// tell miniredis the time when it changed.
@@ -48,7 +48,7 @@ func (s *store) advance(now time.Duration) []Expiry {
 		s.m.SetTime(Epoch.Add(wall))
 		s.lastWall = wall
 	}
-	e := s.expiryClock(now)
+	e := s.ExpiryClock(now)
 	d := e - s.lastE
 	s.lastE = e
 	switch {
@@ -64,7 +64,7 @@ func (s *store) advance(now time.Duration) []Expiry {
 // expire. Keys whose TTL is exactly d reach their expiry instant, where
 // Redis still has them; they get 1ns extra so miniredis keeps them, and are
 // marked as edge keys (true TTL 0) until the clock moves on.
-func (s *store) forward(now, d time.Duration) []Expiry {
+func (s *Store) forward(now, d time.Duration) []Expiry {
 	if s.lastE < s.minExpire {
 		// Every key expires after the new reading: nothing to expire and
 		// no edge key (an edge key's expiry is the old reading, below the
@@ -84,7 +84,7 @@ func (s *store) forward(now, d time.Duration) []Expiry {
 	least := noExpiry // the exact bound after this advance
 	var edge map[string]bool
 	for _, k := range s.m.Keys() {
-		ttl, ok := s.trueTTL(k)
+		ttl, ok := s.TTL(k)
 		if !ok {
 			continue
 		}
@@ -115,10 +115,10 @@ func (s *store) forward(now, d time.Duration) []Expiry {
 // every key (and hash field) stays where it was, so its TTL grows by b.
 // SetTTL bumps the key's version, so a WATCH across a backward jump fails
 // where Redis would let it pass; no lock recipe here uses WATCH.
-func (s *store) backward(b time.Duration) {
+func (s *Store) backward(b time.Duration) {
 	s.syncTTLs()
 	for _, k := range s.m.Keys() {
-		if ttl, ok := s.trueTTL(k); ok {
+		if ttl, ok := s.TTL(k); ok {
 			s.m.SetTTL(k, ttl+b)
 		}
 		if s.m.Type(k) == "hash" {
@@ -133,14 +133,14 @@ func (s *store) backward(b time.Duration) {
 	s.edge = nil
 }
 
-// trueTTL is key k's remaining time by the expiry clock, and whether it has
+// TTL is key k's remaining time by the expiry clock, and whether it has
 // one at all (miniredis reports 0 for "no TTL"; a stored TTL is never 0,
 // since miniredis deletes the key then). An edge key stored with 1ns has
 // true TTL 0.
-func (s *store) trueTTL(k string) (time.Duration, bool) { return s.trueTTLIn(s.db(), k) }
+func (s *Store) TTL(k string) (time.Duration, bool) { return s.trueTTLIn(s.db(), k) }
 
 // trueTTLIn is trueTTL with the DB already in hand.
-func (s *store) trueTTLIn(db *miniredis.RedisDB, k string) (time.Duration, bool) {
+func (s *Store) trueTTLIn(db *miniredis.RedisDB, k string) (time.Duration, bool) {
 	t := db.TTL(k)
 	if t <= 0 {
 		return 0, false
@@ -157,7 +157,7 @@ func (s *store) trueTTLIn(db *miniredis.RedisDB, k string) (time.Duration, bool)
 // No key expires here: while lag grows every key expires after the reading
 // it was grown to, so FastForward(lag) at once leaves miniredis exactly as
 // the FastForward of each step would have.
-func (s *store) syncTTLs() {
+func (s *Store) syncTTLs() {
 	if s.lag != 0 {
 		s.m.FastForward(s.lag)
 		s.lag = 0
@@ -165,7 +165,7 @@ func (s *store) syncTTLs() {
 }
 
 // setTTL gives key k (which must exist) a true TTL of ttl >= 0.
-func (s *store) setTTL(k string, ttl time.Duration) {
+func (s *Store) setTTL(k string, ttl time.Duration) {
 	s.syncTTLs()
 	s.minExpire = min(s.minExpire, s.lastE+ttl)
 	if ttl == 0 {
@@ -180,9 +180,9 @@ func (s *store) setTTL(k string, ttl time.Duration) {
 	delete(s.edge, k)
 }
 
-// pttl is what PTTL returns for a key in state e at the instant e was
+// PTTL is what PTTL returns for a key in state e at the instant e was
 // read: -2 deleted, -1 no TTL, else the time left by the expiry clock.
-func (s *store) pttl(e Effect) time.Duration {
+func (s *Store) PTTL(e Effect) time.Duration {
 	switch {
 	case e.Deleted:
 		return -2

@@ -1,4 +1,4 @@
-package model
+package store
 
 import (
 	"bufio"
@@ -64,18 +64,19 @@ type fastScript struct {
 	run func(x *fastPath, keys, argv []string) (r luaReply, ok bool)
 
 	sha     string // SHA1 of src, as EVALSHA names it
+	label   string // "<name>", how the trace shows the script
 	numkeys string // keys as miniredis's numkeys argument, canonical form
 }
 
 // fastScripts lists every script of scripts.go that has a Go twin.
 var fastScripts = []*fastScript{
-	{name: "release", src: scriptRelease, keys: 1, argv: 1, run: fastRelease},
-	{name: "renew", src: scriptRenew, keys: 1, argv: 2, run: fastRenew},
-	{name: "fenced-acquire", src: scriptFencedAcquire, keys: 2, argv: 2, run: fastFencedAcquire},
-	{name: "reentrant-acquire", src: scriptReentrantAcquire, keys: 1, argv: 2, run: fastReentrantAcquire},
-	{name: "reentrant-release", src: scriptReentrantRelease, keys: 1, argv: 1, run: fastReentrantRelease},
-	{name: "reentrant-renew", src: scriptReentrantRenew, keys: 1, argv: 2, run: fastReentrantRenew},
-	{name: "fair-acquire", src: scriptFairAcquire, keys: 3, argv: 4, run: fastFairAcquire},
+	{name: "release", src: ScriptRelease, keys: 1, argv: 1, run: fastRelease},
+	{name: "renew", src: ScriptRenew, keys: 1, argv: 2, run: fastRenew},
+	{name: "fenced-acquire", src: ScriptFencedAcquire, keys: 2, argv: 2, run: fastFencedAcquire},
+	{name: "reentrant-acquire", src: ScriptReentrantAcquire, keys: 1, argv: 2, run: fastReentrantAcquire},
+	{name: "reentrant-release", src: ScriptReentrantRelease, keys: 1, argv: 1, run: fastReentrantRelease},
+	{name: "reentrant-renew", src: ScriptReentrantRenew, keys: 1, argv: 2, run: fastReentrantRenew},
+	{name: "fair-acquire", src: ScriptFairAcquire, keys: 3, argv: 4, run: fastFairAcquire},
 }
 
 // fastBySrc and fastBySHA find a twin by EVAL's source or EVALSHA's hash.
@@ -85,17 +86,27 @@ var fastBySrc, fastBySHA = func() (map[string]*fastScript, map[string]*fastScrip
 		h := sha1.Sum([]byte(s.src))
 		s.sha = hex.EncodeToString(h[:])
 		s.numkeys = strconv.Itoa(s.keys)
+		s.label = "<" + s.name + ">"
 		bySrc[s.src] = s
 		bySHA[s.sha] = s
 	}
 	return bySrc, bySHA
 }()
 
+// ScriptName names one of the project's scripts in the trace instead of
+// printing its body: "<release>"; "<script>" for any other source.
+func ScriptName(src string) string {
+	if s := fastBySrc[src]; s != nil {
+		return s.label
+	}
+	return "<script>"
+}
+
 // fastPath is one miniredis instance's fast-path state; boot makes a new one
 // with the instance, so it never outlives the script cache it mirrors.
 type fastPath struct {
 	on   bool // answer scripts and plain commands; off, the node only uses the connection
-	st   *store
+	st   *Store
 	srv  *server.Server
 	peer *server.Peer // the twins' own connection: never in MULTI, DB 0
 	buf  bytes.Buffer
@@ -118,7 +129,7 @@ type fastPath struct {
 	unloaded []*fastScript
 }
 
-func newFastPath(s *store, on bool) *fastPath {
+func newFastPath(s *Store, on bool) *fastPath {
 	f := &fastPath{on: on, st: s, srv: s.srv, cached: map[string]bool{}}
 	f.peer = server.NewPeer(bufio.NewWriterSize(&f.buf, peerBufSize))
 	f.rd = bufio.NewReaderSize(&f.buf, 64)
@@ -319,7 +330,7 @@ func (f *fastPath) getEquals(want string, args ...string) (eq, ok bool) {
 	return isStr && s == want, true
 }
 
-// fastRelease is scriptRelease: compare-and-delete.
+// fastRelease is ScriptRelease: compare-and-delete.
 func fastRelease(f *fastPath, keys, argv []string) (luaReply, bool) {
 	eq, ok := f.getEquals(argv[0], "GET", keys[0])
 	if !ok {
@@ -331,7 +342,7 @@ func fastRelease(f *fastPath, keys, argv []string) (luaReply, bool) {
 	return luaInt(luaNum(f.mustCall("release", "DEL", keys[0]).(int))), true
 }
 
-// fastRenew is scriptRenew: compare-and-PEXPIRE.
+// fastRenew is ScriptRenew: compare-and-PEXPIRE.
 func fastRenew(f *fastPath, keys, argv []string) (luaReply, bool) {
 	eq, ok := f.getEquals(argv[0], "GET", keys[0])
 	if !ok {
@@ -347,7 +358,7 @@ func fastRenew(f *fastPath, keys, argv []string) (luaReply, bool) {
 	return luaInt(luaNum(r.(int))), true
 }
 
-// fastFencedAcquire is scriptFencedAcquire: SET NX PX, then INCR the fence.
+// fastFencedAcquire is ScriptFencedAcquire: SET NX PX, then INCR the fence.
 func fastFencedAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
 	// INCR comes after the SET, so it must be known to succeed first.
 	r, err := f.call("GET", keys[1])
@@ -369,7 +380,7 @@ func fastFencedAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
 	return luaInt(luaNum(f.mustCall("fenced-acquire", "INCR", keys[1]).(int))), true
 }
 
-// fastReentrantAcquire is scriptReentrantAcquire.
+// fastReentrantAcquire is ScriptReentrantAcquire.
 func fastReentrantAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
 	if !validPEXPIRE(argv[1]) { // PEXPIRE comes after a write
 		return luaReply{}, false
@@ -393,7 +404,7 @@ func fastReentrantAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
 	return luaInt(1), true
 }
 
-// fastReentrantRelease is scriptReentrantRelease.
+// fastReentrantRelease is ScriptReentrantRelease.
 func fastReentrantRelease(f *fastPath, keys, argv []string) (luaReply, bool) {
 	eq, ok := f.getEquals(argv[0], "HGET", keys[0], "holder")
 	if !ok {
@@ -412,7 +423,7 @@ func fastReentrantRelease(f *fastPath, keys, argv []string) (luaReply, bool) {
 	return luaInt(1), true
 }
 
-// fastReentrantRenew is scriptReentrantRenew.
+// fastReentrantRenew is ScriptReentrantRenew.
 func fastReentrantRenew(f *fastPath, keys, argv []string) (luaReply, bool) {
 	eq, ok := f.getEquals(argv[0], "HGET", keys[0], "holder")
 	if !ok {
@@ -428,7 +439,7 @@ func fastReentrantRenew(f *fastPath, keys, argv []string) (luaReply, bool) {
 	return luaInt(luaNum(r.(int))), true
 }
 
-// fastFairAcquire is scriptFairAcquire: drop waiters whose place expired,
+// fastFairAcquire is ScriptFairAcquire: drop waiters whose place expired,
 // grant a free lock to the head of the queue (or to anyone if it is empty),
 // otherwise join or stay in the queue.
 func fastFairAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
