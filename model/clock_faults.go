@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model/judge"
@@ -15,7 +16,7 @@ import (
 func (w *World) JumpNodeClock(n *Node, by time.Duration) []Expiry {
 	now := w.Now()
 	name := n.Name()
-	tag := fmt.Sprintf("%s clock %s", name, signedDur(by))
+	tag := fmt.Sprintf("%s clock %s", name, tracefmt.SignedDur(by))
 	var before []KeyInfo
 	if n.Up() {
 		n.advance(now) // expiries due before the jump are ordinary ones
@@ -29,7 +30,7 @@ func (w *World) JumpNodeClock(n *Node, by time.Duration) []Expiry {
 		w.Emit(name, "clock", "%s: only TIME moves; keys expire by the monotonic clock (clock: monotonic), no TTL changes", tag)
 	}
 	for _, e := range exp {
-		w.Emit(name, "expired", "%s: %s expired %s early", tag, e.Key, shortDur(e.Early))
+		w.Emit(name, "expired", "%s: %s expired %s early", tag, e.Key, tracefmt.Dur(e.Early))
 	}
 	if n.Up() && !n.Config().Monotonic {
 		after := n.Keys(now)
@@ -39,12 +40,12 @@ func (w *World) JumpNodeClock(n *Node, by time.Duration) []Expiry {
 			}
 			for _, a := range after {
 				if a.Key == b.Key && a.TTL != b.TTL {
-					verb := "expires " + shortDur(a.TTL-b.TTL) + " later"
+					verb := "expires " + tracefmt.Dur(a.TTL-b.TTL) + " later"
 					if a.TTL < b.TTL {
-						verb = "expires " + shortDur(b.TTL-a.TTL) + " earlier"
+						verb = "expires " + tracefmt.Dur(b.TTL-a.TTL) + " earlier"
 					}
 					w.Emit(name, "ttl", "%s: %s PTTL %s -> %s (%s, at %s true time)", tag, a.Key,
-						shortDur(b.TTL), shortDur(a.TTL), verb, sim.FormatTime(now+n.Clock().TrueAfter(now, a.TTL)))
+						tracefmt.Dur(b.TTL), tracefmt.Dur(a.TTL), verb, sim.FormatTime(now+n.Clock().TrueAfter(now, a.TTL)))
 				}
 			}
 		}
@@ -67,13 +68,13 @@ func (w *World) DriftNodeClock(n *Node, rate float64) {
 	now := w.Now()
 	name := n.Name()
 	n.SetClockRate(now, rate)
-	w.Emit(name, "clock", "%s clock now runs %sx true speed: a 1s TTL lasts %s", name, fmtRate(rate), shortDur(n.Clock().TrueAfter(now, time.Second)))
+	w.Emit(name, "clock", "%s clock now runs %sx true speed: a 1s TTL lasts %s", name, tracefmt.Rate(rate), tracefmt.Dur(n.Clock().TrueAfter(now, time.Second)))
 	if n.Up() {
 		for _, k := range n.Keys(now) {
 			if k.TTL >= 0 {
 				d := n.Clock().TrueAfter(now, k.TTL)
 				w.Emit(name, "ttl", "%s: %s PTTL %s now lasts %s of true time, expiring at %s", name, k.Key,
-					shortDur(k.TTL), shortDur(d), sim.FormatTime(now+d))
+					tracefmt.Dur(k.TTL), tracefmt.Dur(d), sim.FormatTime(now+d))
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"github.com/lockstep-sim/lockstep/model/store"
+	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"strconv"
 	"strings"
 	"time"
@@ -230,7 +231,7 @@ func (r *rpcTimeout) Fire() {
 		return // the reply came first; the thread has not read it yet (paused)
 	}
 	from := call.c.Name
-	call.c.w.Emit(from, "timeout", "no reply from %s within %s by %s's clock", call.to, shortDur(call.timeout), from)
+	call.c.w.Emit(from, "timeout", "no reply from %s within %s by %s's clock", call.to, tracefmt.Dur(call.timeout), from)
 	call.tk.Wake(timedOut)
 }
 

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"strings"
 	"time"
 
@@ -86,7 +87,7 @@ func (j *Judge) expiredHow(node string, g *grant) string {
 	}
 	if len(notes) > 0 && g.ttl > 0 && g.expires >= 0 {
 		how += fmt.Sprintf(", %s after its %s TTL was set, because %s",
-			shortDur(g.expires-g.set), shortDur(g.ttl), strings.Join(notes, " and "))
+			tracefmt.Dur(g.expires-g.set), tracefmt.Dur(g.ttl), strings.Join(notes, " and "))
 	}
 	return how
 }
@@ -112,22 +113,10 @@ func clientClockNote(o string, clock *sim.Clock, now time.Duration) string {
 	var parts []string
 	if r := clock.Rate(); r != 1 {
 		parts = append(parts, fmt.Sprintf("%s's clock runs %sx true speed, so its waits last %s per second it measures",
-			o, fmtRate(r), shortDur(clock.TrueAfter(now, time.Second))))
+			o, tracefmt.Rate(r), tracefmt.Dur(clock.TrueAfter(now, time.Second))))
 	}
 	if off := clock.Wall(now) - clock.Mono(now); off != 0 {
-		parts = append(parts, fmt.Sprintf("%s's wall clock was stepped %s", o, signedDur(off)))
+		parts = append(parts, fmt.Sprintf("%s's wall clock was stepped %s", o, tracefmt.SignedDur(off)))
 	}
 	return strings.Join(parts, "; ")
-}
-
-func fmtRate(r float64) string { return fmt.Sprintf("%g", r) }
-
-// shortDur renders a duration rounded to the millisecond ("19.1s", "-2ms").
-func shortDur(d time.Duration) string { return d.Round(time.Millisecond).String() }
-
-func signedDur(d time.Duration) string {
-	if d >= 0 {
-		return "+" + shortDur(d)
-	}
-	return shortDur(d)
 }

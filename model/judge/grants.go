@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"strings"
 	"time"
 
@@ -69,18 +70,29 @@ func (j *Judge) end(name string, g *grant, at time.Duration, how string) {
 	delete(j.grants, name)
 }
 
+// keptGrant is the grant in force on node (nil: none), and whether the
+// key e reads (on node, or on the node a failover promoted) still holds
+// its token.
+func (j *Judge) keptGrant(e *Event, node string) (g *grant, kept bool) {
+	g = j.grants[node]
+	if g == nil {
+		return nil, false
+	}
+	k := e.key()
+	return g, k.Held && k.Owner == g.value
+}
+
 // restarted judges the grant on a node after a restart: kept (persistence),
 // expired while the node was down, or lost with the crash. A crash itself
 // changes no grant: a down node's grant is judged when it restarts, or when
 // a failover replaces it.
 func (j *Judge) restarted(e *Event) {
 	now, name := e.At, e.Node
-	g := j.grants[name]
-	if g == nil {
-		return
+	g, kept := j.keptGrant(e, name)
+	if kept {
+		g.expires = e.key().Expires // the same absolute expiry, from the log
 	}
-	if k := e.key(); k.Held && k.Owner == g.value {
-		g.expires = k.Expires // the same absolute expiry, from the log
+	if g == nil || kept {
 		return
 	}
 	if g.expires >= 0 && g.expires <= now {
@@ -100,10 +112,10 @@ func (j *Judge) restarted(e *Event) {
 // e.OK: the old master is still up.
 func (j *Judge) failedOver(e *Event) {
 	now, old, promoted := e.At, e.Node, e.Other
-	if g := j.grants[old]; g != nil {
-		if k := e.key(); k.Held && k.Owner == g.value {
+	if g, kept := j.keptGrant(e, old); g != nil {
+		if kept {
 			ng := *g
-			ng.expires = k.Expires
+			ng.expires = e.key().Expires
 			j.grants[promoted] = &ng
 			delete(j.grants, old)
 			return
@@ -164,11 +176,11 @@ func (j *Judge) tokenOwner(v string) (string, bool) {
 // of e.Other: a grant it held that the master lacks is discarded.
 func (j *Judge) resynced(e *Event) {
 	now, r := e.At, e.Node
-	g := j.grants[r]
-	if g == nil {
+	g, kept := j.keptGrant(e, r)
+	switch {
+	case g == nil:
 		return
-	}
-	if k := e.key(); k.Held && k.Owner == g.value {
+	case kept:
 		delete(j.grants, r) // now a replica's copy of the master's key
 		return
 	}
@@ -184,7 +196,7 @@ func (j *Judge) resynced(e *Event) {
 // there: expired early at once, or expiring at a new instant.
 func (j *Judge) clockJumped(e *Event) {
 	now, name := e.At, e.Node
-	what := fmt.Sprintf("%s's clock jumped %s at %s", name, signedDur(e.By), sim.FormatTime(now))
+	what := fmt.Sprintf("%s's clock jumped %s at %s", name, tracefmt.SignedDur(e.By), sim.FormatTime(now))
 	if e.Monotonic {
 		what += " (wall clock only: keys expire by its monotonic clock)"
 	}
@@ -195,7 +207,7 @@ func (j *Judge) clockJumped(e *Event) {
 	}
 	if e.Early >= 0 {
 		j.end(name, g, now, fmt.Sprintf("its lease on %s expired %s early because %s",
-			name, shortDur(e.Early), what))
+			name, tracefmt.Dur(e.Early), what))
 		return
 	}
 	if k := e.key(); k.Held {
@@ -207,7 +219,7 @@ func (j *Judge) clockJumped(e *Event) {
 // expiry of the grant there.
 func (j *Judge) clockDrifted(e *Event) {
 	now, name := e.At, e.Node
-	what := fmt.Sprintf("%s's clock runs %sx true speed since %s", name, fmtRate(e.Rate), sim.FormatTime(now))
+	what := fmt.Sprintf("%s's clock runs %sx true speed since %s", name, tracefmt.Rate(e.Rate), sim.FormatTime(now))
 	j.clockNotes[name] = append(j.clockNotes[name], clockNote{at: now, what: what, drift: true})
 	if g := j.grants[name]; g != nil {
 		if k := e.key(); k.Held {

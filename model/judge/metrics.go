@@ -19,25 +19,18 @@ type Metrics struct {
 // Get returns a metric by its format name as an integer (booleans 0/1,
 // max_wait in milliseconds), and false for an unknown name.
 func (m Metrics) Get(name string) (int64, bool) {
-	switch name {
-	case "safe":
-		return b2i(m.Safe), true
-	case "violations":
-		return m.Violations, true
-	case "lost_updates":
-		return m.LostUpdates, true
-	case "fencing_rejections":
-		return m.FencingRejections, true
-	case "wrong_releases":
-		return m.WrongReleases, true
-	case "stuck":
-		return b2i(m.Stuck), true
-	case "acquired":
-		return m.Acquired, true
-	case "failed_acquires":
-		return m.FailedAcquires, true
-	case "max_wait":
-		return m.MaxWait.Milliseconds(), true
+	for _, f := range [...]struct {
+		name string
+		v    int64
+	}{
+		{"safe", b2i(m.Safe)}, {"violations", m.Violations}, {"lost_updates", m.LostUpdates},
+		{"fencing_rejections", m.FencingRejections}, {"wrong_releases", m.WrongReleases},
+		{"stuck", b2i(m.Stuck)}, {"acquired", m.Acquired}, {"failed_acquires", m.FailedAcquires},
+		{"max_wait", m.MaxWait.Milliseconds()},
+	} {
+		if f.name == name {
+			return f.v, true
+		}
 	}
 	return 0, false
 }

@@ -330,32 +330,45 @@ func (f *fastPath) getEquals(want string, args ...string) (eq, ok bool) {
 	return isStr && s == want, true
 }
 
-// fastRelease is ScriptRelease: compare-and-delete.
-func fastRelease(f *fastPath, keys, argv []string) (luaReply, bool) {
-	eq, ok := f.getEquals(argv[0], "GET", keys[0])
-	if !ok {
+// owned is the check every compare-and-act script starts with: whether
+// read (GET key, or HGET key holder) gives token. decided is true when
+// the script's answer is known already: 0 for another owner, or ok=false
+// to fall through to Lua (the read failed, so Lua raises).
+func (f *fastPath) owned(token string, read ...string) (r luaReply, ok, decided bool) {
+	eq, ok := f.getEquals(token, read...)
+	switch {
+	case !ok:
+		return luaReply{}, false, true
+	case !eq:
+		return luaInt(0), true, true
+	}
+	return luaReply{}, true, false
+}
+
+// pexpire is redis.call("pexpire", key, ms) as a script's reply; ok=false
+// (a bad ttl, nothing written yet) falls through to Lua, which raises.
+func (f *fastPath) pexpire(key, ms string) (luaReply, bool) {
+	r, err := f.call("PEXPIRE", key, ms)
+	if err != nil {
 		return luaReply{}, false
 	}
-	if !eq {
-		return luaInt(0), true
+	return luaInt(luaNum(r.(int))), true
+}
+
+// fastRelease is ScriptRelease: compare-and-delete.
+func fastRelease(f *fastPath, keys, argv []string) (luaReply, bool) {
+	if r, ok, decided := f.owned(argv[0], "GET", keys[0]); decided {
+		return r, ok
 	}
 	return luaInt(luaNum(f.mustCall("release", "DEL", keys[0]).(int))), true
 }
 
 // fastRenew is ScriptRenew: compare-and-PEXPIRE.
 func fastRenew(f *fastPath, keys, argv []string) (luaReply, bool) {
-	eq, ok := f.getEquals(argv[0], "GET", keys[0])
-	if !ok {
-		return luaReply{}, false
+	if r, ok, decided := f.owned(argv[0], "GET", keys[0]); decided {
+		return r, ok
 	}
-	if !eq {
-		return luaInt(0), true
-	}
-	r, err := f.call("PEXPIRE", keys[0], argv[1])
-	if err != nil {
-		return luaReply{}, false // bad ttl: nothing written yet, Lua raises
-	}
-	return luaInt(luaNum(r.(int))), true
+	return f.pexpire(keys[0], argv[1])
 }
 
 // fastFencedAcquire is ScriptFencedAcquire: SET NX PX, then INCR the fence.
@@ -406,12 +419,8 @@ func fastReentrantAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
 
 // fastReentrantRelease is ScriptReentrantRelease.
 func fastReentrantRelease(f *fastPath, keys, argv []string) (luaReply, bool) {
-	eq, ok := f.getEquals(argv[0], "HGET", keys[0], "holder")
-	if !ok {
-		return luaReply{}, false
-	}
-	if !eq {
-		return luaInt(0), true
+	if r, ok, decided := f.owned(argv[0], "HGET", keys[0], "holder"); decided {
+		return r, ok
 	}
 	r, err := f.call("HINCRBY", keys[0], "count", "-1")
 	if err != nil {
@@ -425,18 +434,10 @@ func fastReentrantRelease(f *fastPath, keys, argv []string) (luaReply, bool) {
 
 // fastReentrantRenew is ScriptReentrantRenew.
 func fastReentrantRenew(f *fastPath, keys, argv []string) (luaReply, bool) {
-	eq, ok := f.getEquals(argv[0], "HGET", keys[0], "holder")
-	if !ok {
-		return luaReply{}, false
+	if r, ok, decided := f.owned(argv[0], "HGET", keys[0], "holder"); decided {
+		return r, ok
 	}
-	if !eq {
-		return luaInt(0), true
-	}
-	r, err := f.call("PEXPIRE", keys[0], argv[1])
-	if err != nil {
-		return luaReply{}, false
-	}
-	return luaInt(luaNum(r.(int))), true
+	return f.pexpire(keys[0], argv[1])
 }
 
 // fastFairAcquire is ScriptFairAcquire: drop waiters whose place expired,
