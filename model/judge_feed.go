@@ -64,7 +64,7 @@ func (w *World) judgeCommand(n *Node, client string, op Op, p store.Presence) {
 		Before: p.Before, After: p.After, Probe: w}
 	if !p.Before && p.After && n.Stale() {
 		e.Note = fmt.Sprintf("%s had replaced %s as master at %s; cut off, %s still granted it: split brain",
-			n.replacedBy.Name(), n.Name(), sim.FormatTime(n.replacedAt), n.Name())
+			n.ReplacedBy().Name(), n.Name(), sim.FormatTime(n.ReplacedAt()), n.Name())
 	}
 	w.feed(e)
 }
@@ -83,16 +83,16 @@ func (w *World) LockKey(node string, afterCommand bool, now time.Duration) judge
 	var st Effect
 	switch {
 	case afterCommand:
-		st = n.trackedState(key)
+		st = n.TrackedState(key)
 	case n.Exists(now, key):
-		st = n.keyState(key)
+		st = n.KeyState(key)
 	default:
 		return judge.KeyState{TTL: -2, Expires: -1}
 	}
 	if st.Deleted {
 		return judge.KeyState{TTL: -2, Expires: -1}
 	}
-	ttl := n.pttl(st)
+	ttl := n.PTTLOf(st)
 	k := judge.KeyState{Held: true, Owner: st.Owner(), TTL: ttl, Expires: -1}
 	if ttl >= 0 {
 		// Both of the node's readings advance at its clock's rate, so the
@@ -120,3 +120,33 @@ func (w *World) judgeFinish() {
 // Tap makes fn see every event the judge is fed, in order (nil: none), to
 // record a run's history.
 func (w *World) Tap(fn func(judge.Event)) { w.tap = fn }
+
+// observer tells the judge what the cluster's node events did to the lock
+// key (redis.Observer).
+type observer struct{ w *World }
+
+func (o observer) Restarted(n *Node) {
+	o.w.nodeEvent(judge.Event{Kind: judge.Restarted, Persistence: n.Config().Persistence, CrashedAt: n.CrashedAt()}, n)
+}
+
+func (o observer) FailedOver(old, promoted *Node) {
+	o.w.nodeEvent(judge.Event{Kind: judge.FailedOver, Other: promoted.Name(), OK: old.Up()}, old)
+}
+
+func (o observer) Resynced(r, m *Node) {
+	o.w.nodeEvent(judge.Event{Kind: judge.Resynced, Other: m.Name()}, r)
+}
+
+func (o observer) NodeClockJumped(n *Node, by time.Duration, exp []Expiry) {
+	e := judge.Event{Kind: judge.NodeClockJumped, By: by, Monotonic: n.Config().Monotonic, Early: -1}
+	for _, x := range exp {
+		if x.Key == o.w.Cfg.Lock.Key {
+			e.Early = x.Early
+		}
+	}
+	o.w.nodeEvent(e, n)
+}
+
+func (o observer) NodeClockDrifted(n *Node, rate float64) {
+	o.w.nodeEvent(judge.Event{Kind: judge.NodeClockRate, Rate: rate}, n)
+}

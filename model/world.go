@@ -1,28 +1,26 @@
 package model
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/model/redis"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
-// World is one simulated run: a kernel, a network, Redis shards, clients,
-// the resource they update and the checker that watches them.
+// World is one simulated run: a kernel, a network, the Redis cluster,
+// clients, the resource they update and the judge that watches them.
 type World struct {
-	K      *sim.Kernel
-	Net    *sim.Network
-	Cfg    Config
-	Shards []*Shard
-	Nodes  []*Node // every node, masters and replicas, in name order
-	// Sentinels are the names of the sentinel processes (Nodes.Sentinels):
-	// they hold no data and only watch, so they are names on the network.
-	Sentinels []string
-	Clients   []*Client
-	Res       *Resource
-	Chk       *Checker
+	K   *sim.Kernel
+	Net *sim.Network
+	Cfg Config
+	// The Redis deployment: its Shards, Nodes and Sentinels, and the node
+	// faults (CrashNode, RestartNode, Failover, JumpNodeClock, ...).
+	*redis.Cluster
+	Clients []*Client
+	Res     *Resource
+	Chk     *Checker
 
 	strategy Strategy
 	byName   map[string]any // process name -> *Node or *Client
@@ -41,24 +39,6 @@ type World struct {
 	tap    func(judge.Event) // sees what the judge is fed (see Tap)
 }
 
-// Shard is one independent Redis master and its replicas. After a failover
-// Master is the promoted replica.
-type Shard struct {
-	Index    int // 0-based; the node names count from 1
-	Master   *Node
-	Replicas []*Node // current replicas, in promotion order
-	// Stale are former masters replaced by a failover they have not learnt
-	// about yet (down, or cut off from the new master): they still accept
-	// writes from the clients that reach them, and rejoin as replicas once
-	// they can reach the new master.
-	Stale []*Node
-	// odown is the sentinels' agreement that Master is down, sdown each
-	// sentinel's own view (Sentinels > 0).
-	odown   sentinelWatch
-	sdown   []bool
-	sdownOf *Node // the master sdown is about: a failover starts them afresh
-}
-
 // ResourceName is the process name of the fenced resource on the network.
 const ResourceName = "resource"
 
@@ -73,22 +53,9 @@ func NewWorld(cfg Config) (*World, error) {
 		return nil, err
 	}
 	w.strategy = st
-	masters := cfg.Nodes.Masters
-	if masters < 1 {
-		masters = 1
-	}
-	for i := 0; i < masters; i++ {
-		sh := &Shard{Index: i}
-		sh.Master = w.addNode(fmt.Sprintf("redis-%d", i+1))
-		for j := 0; j < cfg.Nodes.Replicas; j++ {
-			r := w.addNode(fmt.Sprintf("redis-%d-r%d", i+1, j+1))
-			w.attachReplica(r, sh.Master, false) // both empty: nothing to copy
-			sh.Replicas = append(sh.Replicas, r)
-		}
-		w.Shards = append(w.Shards, sh)
-	}
-	for i := 0; i < cfg.Nodes.Sentinels; i++ {
-		w.Sentinels = append(w.Sentinels, fmt.Sprintf("sentinel-%d", i+1))
+	w.Cluster = redis.NewCluster(k, w.Net, cfg.Nodes, observer{w})
+	for _, n := range w.Nodes {
+		w.byName[n.Name()] = n
 	}
 	// Topology changes are handled after the event that made them, so the
 	// fault's own trace line comes before its effects.
@@ -108,19 +75,6 @@ func NewWorld(cfg Config) (*World, error) {
 		c.start()
 	}
 	return w, nil
-}
-
-func (w *World) addNode(name string) *Node {
-	n := NewNode(NodeConfig{
-		Name:           name,
-		Monotonic:      w.Cfg.Nodes.Monotonic,
-		Persistence:    w.Cfg.Nodes.Persistence,
-		RestartDelay:   w.Cfg.Nodes.RestartDelay,
-		LuaInterpreted: w.Cfg.Nodes.LuaInterpreted,
-	})
-	w.Nodes = append(w.Nodes, n)
-	w.byName[name] = n
-	return n
 }
 
 // Node returns the node with the given name, or nil.
@@ -176,7 +130,7 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	if track {
 		key = w.Cfg.Lock.Key
 	}
-	reply, p, err := n.do(now, client, key, args)
+	reply, p, err := n.DoTracked(now, client, key, args)
 	if err == ErrDown {
 		w.Emit(n.Name(), "no-reply", "%s is down: %s's %s gets no reply", n.Name(), client, commandName(args))
 		return reply, err
@@ -190,9 +144,9 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	effs := n.TakeEffects()
 	if len(effs) > 0 && n.Stale() {
 		w.Emit(n.Name(), "split-brain", "%s accepts %s's write although %s replaced it as master at %s; it reaches no replica and is discarded when %s rejoins: %s",
-			n.Name(), client, n.replacedBy.Name(), sim.FormatTime(n.replacedAt), n.Name(), describeEffects(effs))
+			n.Name(), client, n.ReplacedBy().Name(), sim.FormatTime(n.ReplacedAt()), n.Name(), describeEffects(effs))
 	}
-	w.ship(n, effs)
+	w.Ship(n, effs)
 	return reply, err
 }
 
@@ -251,6 +205,13 @@ func (w *World) CutOffSince(c, n string) (time.Duration, bool) {
 	return t, ok
 }
 
+// netChanged reacts to a partition starting or healing: the cuts the
+// judge is told of, then the cluster (see redis.Cluster.NetChanged).
+func (w *World) netChanged() {
+	w.noteCuts()
+	w.Cluster.NetChanged()
+}
+
 // noteCuts records which client-node pairs the network separates now.
 func (w *World) noteCuts() {
 	now := w.Now()
@@ -276,4 +237,13 @@ func (w *World) noteCuts() {
 // for typing a command into a live run.
 func (w *World) Command(n *Node, conn string, args ...string) (any, error) {
 	return w.exec(n, conn, OpOther, args)
+}
+
+// describeEffects lists effects for the trace.
+func describeEffects(effs []Effect) string {
+	s := make([]string, len(effs))
+	for i, e := range effs {
+		s[i] = e.String()
+	}
+	return strings.Join(s, "; ")
 }

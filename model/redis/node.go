@@ -1,4 +1,4 @@
-package model
+package redis
 
 import (
 	"errors"
@@ -111,14 +111,14 @@ func (n *Node) Loading(now time.Duration) bool { return n.up && now < n.loadingU
 // post-state of every key it changed is appended to the log and to the
 // effects that TakeEffects returns.
 func (n *Node) Do(now time.Duration, conn string, args ...string) (any, error) {
-	r, _, err := n.do(now, conn, "", args)
+	r, _, err := n.DoTracked(now, conn, "", args)
 	return r, err
 }
 
-// do is Do that also reports whether key (unless "") existed just before
+// DoTracked is Do that also reports whether key (unless "") existed just before
 // the command ran (after the node's clock was advanced to now) and right
 // after it. A down node has no keys.
-func (n *Node) do(now time.Duration, conn, key string, args []string) (any, store.Presence, error) {
+func (n *Node) DoTracked(now time.Duration, conn, key string, args []string) (any, store.Presence, error) {
 	if !n.up {
 		return nil, store.Presence{}, ErrDown
 	}
@@ -186,9 +186,9 @@ func (n *Node) Keys(now time.Duration) []KeyInfo {
 // advancing.
 func (n *Node) view(now time.Duration) []Effect { return n.st.View(now) }
 
-// keyState reads key k's current state, with its absolute expiry by the
+// KeyState reads key k's current state, with its absolute expiry by the
 // node's expiry clock.
-func (n *Node) keyState(k string) Effect { return n.st.KeyState(k) }
+func (n *Node) KeyState(k string) Effect { return n.st.KeyState(k) }
 
 // JumpClock steps the node's wall clock by `by` at true time now (fault
 // clock_jump). With the wall expiry clock a forward jump expires every key

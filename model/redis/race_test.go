@@ -1,6 +1,6 @@
 //go:build race
 
-package model
+package redis
 
 // raceEnabled: the race detector slows gopher-lua about tenfold, so the
 // differential test runs fewer operations.

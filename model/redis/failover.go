@@ -1,17 +1,15 @@
-package model
+package redis
 
 import (
 	"fmt"
-	"strings"
 
-	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // CrashNode stops a node now; what it keeps depends on the persistence mode.
 // Its replication links break: writes still on their way to its replicas
 // are lost, and a crashed replica loses what was on its way to it.
-func (w *World) CrashNode(n *Node) {
+func (w *Cluster) CrashNode(n *Node) {
 	if !n.Up() {
 		return
 	}
@@ -37,9 +35,9 @@ func (w *World) CrashNode(n *Node) {
 // memory). A former master whose shard failed over meanwhile comes back
 // believing it is still the master, like a restarted Redis whose config was
 // never rewritten, and is demoted as soon as it can reach the new master.
-func (w *World) RestartNode(n *Node) {
+func (w *Cluster) RestartNode(n *Node) {
 	n.Restart(w.Now())
-	w.nodeEvent(judge.Event{Kind: judge.Restarted, Persistence: n.Config().Persistence, CrashedAt: n.crashedAt}, n)
+	w.obs.Restarted(n)
 	for _, s := range n.downstream {
 		s.flush()
 	}
@@ -53,7 +51,7 @@ func (w *World) RestartNode(n *Node) {
 // Failover promotes a replica of shard i, as the failover fault (a manual
 // SENTINEL FAILOVER) does: the first replica that is up. Writes it had not
 // yet received are lost.
-func (w *World) Failover(i int) (*Node, error) {
+func (w *Cluster) Failover(i int) (*Node, error) {
 	sh := w.Shards[i]
 	for _, r := range sh.Replicas {
 		if r.Up() {
@@ -73,7 +71,7 @@ func (w *World) Failover(i int) (*Node, error) {
 // new one, is demoted at once; otherwise (down, or cut off by a partition)
 // it stays a stale master that still accepts writes from the clients that
 // reach it, until it can reach the new master (split brain).
-func (w *World) promote(sh *Shard, r *Node, why string) {
+func (w *Cluster) promote(sh *Shard, r *Node, why string) {
 	now := w.Now()
 	old := sh.Master
 	if s := r.upstream; s != nil {
@@ -85,7 +83,7 @@ func (w *World) promote(sh *Shard, r *Node, why string) {
 	sh.Master = r
 	sh.Replicas = removeNode(sh.Replicas, r)
 	w.Emit(r.Name(), "promoted", "%s is now the master of shard %d in place of %s (%s)", r.Name(), sh.Index+1, old.Name(), why)
-	w.nodeEvent(judge.Event{Kind: judge.FailedOver, Other: r.Name(), OK: old.Up()}, old)
+	w.obs.FailedOver(old, r)
 	for _, x := range sh.Replicas {
 		w.attachReplica(x, r, true)
 	}
@@ -105,7 +103,7 @@ func (w *World) promote(sh *Shard, r *Node, why string) {
 // demoteStale demotes every stale master that is up and can reach its
 // shard's current master: it rejoins as a replica with a full resync, which
 // discards whatever it accepted after it was replaced.
-func (w *World) demoteStale() {
+func (w *Cluster) demoteStale() {
 	for _, sh := range w.Shards {
 		for i := 0; i < len(sh.Stale); i++ {
 			n := sh.Stale[i]
@@ -120,7 +118,7 @@ func (w *World) demoteStale() {
 }
 
 // rejoin makes n a replica of its shard's current master with a full resync.
-func (w *World) rejoin(sh *Shard, n *Node) {
+func (w *Cluster) rejoin(sh *Shard, n *Node) {
 	w.Emit(n.Name(), "rejoined", "%s rejoins as a replica of %s (replaced at %s); what it accepted since is discarded",
 		n.Name(), sh.Master.Name(), sim.FormatTime(n.replacedAt))
 	sh.Replicas = append(sh.Replicas, n)
@@ -157,11 +155,10 @@ func (n *Node) ReplicationBacklog() int {
 	return len(n.upstream.queue)
 }
 
-// netChanged reacts to a partition starting or healing: stale masters that
+// NetChanged reacts to a partition starting or healing: stale masters that
 // can now reach their replacement are demoted, held-back replication
 // catches up, and the failover watchers re-evaluate.
-func (w *World) netChanged() {
-	w.noteCuts()
+func (w *Cluster) NetChanged() {
 	w.demoteStale()
 	w.flushStreams()
 	w.sentinel()
@@ -174,13 +171,4 @@ func removeNode(ns []*Node, n *Node) []*Node {
 		}
 	}
 	return ns
-}
-
-// describeEffects lists effects for the trace.
-func describeEffects(effs []Effect) string {
-	s := make([]string, len(effs))
-	for i, e := range effs {
-		s[i] = e.String()
-	}
-	return strings.Join(s, "; ")
 }

@@ -1,4 +1,4 @@
-package model
+package redis
 
 import (
 	"fmt"
@@ -33,7 +33,7 @@ func (sw *sentinelWatch) reset() {
 }
 
 // masterLost reports whether replica r cannot reach its master now, and why.
-func (w *World) masterLost(r *Node) (bool, string) {
+func (w *Cluster) masterLost(r *Node) (bool, string) {
 	s := r.upstream
 	if s == nil || !r.Up() {
 		return false, ""
@@ -50,8 +50,8 @@ func (w *World) masterLost(r *Node) (bool, string) {
 
 // sentinel re-evaluates every replica's watch; called whenever something a
 // watch depends on changes (network, crash, restart, failover).
-func (w *World) sentinel() {
-	after := w.Cfg.Nodes.FailoverAfter
+func (w *Cluster) sentinel() {
+	after := w.Cfg.FailoverAfter
 	if after <= 0 {
 		return
 	}
@@ -87,7 +87,7 @@ func (w *World) sentinel() {
 }
 
 // sentinelFire promotes r if its master is still unreachable from it.
-func (w *World) sentinelFire(sh *Shard, r *Node) {
+func (w *Cluster) sentinelFire(sh *Shard, r *Node) {
 	if !r.watch.down {
 		return
 	}
@@ -116,7 +116,7 @@ func (w *World) sentinelFire(sh *Shard, r *Node) {
 // odown reports whether a majority of the sentinels hold sh's master down
 // and can reach one another, the leader they would elect (the first such
 // sentinel by name), and why the master is unreachable.
-func (w *World) odown(sh *Shard) (bool, string, string) {
+func (w *Cluster) odown(sh *Shard) (bool, string, string) {
 	m := sh.Master
 	sdown := func(s string) bool { return !m.Up() || !w.Net.Connected(s, m.Name()) }
 	need := w.SentinelMajority()
@@ -145,7 +145,7 @@ func (w *World) odown(sh *Shard) (bool, string, string) {
 // sentinels' agreement that its master is down begins or ends; once the
 // countdown has run out with no replica to promote, any change may bring
 // one (a replica restarting, a partition healing), so it tries again.
-func (w *World) quorumWatch(sh *Shard, after time.Duration) {
+func (w *Cluster) quorumWatch(sh *Shard, after time.Duration) {
 	now := w.Now()
 	w.sdownNotes(sh)
 	down, lead, why := w.odown(sh)
@@ -166,7 +166,7 @@ func (w *World) quorumWatch(sh *Shard, after time.Duration) {
 // quorumFire fails shard sh over if its master is still objectively down:
 // the leader promotes the first replica of it that is up and that it can
 // reach. With none it waits for one (quorumWatch).
-func (w *World) quorumFire(sh *Shard) {
+func (w *Cluster) quorumFire(sh *Shard) {
 	if !sh.odown.down {
 		return
 	}
@@ -194,7 +194,7 @@ func (w *World) quorumFire(sh *Shard) {
 // sdownNotes traces each sentinel's own view of sh's master as it changes,
 // as Sentinel logs +sdown and -sdown: one sentinel's view alone decides
 // nothing.
-func (w *World) sdownNotes(sh *Shard) {
+func (w *Cluster) sdownNotes(sh *Shard) {
 	m := sh.Master
 	if sh.sdownOf != m {
 		sh.sdown, sh.sdownOf = make([]bool, len(w.Sentinels)), m
@@ -215,12 +215,12 @@ func (w *World) sdownNotes(sh *Shard) {
 }
 
 // SentinelMajority is how many sentinels must agree for a failover.
-func (w *World) SentinelMajority() int { return len(w.Sentinels)/2 + 1 }
+func (w *Cluster) SentinelMajority() int { return len(w.Sentinels)/2 + 1 }
 
 // SentinelViews reports, for display, which sentinels hold shard i's
 // master down in their own view (all false without sentinels or before
 // any change).
-func (w *World) SentinelViews(i int) []bool {
+func (w *Cluster) SentinelViews(i int) []bool {
 	out := make([]bool, len(w.Sentinels))
 	if sh := w.Shards[i]; sh.sdownOf == sh.Master {
 		copy(out, sh.sdown)

@@ -1,4 +1,4 @@
-package model
+package redis
 
 import "time"
 
@@ -34,18 +34,24 @@ func (n *Node) lockValue(key string) string {
 	if !n.up {
 		return ""
 	}
-	return n.keyState(key).Owner()
+	return n.KeyState(key).Owner()
 }
 
-// trackedState is key's state right after the command Do just ran: what Do
+// TrackedState is key's state right after the command Do just ran: what Do
 // read of it, or a read now when Do had no reason to (the command did not
 // name it). The checker calls it at the same instant, so both are the same.
-func (n *Node) trackedState(key string) Effect {
+func (n *Node) TrackedState(key string) Effect {
 	if e, ok := n.st.LastKeyState(); ok && e.Key == key {
 		return e
 	}
-	return n.keyState(key)
+	return n.KeyState(key)
 }
 
-// pttl is what PTTL returns for a key in state e read on n at this instant.
-func (n *Node) pttl(e Effect) time.Duration { return n.st.PTTL(e) }
+// PTTLOf is what PTTL returns for a key in state e read on n at this instant.
+func (n *Node) PTTLOf(e Effect) time.Duration { return n.st.PTTL(e) }
+
+// ReplacedAt is when a failover replaced this node as master (see Stale).
+func (n *Node) ReplacedAt() time.Duration { return n.replacedAt }
+
+// CrashedAt is the node's last crash, for explanations.
+func (n *Node) CrashedAt() time.Duration { return n.crashedAt }

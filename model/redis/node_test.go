@@ -1,6 +1,8 @@
-package model
+package redis
 
 import (
+	"github.com/lockstep-sim/lockstep/model/store"
+
 	"errors"
 	"fmt"
 	"reflect"
@@ -130,7 +132,7 @@ func TestNodeBackwardJumpExtendsLife(t *testing.T) {
 	}
 	// TIME follows the wall clock: 1s - 10s after the epoch.
 	tm := nodeDo(t, n, 1*sec, "TIME").([]any)
-	if want := fmt.Sprint(Epoch.Add(-9 * sec).Unix()); tm[0] != want {
+	if want := fmt.Sprint(store.Epoch.Add(-9 * sec).Unix()); tm[0] != want {
 		t.Errorf("TIME = %v, want %s", tm, want)
 	}
 	nodeExpiresAt(t, mk, 40*sec+1*msec)
@@ -177,7 +179,7 @@ func TestNodeMonotonicIgnoresJumpsNotDrift(t *testing.T) {
 	n := mk()
 	// TIME still shows the wall clock: 2s + 55s.
 	tm := nodeDo(t, n, 2*sec, "TIME").([]any)
-	if want := fmt.Sprint(Epoch.Add(57 * sec).Unix()); tm[0] != want {
+	if want := fmt.Sprint(store.Epoch.Add(57 * sec).Unix()); tm[0] != want {
 		t.Errorf("TIME = %v, want %s", tm, want)
 	}
 	nodeExpiresAt(t, mk, 30*sec+1*msec)

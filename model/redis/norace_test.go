@@ -1,5 +1,5 @@
 //go:build !race
 
-package model
+package redis
 
 const raceEnabled = false

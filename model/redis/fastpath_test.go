@@ -1,4 +1,4 @@
-package model
+package redis
 
 import (
 	"bytes"
@@ -44,23 +44,23 @@ func (p *luaPair) nodes() []*Node { return []*Node{p.fast, p.slow, p.ref} }
 func (p *luaPair) do(t testing.TB, step int, conn string, args ...string) any {
 	t.Helper()
 	const key = "lock"
-	rf, pf, ef := p.fast.do(p.now, conn, key, args)
+	rf, pf, ef := p.fast.DoTracked(p.now, conn, key, args)
 	bf := rawReply(p.fast, conn)
 	hit := p.fast.st.FastAnswered()
-	rs, ps, es := p.slow.do(p.now, conn, key, args)
+	rs, ps, es := p.slow.DoTracked(p.now, conn, key, args)
 	bs := rawReply(p.slow, conn)
 	if p.slow.st.FastAnswered() {
 		t.Fatalf("step %d: %s: the interpreted node used the fast path", step, showArgs(args))
 	}
 	p.ref.st.DropExpiryBound()
-	rr, pr, er := p.ref.do(p.now, conn, key, args)
+	rr, pr, er := p.ref.DoTracked(p.now, conn, key, args)
 	if br := rawReply(p.ref, conn); !bytes.Equal(bf, br) || fmt.Sprintf("%#v %v", rf, ef) != fmt.Sprintf("%#v %v", rr, er) {
 		t.Fatalf("step %d at %v: %s\nfast: %q\nref:  %q", step, p.now, showArgs(args), bf, br)
 	}
 	for _, n := range p.nodes() {
 		// What Do kept of the key equals asking the node again.
 		if e, ok := n.st.LastKeyState(); ok {
-			if got, want := n.pttl(e), n.PTTL(p.now, key); got != want {
+			if got, want := n.PTTLOf(e), n.PTTL(p.now, key); got != want {
 				t.Fatalf("step %d: %s: kept PTTL %v, node says %v", step, showArgs(args), got, want)
 			}
 			if got, want := e.Owner(), n.lockValue(key); got != want {

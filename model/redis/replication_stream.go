@@ -1,11 +1,10 @@
-package model
+package redis
 
 import (
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -31,7 +30,7 @@ const replBacklogLimit = 10000
 //   - a full resync replaces the replica's dataset with the master's as it is
 //     at that instant (the transfer time of the snapshot is not modelled).
 type replStream struct {
-	w        *World
+	w        *Cluster
 	master   *Node
 	replica  *Node
 	queue    []replBatch
@@ -54,7 +53,7 @@ func (s *replStream) label() string { return s.master.Name() + " -> " + s.replic
 // attachReplica makes r a replica fed by master m. fullSync: r must first
 // copy m's whole dataset (a rejoin, a reattach after a failover or a
 // restart); false only when both start empty at the beginning of the run.
-func (w *World) attachReplica(r, m *Node, fullSync bool) {
+func (w *Cluster) attachReplica(r, m *Node, fullSync bool) {
 	w.detachReplica(r, r.Name()+" now follows "+m.Name())
 	r.SetReplica(true)
 	s := &replStream{w: w, master: m, replica: r, needSync: fullSync}
@@ -68,7 +67,7 @@ func (w *World) attachReplica(r, m *Node, fullSync bool) {
 
 // detachReplica ends r's stream; the writes it had not yet applied are lost.
 // cause ("" for none) says why, for the trace.
-func (w *World) detachReplica(r *Node, cause string) {
+func (w *Cluster) detachReplica(r *Node, cause string) {
 	s := r.upstream
 	if s == nil {
 		return
@@ -118,7 +117,7 @@ func (s *replStream) push(effs []Effect) {
 		return // a full resync will carry them
 	}
 	now := s.w.Now()
-	due := now + s.w.Cfg.Nodes.ReplicationLag + s.w.Net.ExtraLatency(s.master.Name(), s.replica.Name())
+	due := now + s.w.Cfg.ReplicationLag + s.w.Net.ExtraLatency(s.master.Name(), s.replica.Name())
 	if n := len(s.queue); n > 0 && s.queue[n-1].due > due {
 		due = s.queue[n-1].due // ordered: never overtake an earlier write
 	}
@@ -192,7 +191,7 @@ func (s *replStream) flush() {
 
 // fullSync replaces r's dataset with m's as it is now, tracing what r had
 // that m lacks: those writes are discarded.
-func (w *World) fullSync(r, m *Node) {
+func (w *Cluster) fullSync(r, m *Node) {
 	now := w.Now()
 	snap := m.Snapshot(now)
 	var discarded []string
@@ -214,13 +213,13 @@ func (w *World) fullSync(r, m *Node) {
 		msg += "; discards " + strings.Join(discarded, "; ")
 	}
 	w.Emit(r.Name(), "resync", "%s", msg)
-	w.nodeEvent(judge.Event{Kind: judge.Resynced, Other: m.Name()}, r)
+	w.obs.Resynced(r, m)
 }
 
-// ship sends the effects of the last command on n to the replicas it feeds.
+// Ship sends the effects of the last command on n to the replicas it feeds.
 // A replica has no outbox; a stale master (replaced while cut off) feeds no
 // one, so what it accepts is never replicated.
-func (w *World) ship(n *Node, effs []Effect) {
+func (w *Cluster) Ship(n *Node, effs []Effect) {
 	if len(effs) == 0 {
 		return
 	}
@@ -235,7 +234,7 @@ func (w *World) ship(n *Node, effs []Effect) {
 }
 
 // flushStreams retries every replication link (after a network change).
-func (w *World) flushStreams() {
+func (w *Cluster) flushStreams() {
 	for _, n := range w.Nodes {
 		if n.upstream != nil {
 			n.upstream.flush()

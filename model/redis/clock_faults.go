@@ -1,11 +1,10 @@
-package model
+package redis
 
 import (
 	"fmt"
 	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"time"
 
-	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -13,7 +12,7 @@ import (
 // traces each effect: keys that expire early at once on a forward jump, the
 // new PTTL of every key that keeps a TTL. With clock: monotonic only TIME
 // moves. Expiry deletions reach n's replicas like any write.
-func (w *World) JumpNodeClock(n *Node, by time.Duration) []Expiry {
+func (w *Cluster) JumpNodeClock(n *Node, by time.Duration) []Expiry {
 	now := w.Now()
 	name := n.Name()
 	tag := fmt.Sprintf("%s clock %s", name, tracefmt.SignedDur(by))
@@ -50,21 +49,15 @@ func (w *World) JumpNodeClock(n *Node, by time.Duration) []Expiry {
 			}
 		}
 	}
-	e := judge.Event{Kind: judge.NodeClockJumped, By: by, Monotonic: n.Config().Monotonic, Early: -1}
-	for _, x := range exp {
-		if x.Key == w.Cfg.Lock.Key {
-			e.Early = x.Early
-		}
-	}
-	w.nodeEvent(e, n)
-	w.ship(n, n.TakeEffects())
+	w.obs.NodeClockJumped(n, by, exp)
+	w.Ship(n, n.TakeEffects())
 	return exp
 }
 
 // DriftNodeClock makes n's clock run rate× true speed from now on (fault
 // clock_drift): every TTL then runs down rate× as fast in true time, with
 // either expiry clock. It traces when each key with a TTL will now expire.
-func (w *World) DriftNodeClock(n *Node, rate float64) {
+func (w *Cluster) DriftNodeClock(n *Node, rate float64) {
 	now := w.Now()
 	name := n.Name()
 	n.SetClockRate(now, rate)
@@ -78,6 +71,6 @@ func (w *World) DriftNodeClock(n *Node, rate float64) {
 			}
 		}
 	}
-	w.nodeEvent(judge.Event{Kind: judge.NodeClockRate, Rate: rate}, n)
-	w.ship(n, n.TakeEffects())
+	w.obs.NodeClockDrifted(n, rate)
+	w.Ship(n, n.TakeEffects())
 }
