@@ -182,7 +182,7 @@ func (c *Client) acquire(t *Thread, token string) *Lease {
 	c.setState(StateAcquiring)
 	began := c.w.Now()
 	l := c.retry(t, token, "acquire")
-	c.w.feed(judge.Event{Kind: judge.AcquireEnded, Client: c.Name, Wait: c.w.Now() - began, OK: l != nil})
+	c.w.feed(&judge.Event{Kind: judge.AcquireEnded, Client: c.Name, Wait: c.w.Now() - began, OK: l != nil})
 	if l == nil {
 		c.setState(StateIdle)
 		return nil
@@ -279,7 +279,9 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 		c.work(t, l)
 	}
 	c.setState(StateReleasing)
-	c.w.clientEvent(judge.Working, c.Name)
+	if !ok {
+		c.w.clientEvent(judge.Working, c.Name) // releasing without having worked (work said so otherwise)
+	}
 	for ; depth > 0; depth-- {
 		st.Release(t, l)
 	}

@@ -102,7 +102,7 @@ func (lt *localTimer) Stop() {
 func (c *Client) JumpClock(by time.Duration) {
 	now := c.w.Now()
 	c.clock.Jump(now, by)
-	c.w.feed(judge.Event{Kind: judge.ClientClockJumped, Client: c.Name, By: by})
+	c.w.feed(&judge.Event{Kind: judge.ClientClockJumped, Client: c.Name, Detail: &judge.Detail{By: by}})
 	c.w.Emit(c.Name, "clock", "%s's wall clock now reads %s (offset %s); its timers run on its monotonic clock and do not move",
 		c.Name, sim.FormatTime(c.clock.Wall(now)), tracefmt.SignedDur(c.clock.Offset(now)))
 	if l := c.lease; l != nil && l.Until >= 0 {
@@ -118,7 +118,7 @@ func (c *Client) JumpClock(by time.Duration) {
 func (c *Client) SetClockRate(rate float64) {
 	now := c.w.Now()
 	c.clock.SetRate(now, rate)
-	c.w.feed(judge.Event{Kind: judge.ClientClockRate, Client: c.Name, Rate: rate})
+	c.w.feed(&judge.Event{Kind: judge.ClientClockRate, Client: c.Name, Detail: &judge.Detail{Rate: rate}})
 	moved := 0
 	for _, lt := range c.timers {
 		if lt.done {

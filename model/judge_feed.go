@@ -44,42 +44,53 @@ func newChecker(w *World) *judge.Judge {
 }
 
 // feed gives the judge one event, stamped with the current true time.
-func (w *World) feed(e judge.Event) {
-	e.At = w.Now()
-	w.Chk.Feed(&e)
+// Events are built on the caller's stack and passed by pointer: a run
+// feeds several per lock command.
+func (w *World) feed(e *judge.Event) {
+	e.At = w.K.Now()
+	w.Chk.Feed(e)
 	if w.tap != nil {
-		e.Probe = nil // what the judge read of the key is in e.Key
-		w.tap(e)
+		r := *e
+		r.Probe = nil // what the judge read of the key is in r.Key
+		w.tap(r)
 	}
 }
 
 // clientEvent is an event of client c.
 func (w *World) clientEvent(kind judge.Kind, c string) {
-	w.feed(judge.Event{Kind: kind, Client: c})
+	w.feed(&judge.Event{Kind: kind, Client: c})
 }
 
 // judgeCommand tells the judge what a lock command did to the lock key.
 func (w *World) judgeCommand(n *Node, client string, op Op, p store.Presence) {
 	e := judge.Event{Kind: judge.Command, Client: client, Node: n.Name(), Op: op,
-		Before: p.Before, After: p.After, Probe: w}
+		Before: p.Before, After: p.After, Probe: w.probes[n.ID()]}
 	if !p.Before && p.After && n.Stale() {
 		e.Note = fmt.Sprintf("%s had replaced %s as master at %s; cut off, %s still granted it: split brain",
 			n.ReplacedBy().Name(), n.Name(), sim.FormatTime(n.ReplacedAt()), n.Name())
 	}
-	w.feed(e)
+	w.feed(&e)
 }
 
-// nodeEvent is an event of node n whose lock key the judge may read.
-func (w *World) nodeEvent(e judge.Event, n *Node) {
-	e.Node, e.Probe = n.Name(), w
-	w.feed(e)
+// nodeEvent is an event of node n whose lock key the judge may read, on
+// keyOn (n, or the node a failover promoted).
+func (w *World) nodeEvent(e judge.Event, n, keyOn *Node) {
+	e.Node, e.Probe = n.Name(), w.probes[keyOn.ID()]
+	w.feed(&e)
 }
 
-// LockKey reads the lock key on node for the judge (judge.Probe): right
-// after the command just run, or as the node holds it at true time now
-// (which advances the node to now, as any look does).
-func (w *World) LockKey(node string, afterCommand bool, now time.Duration) judge.KeyState {
-	n, key := w.Node(node), w.Cfg.Lock.Key
+// probe reads the lock key on one node for the judge (judge.Probe); the
+// world makes one per node, so an event's probe costs no allocation.
+type probe struct {
+	w *World
+	n *Node
+}
+
+// LockKey reads the lock key for the judge: right after the command just
+// run, or as the node holds it at true time now (which advances the node
+// to now, as any look does).
+func (p *probe) LockKey(afterCommand bool, now time.Duration) judge.KeyState {
+	n, key := p.n, p.w.Cfg.Lock.Key
 	var st Effect
 	switch {
 	case afterCommand:
@@ -107,14 +118,14 @@ func (w *World) judgeFinish() {
 	if w.Chk.Finished() {
 		return
 	}
-	e := judge.Event{Kind: judge.Final}
+	e := judge.Event{Kind: judge.Final, Detail: &judge.Detail{}}
 	now := w.Now()
 	for _, n := range w.strategy.LockNodes(w) {
 		if n.Up() && n.Exists(now, w.Cfg.Lock.Key) {
 			e.Holding = append(e.Holding, n.Name())
 		}
 	}
-	w.feed(e)
+	w.feed(&e)
 }
 
 // Tap makes fn see every event the judge is fed, in order (nil: none), to
@@ -126,27 +137,28 @@ func (w *World) Tap(fn func(judge.Event)) { w.tap = fn }
 type observer struct{ w *World }
 
 func (o observer) Restarted(n *Node) {
-	o.w.nodeEvent(judge.Event{Kind: judge.Restarted, Persistence: n.Config().Persistence, CrashedAt: n.CrashedAt()}, n)
+	o.w.nodeEvent(judge.Event{Kind: judge.Restarted, Detail: &judge.Detail{Persistence: n.Config().Persistence, CrashedAt: n.CrashedAt()}}, n, n)
 }
 
 func (o observer) FailedOver(old, promoted *Node) {
-	o.w.nodeEvent(judge.Event{Kind: judge.FailedOver, Other: promoted.Name(), OK: old.Up()}, old)
+	o.w.nodeEvent(judge.Event{Kind: judge.FailedOver, OK: old.Up(), Detail: &judge.Detail{Other: promoted.Name()}}, old, promoted)
 }
 
 func (o observer) Resynced(r, m *Node) {
-	o.w.nodeEvent(judge.Event{Kind: judge.Resynced, Other: m.Name()}, r)
+	o.w.nodeEvent(judge.Event{Kind: judge.Resynced, Detail: &judge.Detail{Other: m.Name()}}, r, r)
 }
 
 func (o observer) NodeClockJumped(n *Node, by time.Duration, exp []Expiry) {
-	e := judge.Event{Kind: judge.NodeClockJumped, By: by, Monotonic: n.Config().Monotonic, Early: -1}
+	d := &judge.Detail{By: by, Monotonic: n.Config().Monotonic, Early: -1}
+	e := judge.Event{Kind: judge.NodeClockJumped, Detail: d}
 	for _, x := range exp {
 		if x.Key == o.w.Cfg.Lock.Key {
-			e.Early = x.Early
+			d.Early = x.Early
 		}
 	}
-	o.w.nodeEvent(e, n)
+	o.w.nodeEvent(e, n, n)
 }
 
 func (o observer) NodeClockDrifted(n *Node, rate float64) {
-	o.w.nodeEvent(judge.Event{Kind: judge.NodeClockRate, Rate: rate}, n)
+	o.w.nodeEvent(judge.Event{Kind: judge.NodeClockRate, Detail: &judge.Detail{Rate: rate}}, n, n)
 }

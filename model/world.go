@@ -37,6 +37,7 @@ type World struct {
 	// up only; its order never reaches output.
 	covers map[string]*Cover
 	tap    func(judge.Event) // sees what the judge is fed (see Tap)
+	probes []*probe          // per node (by Node.ID), the judge's look at its lock key
 }
 
 // ResourceName is the process name of the fenced resource on the network.
@@ -56,6 +57,7 @@ func NewWorld(cfg Config) (*World, error) {
 	w.Cluster = redis.NewCluster(k, w.Net, cfg.Nodes, observer{w})
 	for _, n := range w.Nodes {
 		w.byName[n.Name()] = n
+		w.probes = append(w.probes, &probe{w, n})
 	}
 	// Topology changes are handled after the event that made them, so the
 	// fault's own trace line comes before its effects.
@@ -222,10 +224,10 @@ func (w *World) noteCuts() {
 			switch cut := !w.Net.Connected(c.Name, n.Name()); {
 			case cut && !had:
 				w.cutSince[k] = now
-				w.feed(judge.Event{Kind: judge.CutOff, Client: c.Name, Node: n.Name()})
+				w.feed(&judge.Event{Kind: judge.CutOff, Client: c.Name, Node: n.Name()})
 			case !cut && had:
 				delete(w.cutSince, k)
-				w.feed(judge.Event{Kind: judge.Reconnected, Client: c.Name, Node: n.Name()})
+				w.feed(&judge.Event{Kind: judge.Reconnected, Client: c.Name, Node: n.Name()})
 			}
 		}
 	}

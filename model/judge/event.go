@@ -8,43 +8,46 @@ import "time"
 // interface per kind) so that feeding one costs no allocation: a run feeds
 // one for every lock command. Which fields matter depends on Kind.
 type Event struct {
-	At     time.Duration // true time
-	Kind   Kind
+	At   time.Duration // true time
+	Kind Kind
+	Op   Op // Command: what the command means to the lock
+
+	Before, After bool // Command: the lock key existed just before / right after
+	OK            bool // AcquireEnded: it got the lock; FailedOver: the old master is up; resource events: accepted
+	KeyKnown      bool // Key holds the lock key's state (see Key)
+
 	Client string // the client (client, command and resource events)
 	Node   string // the node (command and node events)
-	Other  string // FailedOver: the promoted node; Resynced: the master
 
-	// Command events.
-	Op            Op
-	Before, After bool   // the lock key existed just before / right after
-	Note          string // Command creating a grant on a stale master: why it does not count
-
-	// Client events.
-	Wait time.Duration // AcquireEnded: how long the acquire took
-	OK   bool          // AcquireEnded: it got the lock; resource events: accepted
-
+	Wait  time.Duration // AcquireEnded: how long the acquire took
 	Value int64         // ResourceWrite: the value written
-	By    time.Duration // ClientClockJumped, NodeClockJumped: the step
-	Rate  float64       // ClientClockRate, NodeClockRate: the new rate
-	// NodeClockJumped: the lock key expired at once, Early before its
-	// expiry by the node's clock; -1: it did not.
-	Early time.Duration
-
-	// Node events (Restarted).
-	Persistence string        // the node's persistence mode
-	CrashedAt   time.Duration // its last crash
-	Monotonic   bool          // NodeClockJumped: keys expire by the monotonic clock
-
-	// Final: the lock nodes that hold the lock key at the end, in order.
-	Holding []string
+	Note  string        // Command creating a grant on a stale master: why it does not count
 
 	// Key is the lock key's state (on Node; FailedOver: on Other), when
 	// KeyKnown; otherwise the judge asks Probe, only if it needs it, and at
 	// most once. A recorded history fills Key; a live run gives a Probe,
 	// since reading a key can cost more than the judge's whole step.
-	Key      KeyState
-	KeyKnown bool
-	Probe    Probe
+	Key   KeyState
+	Probe Probe
+
+	// *Detail is what the rarer kinds carry (faults, the end of the run);
+	// nil for the events of every lock command, which stay small.
+	*Detail
+}
+
+// Detail is the part of an Event that only faults and the end carry.
+type Detail struct {
+	Other string        // FailedOver: the promoted node; Resynced: the master
+	By    time.Duration // ClientClockJumped, NodeClockJumped: the step
+	Rate  float64       // ClientClockRate, NodeClockRate: the new rate
+	// NodeClockJumped: the lock key expired at once, Early before its
+	// expiry by the node's clock; -1: it did not.
+	Early       time.Duration
+	Monotonic   bool          // NodeClockJumped: keys expire by the monotonic clock
+	Persistence string        // Restarted: the node's persistence mode
+	CrashedAt   time.Duration // Restarted: its last crash
+	// Final: the lock nodes that hold the lock key at the end, in order.
+	Holding []string
 }
 
 // Kind is what an Event records.
@@ -81,7 +84,7 @@ const (
 
 // Op says what a command means to the lock, so the judge can keep ground
 // truth without parsing Lua.
-type Op int
+type Op uint8
 
 // Command meanings.
 const (
@@ -101,19 +104,16 @@ type KeyState struct {
 
 // Probe reads the lock key on a node when the judge needs it.
 type Probe interface {
-	// LockKey is the lock key's state on node at true time now: right
-	// after the command just run (afterCommand), or as the node holds it.
-	LockKey(node string, afterCommand bool, now time.Duration) KeyState
+	// LockKey is the lock key's state on the event's node (FailedOver:
+	// the promoted one) at true time now: right after the command just run
+	// (afterCommand), or as the node holds it.
+	LockKey(afterCommand bool, now time.Duration) KeyState
 }
 
 // key is e's lock key state, read from its Probe on first use.
 func (e *Event) key() KeyState {
 	if !e.KeyKnown {
-		node := e.Node
-		if e.Kind == FailedOver {
-			node = e.Other
-		}
-		e.Key, e.KeyKnown = e.Probe.LockKey(node, e.Kind == Command, e.At), true
+		e.Key, e.KeyKnown = e.Probe.LockKey(e.Kind == Command, e.At), true
 	}
 	return e.Key
 }

@@ -48,6 +48,8 @@ type Judge struct {
 	// clockNotes are the clock faults per node name, in time order.
 	clockNotes map[string][]clockNote
 	clients    map[string]*client
+	last       *client                  // the client of the last client event, and its name:
+	lastName   string                   // consecutive events are mostly one client's
 	cutSince   map[string]time.Duration // client|node -> since when they are separated
 	// The resource's books: writes applied, requests refused, the value.
 	accepted, rejected, value int64
@@ -131,11 +133,15 @@ func (j *Judge) InCriticalSection(c string) bool {
 }
 
 func (j *Judge) client(name string) *client {
+	if j.last != nil && name == j.lastName {
+		return j.last
+	}
 	c := j.clients[name]
 	if c == nil {
 		c = &client{}
 		j.clients[name] = c
 	}
+	j.last, j.lastName = c, name
 	return c
 }
 
@@ -147,15 +153,19 @@ func (j *Judge) emit(proc, kind, msg string) {
 
 // clientEvent reads what a client did.
 func (j *Judge) clientEvent(e *Event) {
-	c := j.client(e.Client)
 	switch e.Kind {
 	case AcquireEnded:
 		j.m.MaxWait = max(j.m.MaxWait, e.Wait)
 		if !e.OK {
 			j.m.FailedAcquires++
 		}
+		return
 	case NestedFailed:
 		j.m.FailedAcquires++
+		return
+	}
+	c := j.client(e.Client)
+	switch e.Kind {
 	case EnterCS:
 		j.enterCS(e, c)
 	case Working:

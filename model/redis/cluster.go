@@ -113,6 +113,7 @@ func (w *Cluster) addNode(name string) *Node {
 		RestartDelay:   w.Cfg.RestartDelay,
 		LuaInterpreted: w.Cfg.LuaInterpreted,
 	})
+	n.id = len(w.Nodes)
 	w.Nodes = append(w.Nodes, n)
 	return n
 }

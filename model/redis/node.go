@@ -40,6 +40,7 @@ type NodeConfig struct {
 // is also what makes Lua scripts atomic.
 type Node struct {
 	cfg   NodeConfig
+	id    int // its place in its cluster's Nodes (0 outside a cluster)
 	clock sim.Clock
 	st    *store.Store // the data; a restart boots a new one
 
@@ -82,6 +83,9 @@ func (n *Node) boot(now time.Duration) {
 	n.st.SetReadOnly(n.replica)
 	n.up = true
 }
+
+// ID is the node's place in its cluster's Nodes.
+func (n *Node) ID() int { return n.id }
 
 // Name is the node's name ("redis-1").
 func (n *Node) Name() string { return n.cfg.Name }
