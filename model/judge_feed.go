@@ -34,11 +34,13 @@ const (
 func newChecker(w *World) *judge.Judge {
 	cfg := judge.Config{Quorum: w.strategy.Quorum(w), Watchdog: w.Cfg.Lock.Watchdog != nil,
 		Emit: func(proc, kind, msg string) { w.Emit(proc, kind, "%s", msg) }}
-	for _, n := range w.Nodes {
-		cfg.Nodes = append(cfg.Nodes, n.Name())
+	cfg.Nodes = make([]string, len(w.Nodes))
+	for i, n := range w.Nodes {
+		cfg.Nodes[i] = n.Name()
 	}
-	for _, c := range w.Cfg.Clients {
-		cfg.Clients = append(cfg.Clients, c.Name)
+	cfg.Clients = make([]string, len(w.Cfg.Clients))
+	for i, c := range w.Cfg.Clients {
+		cfg.Clients[i] = c.Name
 	}
 	return judge.New(cfg)
 }
@@ -64,7 +66,7 @@ func (w *World) clientEvent(kind judge.Kind, c string) {
 // judgeCommand tells the judge what a lock command did to the lock key.
 func (w *World) judgeCommand(n *Node, client string, op Op, p store.Presence) {
 	e := judge.Event{Kind: judge.Command, Client: client, Node: n.Name(), Op: op,
-		Before: p.Before, After: p.After, Probe: w.probes[n.ID()]}
+		Before: p.Before, After: p.After, Probe: &w.probes[n.ID()]}
 	if !p.Before && p.After && n.Stale() {
 		e.Note = fmt.Sprintf("%s had replaced %s as master at %s; cut off, %s still granted it: split brain",
 			n.ReplacedBy().Name(), n.Name(), sim.FormatTime(n.ReplacedAt()), n.Name())
@@ -75,7 +77,7 @@ func (w *World) judgeCommand(n *Node, client string, op Op, p store.Presence) {
 // nodeEvent is an event of node n whose lock key the judge may read, on
 // keyOn (n, or the node a failover promoted).
 func (w *World) nodeEvent(e judge.Event, n, keyOn *Node) {
-	e.Node, e.Probe = n.Name(), w.probes[keyOn.ID()]
+	e.Node, e.Probe = n.Name(), &w.probes[keyOn.ID()]
 	w.feed(&e)
 }
 

@@ -37,7 +37,7 @@ type World struct {
 	// up only; its order never reaches output.
 	covers map[string]*Cover
 	tap    func(judge.Event) // sees what the judge is fed (see Tap)
-	probes []*probe          // per node (by Node.ID), the judge's look at its lock key
+	probes []probe           // per node (by Node.ID), the judge's look at its lock key
 }
 
 // ResourceName is the process name of the fenced resource on the network.
@@ -55,9 +55,10 @@ func NewWorld(cfg Config) (*World, error) {
 	}
 	w.strategy = st
 	w.Cluster = redis.NewCluster(k, w.Net, cfg.Nodes, observer{w})
-	for _, n := range w.Nodes {
+	w.probes = make([]probe, len(w.Nodes)) // one allocation; never grown, so &w.probes[i] stays
+	for i, n := range w.Nodes {
 		w.byName[n.Name()] = n
-		w.probes = append(w.probes, &probe{w, n})
+		w.probes[i] = probe{w, n}
 	}
 	// Topology changes are handled after the event that made them, so the
 	// fault's own trace line comes before its effects.

@@ -66,6 +66,9 @@ func (g *grant) setExpiry(now time.Duration, k KeyState) {
 
 func (j *Judge) end(name string, g *grant, at time.Duration, how string) {
 	g.ended, g.endedAt, g.how = true, at, how
+	if j.ended == nil {
+		j.ended = map[string]*grant{}
+	}
 	j.ended[name] = g
 	delete(j.grants, name)
 }
@@ -200,7 +203,7 @@ func (j *Judge) clockJumped(e *Event) {
 	if e.Monotonic {
 		what += " (wall clock only: keys expire by its monotonic clock)"
 	}
-	j.clockNotes[name] = append(j.clockNotes[name], clockNote{at: now, what: what})
+	j.noteClock(name, clockNote{at: now, what: what})
 	g := j.grants[name]
 	if g == nil {
 		return
@@ -215,12 +218,20 @@ func (j *Judge) clockJumped(e *Event) {
 	}
 }
 
+// noteClock remembers a clock fault on node, for explanations.
+func (j *Judge) noteClock(node string, cn clockNote) {
+	if j.clockNotes == nil {
+		j.clockNotes = map[string][]clockNote{}
+	}
+	j.clockNotes[node] = append(j.clockNotes[node], cn)
+}
+
 // clockDrifted notes a new rate of a node's clock and moves the expected
 // expiry of the grant there.
 func (j *Judge) clockDrifted(e *Event) {
 	now, name := e.At, e.Node
 	what := fmt.Sprintf("%s's clock runs %sx true speed since %s", name, tracefmt.Rate(e.Rate), sim.FormatTime(now))
-	j.clockNotes[name] = append(j.clockNotes[name], clockNote{at: now, what: what, drift: true})
+	j.noteClock(name, clockNote{at: now, what: what, drift: true})
 	if g := j.grants[name]; g != nil {
 		if k := e.key(); k.Held {
 			g.expires = k.Expires

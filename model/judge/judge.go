@@ -85,10 +85,12 @@ type grant struct {
 
 // New is a judge with empty books.
 func New(cfg Config) *Judge {
-	j := &Judge{cfg: cfg, grants: map[string]*grant{}, ended: map[string]*grant{},
-		clockNotes: map[string][]clockNote{}, clients: map[string]*client{}, cutSince: map[string]time.Duration{}}
-	for _, c := range cfg.Clients {
-		j.clients[c] = &client{}
+	// Faults and ended grants are rare in a short run (explore builds
+	// thousands): those maps are made on first use.
+	j := &Judge{cfg: cfg, grants: map[string]*grant{}, clients: make(map[string]*client, len(cfg.Clients))}
+	cs := make([]client, len(cfg.Clients))
+	for i, c := range cfg.Clients {
+		j.clients[c] = &cs[i]
 	}
 	return j
 }
@@ -196,6 +198,9 @@ func (j *Judge) clientFault(e *Event, c *client) {
 	case ClientClockRate:
 		c.clock.SetRate(e.At, e.Rate)
 	case CutOff:
+		if j.cutSince == nil {
+			j.cutSince = map[string]time.Duration{}
+		}
 		j.cutSince[e.Client+"|"+e.Node] = e.At
 	case Reconnected:
 		delete(j.cutSince, e.Client+"|"+e.Node)
