@@ -182,8 +182,9 @@ func (c *Client) acquire(t *Thread, token string) *Lease {
 	c.setState(StateAcquiring)
 	began := c.w.Now()
 	l := c.retry(t, token, "acquire")
-	c.w.feed(&judge.Event{Kind: judge.AcquireEnded, Client: c.Name, Wait: c.w.Now() - began, OK: l != nil})
+	wait := c.w.Now() - began
 	if l == nil {
+		c.w.feed(&judge.Event{Kind: judge.AcquireFailed, Client: c.Name, Wait: wait})
 		c.setState(StateIdle)
 		return nil
 	}
@@ -193,7 +194,7 @@ func (c *Client) acquire(t *Thread, token string) *Lease {
 	b := append(c.w.line(), "acquired "...)
 	b = append(b, token...)
 	c.w.emitLine(c.Name, "acquired", appendLease(b, l))
-	c.w.clientEvent(judge.EnterCS, c.Name)
+	c.w.feed(&judge.Event{Kind: judge.EnterCS, Client: c.Name, Wait: wait})
 	return l
 }
 

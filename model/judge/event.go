@@ -13,13 +13,13 @@ type Event struct {
 	Op   Op // Command: what the command means to the lock
 
 	Before, After bool // Command: the lock key existed just before / right after
-	OK            bool // AcquireEnded: it got the lock; FailedOver: the old master is up; resource events: accepted
+	OK            bool // FailedOver: the old master is up; resource events: accepted
 	KeyKnown      bool // Key holds the lock key's state (see Key)
 
 	Client string // the client (client, command and resource events)
 	Node   string // the node (command and node events)
 
-	Wait  time.Duration // AcquireEnded: how long the acquire took
+	Wait  time.Duration // EnterCS, AcquireFailed: how long the acquire took
 	Value int64         // ResourceWrite: the value written
 	Note  string        // Command creating a grant on a stale master: why it does not count
 
@@ -55,17 +55,17 @@ type Kind uint8
 
 // Event kinds.
 const (
-	// A client's acquire ended (retries included), OK or not, after Wait.
-	AcquireEnded Kind = iota + 1
-	NestedFailed      // a re-entry inside a hold failed
-	EnterCS           // the client got the lock and believes it holds it
-	Working           // the client's work, or its release, began
-	LeaveCS           // the client left its critical section (before releasing)
-	Crashed           // the client process died
-	Paused            // a GC pause froze the client
-	Resumed           // the pause ended
-	Hung              // the client's work thread stalled
-	Unhung            // it runs again
+	// A client's acquire gave up (retries included) after Wait.
+	AcquireFailed Kind = iota + 1
+	NestedFailed       // a re-entry inside a hold failed
+	EnterCS            // the client got the lock after Wait and believes it holds it
+	Working            // the client's work, or its release, began
+	LeaveCS            // the client left its critical section (before releasing)
+	Crashed            // the client process died
+	Paused             // a GC pause froze the client
+	Resumed            // the pause ended
+	Hung               // the client's work thread stalled
+	Unhung             // it runs again
 	ClientClockJumped
 	ClientClockRate
 	CutOff      // the network separates Client from Node

@@ -9,12 +9,10 @@ import (
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
-// keyEvent reads what happened to the lock key on a node: a command, or a
-// node fault that may end, move or undermine the grant there.
+// keyEvent reads a node fault that may end, move or undermine the grant of
+// the lock key there.
 func (j *Judge) keyEvent(e *Event) {
 	switch e.Kind {
-	case Command:
-		j.command(e)
 	case Restarted:
 		j.restarted(e)
 	case FailedOver:

@@ -97,15 +97,33 @@ func New(cfg Config) *Judge {
 
 // Feed reads one event of the history; events come in time order.
 func (j *Judge) Feed(e *Event) {
-	switch {
-	case e.Kind < Command:
-		j.clientEvent(e)
-	case e.Kind <= NodeClockRate:
-		j.keyEvent(e)
-	case e.Kind == ResourceRead || e.Kind == ResourceWrite:
+	switch e.Kind {
+	case Command:
+		j.command(e)
+	case EnterCS:
+		j.m.MaxWait = max(j.m.MaxWait, e.Wait)
+		j.enterCS(e, j.client(e.Client))
+	case LeaveCS:
+		j.leaveCS(e.Client, j.client(e.Client))
+	case Working:
+		j.client(e.Client).working = true
+	case ResourceRead, ResourceWrite:
 		j.resourceEvent(e)
-	case e.Kind == Final:
+	case AcquireFailed:
+		j.m.MaxWait = max(j.m.MaxWait, e.Wait)
+		j.m.FailedAcquires++
+	case NestedFailed:
+		j.m.FailedAcquires++
+	case Crashed:
+		c := j.client(e.Client)
+		c.crashed = true
+		j.leaveCS(e.Client, c)
+	case Restarted, FailedOver, Resynced, NodeClockJumped, NodeClockRate:
+		j.keyEvent(e)
+	case Final:
 		j.finish(e)
+	default:
+		j.clientFault(e, j.client(e.Client))
 	}
 }
 
@@ -150,35 +168,6 @@ func (j *Judge) client(name string) *client {
 func (j *Judge) emit(proc, kind, msg string) {
 	if j.cfg.Emit != nil {
 		j.cfg.Emit(proc, kind, msg)
-	}
-}
-
-// clientEvent reads what a client did.
-func (j *Judge) clientEvent(e *Event) {
-	switch e.Kind {
-	case AcquireEnded:
-		j.m.MaxWait = max(j.m.MaxWait, e.Wait)
-		if !e.OK {
-			j.m.FailedAcquires++
-		}
-		return
-	case NestedFailed:
-		j.m.FailedAcquires++
-		return
-	}
-	c := j.client(e.Client)
-	switch e.Kind {
-	case EnterCS:
-		j.enterCS(e, c)
-	case Working:
-		c.working = true
-	case LeaveCS:
-		j.leaveCS(e.Client, c)
-	case Crashed:
-		c.crashed = true
-		j.leaveCS(e.Client, c)
-	default:
-		j.clientFault(e, c)
 	}
 }
 
