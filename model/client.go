@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -39,7 +40,6 @@ type Client struct {
 	state       ClientState
 	hold        int    // 1-based index of the current hold
 	lease       *Lease // what the client believes it holds; nil: nothing
-	inCS        bool   // ground truth: between grant and release
 	pausedSince time.Duration
 	hungSince   time.Duration
 	hung        bool
@@ -79,7 +79,7 @@ func (c *Client) Clock() *sim.Clock { return &c.clock }
 func (c *Client) Lease() *Lease { return c.lease }
 
 // InCriticalSection is the ground truth: the client is between a grant and its release.
-func (c *Client) InCriticalSection() bool { return c.inCS }
+func (c *Client) InCriticalSection() bool { return c.w.Chk.InCriticalSection(c.Name) }
 
 // Paused reports whether the client process is frozen by a GC pause.
 func (c *Client) Paused() bool { return c.group.Paused() }
@@ -117,10 +117,14 @@ func (c *Client) Pause() {
 	}
 	c.pausedSince = c.w.Now()
 	c.group.Pause()
+	c.w.clientEvent(judge.Paused, c.Name)
 }
 
 // Unpause ends a GC pause; what arrived meanwhile is read now.
-func (c *Client) Unpause() { c.group.Resume() }
+func (c *Client) Unpause() {
+	c.group.Resume()
+	c.w.clientEvent(judge.Resumed, c.Name)
+}
 
 // Hang stalls the work thread only; the watchdog keeps renewing.
 func (c *Client) Hang() {
@@ -130,12 +134,14 @@ func (c *Client) Hang() {
 	c.hung = true
 	c.hungSince = c.w.Now()
 	c.main.Freeze()
+	c.w.clientEvent(judge.Hung, c.Name)
 }
 
 // Unhang lets the work thread continue.
 func (c *Client) Unhang() {
 	c.hung = false
 	c.main.Thaw()
+	c.w.clientEvent(judge.Unhung, c.Name)
 }
 
 // Crash kills the client: no release, no renewal, nothing more.
@@ -145,9 +151,7 @@ func (c *Client) Crash() {
 	}
 	c.group.Kill()
 	c.setState(StateCrashed)
-	if c.inCS {
-		c.w.Chk.leaveCS(c)
-	}
+	c.w.clientEvent(judge.Crashed, c.Name)
 }
 
 // run is the client's workload, straight-line: for each hold, acquire,
@@ -178,8 +182,9 @@ func (c *Client) acquire(t *Thread, token string) *Lease {
 	c.setState(StateAcquiring)
 	began := c.w.Now()
 	l := c.retry(t, token, "acquire")
-	c.w.Chk.waited(c, c.w.Now()-began, l != nil)
+	wait := c.w.Now() - began
 	if l == nil {
+		c.w.feed(&judge.Event{Kind: judge.AcquireFailed, Client: c.Name, Wait: wait})
 		c.setState(StateIdle)
 		return nil
 	}
@@ -189,7 +194,7 @@ func (c *Client) acquire(t *Thread, token string) *Lease {
 	b := append(c.w.line(), "acquired "...)
 	b = append(b, token...)
 	c.w.emitLine(c.Name, "acquired", appendLease(b, l))
-	c.w.Chk.enterCS(c)
+	c.w.feed(&judge.Event{Kind: judge.EnterCS, Client: c.Name, Wait: wait})
 	return l
 }
 
@@ -264,7 +269,7 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 	for i := 0; i < c.Cfg.Nested; i++ {
 		c.setState(StateAcquiring)
 		if c.retry(t, l.Token, "nested acquire") == nil {
-			c.w.Chk.failedNested(c)
+			c.w.clientEvent(judge.NestedFailed, c.Name)
 			ok = false
 			break
 		}
@@ -275,11 +280,14 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 		c.work(t, l)
 	}
 	c.setState(StateReleasing)
+	if !ok {
+		c.w.clientEvent(judge.Working, c.Name) // releasing without having worked (work said so otherwise)
+	}
 	for ; depth > 0; depth-- {
 		st.Release(t, l)
 	}
 	wd.stop()
-	c.w.Chk.leaveCS(c)
+	c.w.clientEvent(judge.LeaveCS, c.Name)
 	st.Release(t, l)
 	c.lease = nil
 	c.w.emitLine(c.Name, "released", append(append(c.w.line(), "released "...), l.Token...))
@@ -289,6 +297,7 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 // write counter+1 (a read-modify-write that a second holder can clobber).
 func (c *Client) work(t *Thread, l *Lease) {
 	c.setState(StateWorking)
+	c.w.clientEvent(judge.Working, c.Name)
 	v, ok := c.w.Res.read(t, l)
 	if !ok {
 		return

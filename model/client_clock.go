@@ -2,9 +2,11 @@ package model
 
 import (
 	"fmt"
+	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"slices"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -100,12 +102,13 @@ func (lt *localTimer) Stop() {
 func (c *Client) JumpClock(by time.Duration) {
 	now := c.w.Now()
 	c.clock.Jump(now, by)
+	c.w.feed(&judge.Event{Kind: judge.ClientClockJumped, Client: c.Name, Detail: &judge.Detail{By: by}})
 	c.w.Emit(c.Name, "clock", "%s's wall clock now reads %s (offset %s); its timers run on its monotonic clock and do not move",
-		c.Name, sim.FormatTime(c.clock.Wall(now)), signedDur(c.clock.Offset(now)))
+		c.Name, sim.FormatTime(c.clock.Wall(now)), tracefmt.SignedDur(c.clock.Offset(now)))
 	if l := c.lease; l != nil && l.Until >= 0 {
 		left := l.Until - c.clock.Wall(now)
 		c.w.Emit(c.Name, "clock", "%s now believes its lease on %s has %s left (until %s by its clock; %s before the jump)",
-			c.Name, c.w.Cfg.Lock.Key, shortDur(left), sim.FormatTime(l.Until), shortDur(left+by))
+			c.Name, c.w.Cfg.Lock.Key, tracefmt.Dur(left), sim.FormatTime(l.Until), tracefmt.Dur(left+by))
 	}
 }
 
@@ -115,6 +118,7 @@ func (c *Client) JumpClock(by time.Duration) {
 func (c *Client) SetClockRate(rate float64) {
 	now := c.w.Now()
 	c.clock.SetRate(now, rate)
+	c.w.feed(&judge.Event{Kind: judge.ClientClockRate, Client: c.Name, Detail: &judge.Detail{Rate: rate}})
 	moved := 0
 	for _, lt := range c.timers {
 		if lt.done {
@@ -124,22 +128,10 @@ func (c *Client) SetClockRate(rate float64) {
 		c.schedule(lt, now)
 		moved++
 	}
-	msg := fmt.Sprintf("%s's clock now runs %sx true speed: a %s wait by its clock takes %s", c.Name, fmtRate(rate),
-		"1s", shortDur(c.clock.TrueAfter(now, time.Second)))
+	msg := fmt.Sprintf("%s's clock now runs %sx true speed: a %s wait by its clock takes %s", c.Name, tracefmt.Rate(rate),
+		"1s", tracefmt.Dur(c.clock.TrueAfter(now, time.Second)))
 	if moved > 0 {
 		msg += fmt.Sprintf("; %d pending timer(s) rescheduled", moved)
 	}
 	c.w.Emit(c.Name, "clock", "%s", msg)
-}
-
-func fmtRate(r float64) string { return fmt.Sprintf("%g", r) }
-
-// shortDur renders a duration rounded to the millisecond ("19.1s", "-2ms").
-func shortDur(d time.Duration) string { return d.Round(time.Millisecond).String() }
-
-func signedDur(d time.Duration) string {
-	if d >= 0 {
-		return "+" + shortDur(d)
-	}
-	return shortDur(d)
 }

@@ -18,26 +18,6 @@ type Config struct {
 	Clients  []ClientConfig
 }
 
-// NodesConfig describes the Redis deployment.
-type NodesConfig struct {
-	Masters        int
-	Replicas       int // per master
-	ReplicationLag time.Duration
-	FailoverAfter  time.Duration
-	// Sentinels, when > 0, decide failovers as Redis Sentinel does: that
-	// many sentinel processes (sentinel-1..N) on the network, a majority of
-	// which must agree the master is unreachable for FailoverAfter. 0: each
-	// replica watches its own master (sentinel.go).
-	Sentinels    int
-	Persistence  string // none | everysec | always
-	RestartDelay time.Duration
-	Monotonic    bool // expire keys by a monotonic clock instead of the wall clock
-	// LuaInterpreted runs every script in miniredis's Lua interpreter
-	// instead of the Go fast path (--lua=interpreted); the outcome is the
-	// same, only slower. Copied into each NodeConfig.
-	LuaInterpreted bool
-}
-
 // LockConfig is the lock design under test.
 type LockConfig struct {
 	Key         string

@@ -1,17 +1,12 @@
 package model
 
-import "fmt"
+import "github.com/lockstep-sim/lockstep/model/redis"
 
-// The names of a world's Redis processes, numbered from 1 (the scenario
-// format's spelling): masters redis-K, their replicas redis-K-rJ, sentinels
-// sentinel-K. Everything that lists a world's processes without building it
-// (the validator, explore) calls these.
+// MasterName is the name of master k (numbered from 1): redis-K.
+func MasterName(k int) string { return redis.MasterName(k) }
 
-// MasterName is the name of master k.
-func MasterName(k int) string { return fmt.Sprintf("redis-%d", k) }
+// ReplicaName is the name of master k's replica j: redis-K-rJ.
+func ReplicaName(k, j int) string { return redis.ReplicaName(k, j) }
 
-// ReplicaName is the name of master k's replica j.
-func ReplicaName(k, j int) string { return fmt.Sprintf("redis-%d-r%d", k, j) }
-
-// SentinelName is the name of sentinel k.
-func SentinelName(k int) string { return fmt.Sprintf("sentinel-%d", k) }
+// SentinelName is the name of sentinel k: sentinel-K.
+func SentinelName(k int) string { return redis.SentinelName(k) }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"github.com/lockstep-sim/lockstep/model/store"
 	"strconv"
 	"time"
 
@@ -219,7 +220,7 @@ func (r *Redlock) attempt(t *Thread, l *Lease) bool {
 	key, ttl := r.cfg.Key, msArg(r.cfg.TTL)
 	args := []string{"SET", key, l.Token, "NX", "PX", ttl}
 	if r.cfg.Fencing == "token" {
-		args = []string{"EVAL", scriptFencedAcquire, "2", key, key + ":fence", l.Token, ttl}
+		args = []string{"EVAL", store.ScriptFencedAcquire, "2", key, key + ":fence", l.Token, ttl}
 	}
 	var granted []*Node
 	var fence int64
@@ -334,7 +335,7 @@ func (r *Redlock) Release(t *Thread, l *Lease) {
 }
 
 func (r *Redlock) releaseAll(t *Thread, nodes []*Node, token string) {
-	r.each(t, nodes, OpRelease, []string{"EVAL", scriptRelease, "1", r.cfg.Key, token}, nil)
+	r.each(t, nodes, OpRelease, []string{"EVAL", store.ScriptRelease, "1", r.cfg.Key, token}, nil)
 }
 
 // Renew is the watchdog's extension: check-and-PEXPIRE on every master. It
@@ -345,7 +346,7 @@ func (r *Redlock) Renew(t *Thread, l *Lease) bool {
 	nodes := r.masters(t)
 	start := t.Wall()
 	n := 0
-	r.each(t, nodes, OpRenew, []string{"EVAL", scriptRenew, "1", r.cfg.Key, l.Token, msArg(r.cfg.TTL)},
+	r.each(t, nodes, OpRenew, []string{"EVAL", store.ScriptRenew, "1", r.cfg.Key, l.Token, msArg(r.cfg.TTL)},
 		func(_ int, res rpcResult) {
 			if res.err == nil && res.reply == 1 {
 				n++

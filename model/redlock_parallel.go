@@ -1,6 +1,10 @@
 package model
 
-import "time"
+import (
+	"time"
+
+	"github.com/lockstep-sim/lockstep/model/tracefmt"
+)
 
 // callAll sends the same command to every node at once and waits until each
 // has answered or the timeout has passed, whichever comes first; it returns
@@ -48,7 +52,7 @@ func (t *Thread) callAll(nodes []*Node, op Op, timeout time.Duration, args []str
 		for i := range res {
 			if !got[i] {
 				got[i], res[i] = true, rpcResult{nil, ErrTimeout}
-				w.Emit(from, "timeout", "no reply from %s within %s by %s's clock", nodes[i].Name(), shortDur(timeout), from)
+				w.Emit(from, "timeout", "no reply from %s within %s by %s's clock", nodes[i].Name(), tracefmt.Dur(timeout), from)
 			}
 		}
 		tk.Wake(nil)

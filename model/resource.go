@@ -1,6 +1,10 @@
 package model
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/lockstep-sim/lockstep/model/judge"
+)
 
 // Resource is the shared thing the lock protects: a counter that holders
 // read at the start of their work and write (value+1) at its end, over the
@@ -82,8 +86,12 @@ func (r *Resource) read(t *Thread, l *Lease) (int64, bool) {
 	reply, err := t.rpc(ResourceName, r.w.Cfg.Lock.Timeout, func() (any, error, bool) {
 		if !r.admit(c, l) {
 			r.rejected++
+			r.w.feed(&judge.Event{Kind: judge.ResourceRead, Client: c.Name})
 			r.w.Emit(ResourceName, "rejected", "read by %s with token %d refused: token %d already seen", c.Name, l.Fence, r.MaxToken)
 			return readReply{}, nil, true
+		}
+		if r.w.tap != nil { // an admitted read changes nothing the judge counts
+			r.w.feed(&judge.Event{Kind: judge.ResourceRead, Client: c.Name, OK: true})
 		}
 		if r.cas() {
 			r.Stamp = l.Token
@@ -127,12 +135,14 @@ func (r *Resource) write(t *Thread, l *Lease, v int64) {
 		if !r.stampOK(l) {
 			r.rejected++
 			r.record(wr)
+			r.w.feed(&judge.Event{Kind: judge.ResourceWrite, Client: c.Name, Value: v})
 			r.w.Emit(ResourceName, "rejected", "write %d by %s refused: the stamp is %s, not %s (someone read since)", v, c.Name, r.Stamp, l.Token)
 			return nil, nil, true
 		}
 		if !r.admit(c, l) {
 			r.rejected++
 			r.record(wr)
+			r.w.feed(&judge.Event{Kind: judge.ResourceWrite, Client: c.Name, Value: v})
 			r.w.Emit(ResourceName, "rejected", "write %d by %s with token %d refused: token %d already seen", v, c.Name, l.Fence, r.MaxToken)
 			return nil, nil, true
 		}
@@ -141,6 +151,7 @@ func (r *Resource) write(t *Thread, l *Lease, v int64) {
 		old := r.Value
 		r.Value = v
 		r.accepted++
+		r.w.feed(&judge.Event{Kind: judge.ResourceWrite, Client: c.Name, Value: v, OK: true})
 		b := append(r.w.line(), c.Name...)
 		b = strconv.AppendInt(append(b, " wrote counter = "...), v, 10)
 		b = appendTokenNote(b, l)

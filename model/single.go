@@ -1,6 +1,10 @@
 package model
 
-import "time"
+import (
+	"time"
+
+	"github.com/lockstep-sim/lockstep/model/store"
+)
 
 // single is the single-instance family of the seeds, from the naive V1 to
 // the Lua-released lock, with the reentrant, fair and fencing variants.
@@ -45,15 +49,15 @@ func (s *single) Acquire(t *Thread, l *Lease) bool {
 		t.Call(n, OpRenew, "PEXPIRE", key, ttl)
 		return true
 	case s.cfg.Reentrant:
-		r, err := t.Call(n, OpAcquire, "EVAL", scriptReentrantAcquire, "1", key, l.Token, ttl)
+		r, err := t.Call(n, OpAcquire, "EVAL", store.ScriptReentrantAcquire, "1", key, l.Token, ttl)
 		return err == nil && r == 1
 	case s.cfg.Fair:
 		wait := s.placeTimeout()
-		r, err := t.Call(n, OpAcquire, "EVAL", scriptFairAcquire, "3", key, key+":queue", key+":timeouts",
+		r, err := t.Call(n, OpAcquire, "EVAL", store.ScriptFairAcquire, "3", key, key+":queue", key+":timeouts",
 			l.Token, ttl, msArg(t.Wall()+fairEpoch), msArg(wait))
 		return err == nil && r == 1
 	case s.cfg.Fencing == "token":
-		r, err := t.Call(n, OpAcquire, "EVAL", scriptFencedAcquire, "2", key, key+":fence", l.Token, ttl)
+		r, err := t.Call(n, OpAcquire, "EVAL", store.ScriptFencedAcquire, "2", key, key+":fence", l.Token, ttl)
 		f, ok := r.(int)
 		if err != nil || !ok {
 			return false
@@ -92,9 +96,9 @@ func (s *single) Release(t *Thread, l *Lease) {
 	case s.kind != StrategyLuaRelease:
 		t.Call(n, OpRelease, "DEL", key)
 	case s.cfg.Reentrant:
-		t.Call(n, OpRelease, "EVAL", scriptReentrantRelease, "1", key, l.Token)
+		t.Call(n, OpRelease, "EVAL", store.ScriptReentrantRelease, "1", key, l.Token)
 	default:
-		t.Call(n, OpRelease, "EVAL", scriptRelease, "1", key, l.Token)
+		t.Call(n, OpRelease, "EVAL", store.ScriptRelease, "1", key, l.Token)
 	}
 }
 
@@ -102,9 +106,9 @@ func (s *single) Release(t *Thread, l *Lease) {
 func (s *single) Renew(t *Thread, l *Lease) bool {
 	n, key, ttl := s.node(t), s.cfg.Key, s.ttlArg()
 	start := t.Wall()
-	script := scriptRenew
+	script := store.ScriptRenew
 	if s.cfg.Reentrant {
-		script = scriptReentrantRenew
+		script = store.ScriptReentrantRenew
 	}
 	r, err := t.Call(n, OpRenew, "EVAL", script, "1", key, l.Token, ttl)
 	if err != nil || r != 1 {

@@ -59,24 +59,3 @@ func msArg(d interface{ Milliseconds() int64 }) string {
 }
 
 func toString(v any) string { return fmt.Sprint(v) }
-
-// scriptName names a known script in the trace instead of printing its body.
-func scriptName(src string) string {
-	switch src {
-	case scriptRelease:
-		return "<release>"
-	case scriptRenew:
-		return "<renew>"
-	case scriptFencedAcquire:
-		return "<fenced-acquire>"
-	case scriptReentrantAcquire:
-		return "<reentrant-acquire>"
-	case scriptReentrantRelease:
-		return "<reentrant-release>"
-	case scriptReentrantRenew:
-		return "<reentrant-renew>"
-	case scriptFairAcquire:
-		return "<fair-acquire>"
-	}
-	return "<script>"
-}

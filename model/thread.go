@@ -2,6 +2,8 @@ package model
 
 import (
 	"errors"
+	"github.com/lockstep-sim/lockstep/model/store"
+	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"strconv"
 	"strings"
 	"time"
@@ -229,7 +231,7 @@ func (r *rpcTimeout) Fire() {
 		return // the reply came first; the thread has not read it yet (paused)
 	}
 	from := call.c.Name
-	call.c.w.Emit(from, "timeout", "no reply from %s within %s by %s's clock", call.to, shortDur(call.timeout), from)
+	call.c.w.Emit(from, "timeout", "no reply from %s within %s by %s's clock", call.to, tracefmt.Dur(call.timeout), from)
 	call.tk.Wake(timedOut)
 }
 
@@ -263,7 +265,7 @@ func appendCommand(b []byte, args []string) []byte {
 			b = append(b, ' ')
 		}
 		if i == 1 && (strings.EqualFold(args[0], "EVAL")) {
-			a = scriptName(a)
+			a = store.ScriptName(a)
 		}
 		b = append(b, a...)
 	}

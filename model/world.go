@@ -4,23 +4,23 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/model/redis"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
-// World is one simulated run: a kernel, a network, Redis shards, clients,
-// the resource they update and the checker that watches them.
+// World is one simulated run: a kernel, a network, the Redis cluster,
+// clients, the resource they update and the judge that watches them.
 type World struct {
-	K      *sim.Kernel
-	Net    *sim.Network
-	Cfg    Config
-	Shards []*Shard
-	Nodes  []*Node // every node, masters and replicas, in name order
-	// Sentinels are the names of the sentinel processes (Nodes.Sentinels):
-	// they hold no data and only watch, so they are names on the network.
-	Sentinels []string
-	Clients   []*Client
-	Res       *Resource
-	Chk       *Checker
+	K   *sim.Kernel
+	Net *sim.Network
+	Cfg Config
+	// The Redis deployment: its Shards, Nodes and Sentinels, and the node
+	// faults (CrashNode, RestartNode, Failover, JumpNodeClock, ...).
+	*redis.Cluster
+	Clients []*Client
+	Res     *Resource
+	Chk     *Checker
 
 	strategy Strategy
 	byName   map[string]any // process name -> *Node or *Client
@@ -36,24 +36,8 @@ type World struct {
 	// covers are the faults on now, by kind and target (see Cover). Looked
 	// up only; its order never reaches output.
 	covers map[string]*Cover
-}
-
-// Shard is one independent Redis master and its replicas. After a failover
-// Master is the promoted replica.
-type Shard struct {
-	Index    int // 0-based; the node names count from 1
-	Master   *Node
-	Replicas []*Node // current replicas, in promotion order
-	// Stale are former masters replaced by a failover they have not learnt
-	// about yet (down, or cut off from the new master): they still accept
-	// writes from the clients that reach them, and rejoin as replicas once
-	// they can reach the new master.
-	Stale []*Node
-	// odown is the sentinels' agreement that Master is down, sdown each
-	// sentinel's own view (Sentinels > 0).
-	odown   sentinelWatch
-	sdown   []bool
-	sdownOf *Node // the master sdown is about: a failover starts them afresh
+	tap    func(judge.Event) // sees what the judge is fed (see Tap)
+	probes []probe           // per node (by Node.ID), the judge's look at its lock key
 }
 
 // ResourceName is the process name of the fenced resource on the network.
@@ -70,22 +54,11 @@ func NewWorld(cfg Config) (*World, error) {
 		return nil, err
 	}
 	w.strategy = st
-	masters := cfg.Nodes.Masters
-	if masters < 1 {
-		masters = 1
-	}
-	for i := 0; i < masters; i++ {
-		sh := &Shard{Index: i}
-		sh.Master = w.addNode(MasterName(i + 1))
-		for j := 0; j < cfg.Nodes.Replicas; j++ {
-			r := w.addNode(ReplicaName(i+1, j+1))
-			w.attachReplica(r, sh.Master, false) // both empty: nothing to copy
-			sh.Replicas = append(sh.Replicas, r)
-		}
-		w.Shards = append(w.Shards, sh)
-	}
-	for i := 0; i < cfg.Nodes.Sentinels; i++ {
-		w.Sentinels = append(w.Sentinels, SentinelName(i+1))
+	w.Cluster = redis.NewCluster(k, w.Net, cfg.Nodes, observer{w})
+	w.probes = make([]probe, len(w.Nodes)) // one allocation; never grown, so &w.probes[i] stays
+	for i, n := range w.Nodes {
+		w.byName[n.Name()] = n
+		w.probes[i] = probe{w, n}
 	}
 	// Topology changes are handled after the event that made them, so the
 	// fault's own trace line comes before its effects.
@@ -105,19 +78,6 @@ func NewWorld(cfg Config) (*World, error) {
 		c.start()
 	}
 	return w, nil
-}
-
-func (w *World) addNode(name string) *Node {
-	n := NewNode(NodeConfig{
-		Name:           name,
-		Monotonic:      w.Cfg.Nodes.Monotonic,
-		Persistence:    w.Cfg.Nodes.Persistence,
-		RestartDelay:   w.Cfg.Nodes.RestartDelay,
-		LuaInterpreted: w.Cfg.Nodes.LuaInterpreted,
-	})
-	w.Nodes = append(w.Nodes, n)
-	w.byName[name] = n
-	return n
 }
 
 // Node returns the node with the given name, or nil.
@@ -146,7 +106,7 @@ func (w *World) Done() bool { return w.finishedN == len(w.Clients) }
 
 // Finish closes the books at the end of the run: the checker's end-of-run
 // metrics (stuck, open episodes) are computed from the world as it is now.
-func (w *World) Finish() { w.Chk.finish() }
+func (w *World) Finish() { w.judgeFinish() }
 
 // Emit adds a trace line at the current true time.
 func (w *World) Emit(proc, kind, format string, args ...any) {
@@ -163,18 +123,6 @@ func (w *World) emitLine(proc, kind string, b []byte) {
 	w.K.EmitBytes(proc, kind, b)
 }
 
-// Op says what a command means to the lock, so the checker can keep ground
-// truth without parsing Lua.
-type Op int
-
-// Command meanings.
-const (
-	OpOther   Op = iota
-	OpAcquire    // may create the lock key
-	OpRelease    // may delete the lock key
-	OpRenew      // may extend the lock key
-)
-
 // exec runs one command on a node at the current true time, on behalf of a
 // client, keeping the checker's ground truth about who owns the lock key,
 // and ships what the command changed to the node's replicas.
@@ -185,7 +133,7 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	if track {
 		key = w.Cfg.Lock.Key
 	}
-	reply, p, err := n.do(now, client, key, args)
+	reply, p, err := n.DoTracked(now, client, key, args)
 	if err == ErrDown {
 		w.Emit(n.Name(), "no-reply", "%s is down: %s's %s gets no reply", n.Name(), client, commandName(args))
 		return reply, err
@@ -194,14 +142,14 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	// it (a wrong release, a lost grant): cause before effect.
 	w.emitLine(n.Name(), "cmd", w.cmdLine(client, args, reply, err))
 	if track {
-		w.Chk.keyChanged(n, client, op, p.before, p.after)
+		w.judgeCommand(n, client, op, p)
 	}
 	effs := n.TakeEffects()
 	if len(effs) > 0 && n.Stale() {
 		w.Emit(n.Name(), "split-brain", "%s accepts %s's write although %s replaced it as master at %s; it reaches no replica and is discarded when %s rejoins: %s",
-			n.Name(), client, n.replacedBy.Name(), sim.FormatTime(n.replacedAt), n.Name(), describeEffects(effs))
+			n.Name(), client, n.ReplacedBy().Name(), sim.FormatTime(n.ReplacedAt()), n.Name(), describeEffects(effs))
 	}
-	w.ship(n, effs)
+	w.Ship(n, effs)
 	return reply, err
 }
 
@@ -260,6 +208,13 @@ func (w *World) CutOffSince(c, n string) (time.Duration, bool) {
 	return t, ok
 }
 
+// netChanged reacts to a partition starting or healing: the cuts the
+// judge is told of, then the cluster (see redis.Cluster.NetChanged).
+func (w *World) netChanged() {
+	w.noteCuts()
+	w.Cluster.NetChanged()
+}
+
 // noteCuts records which client-node pairs the network separates now.
 func (w *World) noteCuts() {
 	now := w.Now()
@@ -270,8 +225,10 @@ func (w *World) noteCuts() {
 			switch cut := !w.Net.Connected(c.Name, n.Name()); {
 			case cut && !had:
 				w.cutSince[k] = now
+				w.feed(&judge.Event{Kind: judge.CutOff, Client: c.Name, Node: n.Name()})
 			case !cut && had:
 				delete(w.cutSince, k)
+				w.feed(&judge.Event{Kind: judge.Reconnected, Client: c.Name, Node: n.Name()})
 			}
 		}
 	}
@@ -283,4 +240,13 @@ func (w *World) noteCuts() {
 // for typing a command into a live run.
 func (w *World) Command(n *Node, conn string, args ...string) (any, error) {
 	return w.exec(n, conn, OpOther, args)
+}
+
+// describeEffects lists effects for the trace.
+func describeEffects(effs []Effect) string {
+	s := make([]string, len(effs))
+	for i, e := range effs {
+		s[i] = e.String()
+	}
+	return strings.Join(s, "; ")
 }

@@ -1,0 +1,122 @@
+package judge
+
+import (
+	"fmt"
+	"github.com/lockstep-sim/lockstep/model/tracefmt"
+	"strings"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// The judge's explanations: the first violation names what ended (or
+// undermined) the earlier holder's grant, and the faults behind it.
+
+// clockNote is a clock fault on a node, to name in an explanation.
+type clockNote struct {
+	at    time.Duration
+	what  string // "redis-1's clock jumped -20s at 5.000s"
+	drift bool   // a rate change (matters whenever it was in force), not a jump (matters only after the TTL was set)
+}
+
+// explain says why c's grant at now overlaps o's critical section.
+func (j *Judge) explain(now time.Duration, c, o string) string {
+	oc := j.client(o)
+	state := "working"
+	switch {
+	case oc.paused:
+		state = "paused since " + sim.FormatTime(oc.pausedSince)
+	case oc.hung:
+		state = "hung since " + sim.FormatTime(oc.hungSince)
+	case !oc.working:
+		state = "holding"
+	}
+	why := j.splitBrain(o)
+	if why == "" {
+		why = j.lastEnd(o)
+	}
+	if note := clientClockNote(o, &oc.clock, now); note != "" {
+		if why != "" {
+			why += "; "
+		}
+		why += note
+	}
+	if why != "" {
+		why = " (" + why + ")"
+	}
+	return fmt.Sprintf("%s: %s acquired while %s (%s) still believed it held the lock%s",
+		sim.FormatTime(now), c, o, state, why)
+}
+
+// splitBrain describes a grant of owner still in force on a node that a
+// failover replaced; "" when there is none.
+func (j *Judge) splitBrain(owner string) string {
+	for _, n := range j.cfg.Nodes {
+		if g := j.grants[n]; g != nil && g.owner == owner && g.lostBy != "" {
+			return fmt.Sprintf("its lock is on %s, and %s", n, g.lostBy)
+		}
+	}
+	return ""
+}
+
+// lastEnd describes how owner's most recent grant ended, on any node.
+func (j *Judge) lastEnd(owner string) string {
+	var best *grant
+	var node string
+	for _, n := range j.cfg.Nodes {
+		g := j.ended[n]
+		if g != nil && g.owner == owner && (best == nil || g.endedAt > best.endedAt) {
+			best, node = g, n
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	return best.how + j.cutOff(owner, node, best)
+}
+
+// expiredHow says how grant g on node ran out, naming the clock faults in
+// force while it lived.
+func (j *Judge) expiredHow(node string, g *grant) string {
+	how := fmt.Sprintf("its lease on %s expired at %s", node, sim.FormatTime(g.expires))
+	var notes []string
+	for _, cn := range j.clockNotes[node] {
+		if cn.at <= g.expires && (cn.drift || cn.at >= g.set) {
+			notes = append(notes, cn.what)
+		}
+	}
+	if len(notes) > 0 && g.ttl > 0 && g.expires >= 0 {
+		how += fmt.Sprintf(", %s after its %s TTL was set, because %s",
+			tracefmt.Dur(g.expires-g.set), tracefmt.Dur(g.ttl), strings.Join(notes, " and "))
+	}
+	return how
+}
+
+// cutOff names the partition that kept owner from its node while grant g
+// ran out: it could neither renew nor see the lease go.
+func (j *Judge) cutOff(owner, node string, g *grant) string {
+	since, ok := j.cutSince[owner+"|"+node]
+	if !ok || since > g.endedAt || !strings.Contains(g.how, "expired") {
+		return ""
+	}
+	what := "renew it"
+	if j.cfg.Watchdog {
+		what = "let its watchdog renew it"
+	}
+	return fmt.Sprintf("; %s has been cut off from %s by the network since %s, which did not %s", owner, node, sim.FormatTime(since), what)
+}
+
+// clientClockNote names a clock fault on client o that bears on what it
+// measured: a drifting clock times its work and timeouts wrongly; a jumped
+// wall clock misjudges its lease.
+func clientClockNote(o string, clock *sim.Clock, now time.Duration) string {
+	var parts []string
+	if r := clock.Rate(); r != 1 {
+		parts = append(parts, fmt.Sprintf("%s's clock runs %sx true speed, so its waits last %s per second it measures",
+			o, tracefmt.Rate(r), tracefmt.Dur(clock.TrueAfter(now, time.Second))))
+	}
+	if off := clock.Wall(now) - clock.Mono(now); off != 0 {
+		parts = append(parts, fmt.Sprintf("%s's wall clock was stepped %s", o, tracefmt.SignedDur(off)))
+	}
+	return strings.Join(parts, "; ")
+}

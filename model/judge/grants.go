@@ -1,0 +1,238 @@
+package judge
+
+import (
+	"fmt"
+	"github.com/lockstep-sim/lockstep/model/tracefmt"
+	"strings"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// keyEvent reads a node fault that may end, move or undermine the grant of
+// the lock key there.
+func (j *Judge) keyEvent(e *Event) {
+	switch e.Kind {
+	case Restarted:
+		j.restarted(e)
+	case FailedOver:
+		j.failedOver(e)
+	case Resynced:
+		j.resynced(e)
+	case NodeClockJumped:
+		j.clockJumped(e)
+	case NodeClockRate:
+		j.clockDrifted(e)
+	}
+}
+
+// command judges a lock command by whether the lock key existed on its
+// node before and after it ran.
+func (j *Judge) command(e *Event) {
+	now, name, client := e.At, e.Node, e.Client
+	g := j.grants[name]
+	if g != nil && !e.Before {
+		// The key vanished since we last looked: it expired.
+		j.end(name, g, g.expires, j.expiredHow(name, g))
+		g = nil
+	}
+	switch {
+	case !e.Before && e.After:
+		k := e.key()
+		g := &grant{owner: client, at: now, value: k.Owner, lostBy: e.Note}
+		g.setExpiry(now, k)
+		j.grants[name] = g
+	case e.Before && !e.After && g != nil:
+		if g.owner != client && e.Op == OpRelease {
+			j.m.WrongReleases++
+			j.emit(client, "WRONG-RELEASE", fmt.Sprintf("%s deleted the lock on %s that %s holds", client, name, g.owner))
+		}
+		how := "released"
+		if g.owner != client {
+			how = fmt.Sprintf("its key on %s was deleted at %s by %s", name, sim.FormatTime(now), client)
+		}
+		j.end(name, g, now, how)
+	case e.Before && e.After && g != nil && g.owner == client && e.Op != OpOther:
+		g.setExpiry(now, e.key())
+	}
+}
+
+// setExpiry records that the lock key's TTL was (re)set at now.
+func (g *grant) setExpiry(now time.Duration, k KeyState) {
+	g.set, g.ttl, g.expires = now, k.TTL, k.Expires
+}
+
+func (j *Judge) end(name string, g *grant, at time.Duration, how string) {
+	g.ended, g.endedAt, g.how = true, at, how
+	if j.ended == nil {
+		j.ended = map[string]*grant{}
+	}
+	j.ended[name] = g
+	delete(j.grants, name)
+}
+
+// keptGrant is the grant in force on node (nil: none), and whether the
+// key e reads (on node, or on the node a failover promoted) still holds
+// its token.
+func (j *Judge) keptGrant(e *Event, node string) (g *grant, kept bool) {
+	g = j.grants[node]
+	if g == nil {
+		return nil, false
+	}
+	k := e.key()
+	return g, k.Held && k.Owner == g.value
+}
+
+// restarted judges the grant on a node after a restart: kept (persistence),
+// expired while the node was down, or lost with the crash. A crash itself
+// changes no grant: a down node's grant is judged when it restarts, or when
+// a failover replaces it.
+func (j *Judge) restarted(e *Event) {
+	now, name := e.At, e.Node
+	g, kept := j.keptGrant(e, name)
+	if kept {
+		g.expires = e.key().Expires // the same absolute expiry, from the log
+	}
+	if g == nil || kept {
+		return
+	}
+	if g.expires >= 0 && g.expires <= now {
+		j.end(name, g, g.expires, j.expiredHow(name, g)+" (while "+name+" was down)")
+		return
+	}
+	detail := "persistence " + e.Persistence
+	if e.Persistence == "everysec" {
+		detail = fmt.Sprintf("persistence everysec: its write at %s was within the last second before the crash, not yet fsynced",
+			sim.FormatTime(g.set))
+	}
+	j.end(name, g, now, fmt.Sprintf("its lease on %s was lost when %s crashed at %s and restarted at %s without it (%s)",
+		name, name, sim.FormatTime(e.CrashedAt), sim.FormatTime(now), detail))
+}
+
+// failedOver moves or ends the grant on e.Node when e.Other replaced it;
+// e.OK: the old master is still up.
+func (j *Judge) failedOver(e *Event) {
+	now, old, promoted := e.At, e.Node, e.Other
+	if g, kept := j.keptGrant(e, old); g != nil {
+		if kept {
+			ng := *g
+			ng.expires = e.key().Expires
+			j.grants[promoted] = &ng
+			delete(j.grants, old)
+			return
+		}
+		lost := fmt.Sprintf("%s failed over to %s at %s before replicating it", old, promoted, sim.FormatTime(now))
+		if e.OK {
+			// Still there, and its owner may still reach it: split brain
+			// until old learns it was replaced.
+			g.lostBy = lost + "; cut off, " + old + " still holds it: split brain"
+		} else {
+			j.end(old, g, now, "its lease on "+old+" was lost when "+lost)
+		}
+	}
+	j.adopt(promoted, e)
+}
+
+// adopt records a lock key that node holds without a grant on record (it
+// came by replication), for the client whose token it is.
+func (j *Judge) adopt(node string, e *Event) {
+	if j.grants[node] != nil {
+		return
+	}
+	k := e.key()
+	if !k.Held {
+		return
+	}
+	owner, ok := j.tokenOwner(k.Owner)
+	if !ok {
+		return
+	}
+	g := &grant{owner: owner, at: e.At, value: k.Owner}
+	g.setExpiry(e.At, k)
+	j.grants[node] = g
+}
+
+// tokenOwner is the client whose token v is. A lockstep client writes only
+// its own tokens into the lock key, "<name>-<hold>", so the value names its
+// owner: a key that reappears on another node (a promoted replica) has a
+// known owner without a table of every token ever granted, which would
+// grow with the run.
+func (j *Judge) tokenOwner(v string) (string, bool) {
+	i := strings.LastIndexByte(v, '-')
+	if i <= 0 || i == len(v)-1 {
+		return "", false
+	}
+	for _, r := range v[i+1:] {
+		if r < '0' || r > '9' {
+			return "", false
+		}
+	}
+	if j.clients[v[:i]] == nil {
+		return "", false
+	}
+	return v[:i], true
+}
+
+// resynced judges the grant on e.Node after a full resync made it a copy
+// of e.Other: a grant it held that the master lacks is discarded.
+func (j *Judge) resynced(e *Event) {
+	now, r := e.At, e.Node
+	g, kept := j.keptGrant(e, r)
+	switch {
+	case g == nil:
+		return
+	case kept:
+		delete(j.grants, r) // now a replica's copy of the master's key
+		return
+	}
+	how := fmt.Sprintf("its lease on %s was discarded when %s rejoined as a replica of %s at %s",
+		r, r, e.Other, sim.FormatTime(now))
+	if g.lostBy != "" {
+		how += " (" + g.lostBy + ")"
+	}
+	j.end(r, g, now, how)
+}
+
+// clockJumped notes a jump of a node's wall clock and judges the grant
+// there: expired early at once, or expiring at a new instant.
+func (j *Judge) clockJumped(e *Event) {
+	now, name := e.At, e.Node
+	what := fmt.Sprintf("%s's clock jumped %s at %s", name, tracefmt.SignedDur(e.By), sim.FormatTime(now))
+	if e.Monotonic {
+		what += " (wall clock only: keys expire by its monotonic clock)"
+	}
+	j.noteClock(name, clockNote{at: now, what: what})
+	g := j.grants[name]
+	if g == nil {
+		return
+	}
+	if e.Early >= 0 {
+		j.end(name, g, now, fmt.Sprintf("its lease on %s expired %s early because %s",
+			name, tracefmt.Dur(e.Early), what))
+		return
+	}
+	if k := e.key(); k.Held {
+		g.expires = k.Expires
+	}
+}
+
+// noteClock remembers a clock fault on node, for explanations.
+func (j *Judge) noteClock(node string, cn clockNote) {
+	if j.clockNotes == nil {
+		j.clockNotes = map[string][]clockNote{}
+	}
+	j.clockNotes[node] = append(j.clockNotes[node], cn)
+}
+
+// clockDrifted notes a new rate of a node's clock and moves the expected
+// expiry of the grant there.
+func (j *Judge) clockDrifted(e *Event) {
+	now, name := e.At, e.Node
+	what := fmt.Sprintf("%s's clock runs %sx true speed since %s", name, tracefmt.Rate(e.Rate), sim.FormatTime(now))
+	j.noteClock(name, clockNote{at: now, what: what, drift: true})
+	if g := j.grants[name]; g != nil {
+		if k := e.key(); k.Held {
+			g.expires = k.Expires
+		}
+	}
+}

@@ -1,0 +1,287 @@
+// Package judge is lockstep's safety checker. It reads a history of typed
+// events (clients acquiring, entering and leaving their critical section,
+// lock commands and what they did to the lock key on each node, node
+// faults, resource reads and writes) and judges it from true time: who was
+// in a critical section with whom, who owned each lock key, how each grant
+// ended. It never looks at a client or a node except through the history
+// (and a Probe the history may give for a key's state), and it writes
+// nothing but its own books, so it can judge a history that did not come
+// from lockstep's own clients.
+package judge
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// Config is what the judge knows of the run beyond its events.
+type Config struct {
+	// Nodes are the node names in the order explanations search them.
+	Nodes []string
+	// Clients are the client names; a lock token "<client>-<n>" names its
+	// owner (see tokenOwner).
+	Clients []string
+	// Quorum is how many lock nodes must hold a grant for it to be in force.
+	Quorum int
+	// Watchdog: the clients renew their leases in the background (for
+	// explanations).
+	Watchdog bool
+	// Emit adds a trace line (VIOLATION, WRONG-RELEASE) at the time of the
+	// event being read; nil: none.
+	Emit func(proc, kind, msg string)
+}
+
+// Judge keeps the books of one run.
+type Judge struct {
+	cfg      Config
+	m        Metrics
+	inCS     []string // clients in their critical section, in order of entry
+	episode  bool
+	first    string
+	firstAt  time.Duration
+	grants   map[string]*grant // node name -> the grant of the lock key in force there
+	ended    map[string]*grant // node name -> the last grant that ended there
+	stuckWhy string
+	finished bool
+	// clockNotes are the clock faults per node name, in time order.
+	clockNotes map[string][]clockNote
+	clients    map[string]*client
+	last       *client                  // the client of the last client event, and its name:
+	lastName   string                   // consecutive events are mostly one client's
+	cutSince   map[string]time.Duration // client|node -> since when they are separated
+	// The resource's books: writes applied, requests refused, the value.
+	accepted, rejected, value int64
+}
+
+// client is what the history says of one client.
+type client struct {
+	inCS        bool
+	working     bool // its work (or release) began: "working", else "holding"
+	paused      bool
+	pausedSince time.Duration
+	hung        bool
+	hungSince   time.Duration
+	crashed     bool
+	clock       sim.Clock // mirrors its clock faults, for explanations
+}
+
+// grant is the ground truth about one lock key on one node.
+type grant struct {
+	owner   string
+	value   string // the lock key's value (the owner's token), to recognise it elsewhere
+	at      time.Duration
+	set     time.Duration // when its TTL was last set (grant or renewal)
+	ttl     time.Duration // the TTL it was set with, by the node's clock
+	expires time.Duration // true time the key expires if nothing changes; -1: never
+	ended   bool
+	endedAt time.Duration
+	how     string // how it ended, for explanations
+	// lostBy says why a grant still in force no longer counts: its node was
+	// replaced by a failover it could not hear of (split brain).
+	lostBy string
+}
+
+// New is a judge with empty books.
+func New(cfg Config) *Judge {
+	// Faults and ended grants are rare in a short run (explore builds
+	// thousands): those maps are made on first use.
+	j := &Judge{cfg: cfg, grants: map[string]*grant{}, clients: make(map[string]*client, len(cfg.Clients))}
+	cs := make([]client, len(cfg.Clients))
+	for i, c := range cfg.Clients {
+		j.clients[c] = &cs[i]
+	}
+	return j
+}
+
+// Feed reads one event of the history; events come in time order.
+func (j *Judge) Feed(e *Event) {
+	switch e.Kind {
+	case Command:
+		j.command(e)
+	case EnterCS:
+		j.m.MaxWait = max(j.m.MaxWait, e.Wait)
+		j.enterCS(e, j.client(e.Client))
+	case LeaveCS:
+		j.leaveCS(e.Client, j.client(e.Client))
+	case Working:
+		j.client(e.Client).working = true
+	case ResourceRead, ResourceWrite:
+		j.resourceEvent(e)
+	case AcquireFailed:
+		j.m.MaxWait = max(j.m.MaxWait, e.Wait)
+		j.m.FailedAcquires++
+	case NestedFailed:
+		j.m.FailedAcquires++
+	case Crashed:
+		c := j.client(e.Client)
+		c.crashed = true
+		j.leaveCS(e.Client, c)
+	case Restarted, FailedOver, Resynced, NodeClockJumped, NodeClockRate:
+		j.keyEvent(e)
+	case Final:
+		j.finish(e)
+	default:
+		j.clientFault(e, j.client(e.Client))
+	}
+}
+
+// Metrics are the metrics so far (final after the Final event).
+func (j *Judge) Metrics() Metrics {
+	m := j.m
+	m.FencingRejections = j.rejected
+	m.LostUpdates = max(j.accepted-j.value, 0)
+	m.Safe = m.Violations == 0
+	return m
+}
+
+// FirstViolation explains the first violation in a sentence or two; "" when none.
+func (j *Judge) FirstViolation() string { return j.first }
+
+// StuckReason says which grant was left in force at the end; "" when none.
+func (j *Judge) StuckReason() string { return j.stuckWhy }
+
+// InCS lists the clients in their critical section now, in order of entry.
+func (j *Judge) InCS() []string { return j.inCS }
+
+// InCriticalSection reports whether client c is between a grant and its
+// release, by the history.
+func (j *Judge) InCriticalSection(c string) bool {
+	cl := j.clients[c]
+	return cl != nil && cl.inCS
+}
+
+func (j *Judge) client(name string) *client {
+	if j.last != nil && name == j.lastName {
+		return j.last
+	}
+	c := j.clients[name]
+	if c == nil {
+		c = &client{}
+		j.clients[name] = c
+	}
+	j.last, j.lastName = c, name
+	return c
+}
+
+func (j *Judge) emit(proc, kind, msg string) {
+	if j.cfg.Emit != nil {
+		j.cfg.Emit(proc, kind, msg)
+	}
+}
+
+// clientFault reads a fault on a client (and the network around it).
+func (j *Judge) clientFault(e *Event, c *client) {
+	switch e.Kind {
+	case Paused:
+		c.paused, c.pausedSince = true, e.At
+	case Resumed:
+		c.paused = false
+	case Hung:
+		c.hung, c.hungSince = true, e.At
+	case Unhung:
+		c.hung = false
+	case ClientClockJumped:
+		c.clock.Jump(e.At, e.By)
+	case ClientClockRate:
+		c.clock.SetRate(e.At, e.Rate)
+	case CutOff:
+		if j.cutSince == nil {
+			j.cutSince = map[string]time.Duration{}
+		}
+		j.cutSince[e.Client+"|"+e.Node] = e.At
+	case Reconnected:
+		delete(j.cutSince, e.Client+"|"+e.Node)
+	}
+}
+
+func (j *Judge) enterCS(e *Event, c *client) {
+	c.inCS, c.working = true, false
+	j.m.Acquired++
+	if len(j.inCS) > 0 && !j.episode {
+		j.episode = true
+		j.m.Violations++
+		msg := j.explain(e.At, e.Client, j.inCS[0])
+		j.emit(e.Client, "VIOLATION", msg)
+		if j.first == "" {
+			j.first = msg
+			j.firstAt = e.At
+		}
+	}
+	j.inCS = append(j.inCS, e.Client)
+}
+
+func (j *Judge) leaveCS(name string, c *client) {
+	if !c.inCS {
+		return
+	}
+	c.inCS = false
+	for i, x := range j.inCS {
+		if x == name {
+			j.inCS = append(j.inCS[:i], j.inCS[i+1:]...)
+			break
+		}
+	}
+	if len(j.inCS) < 2 {
+		j.episode = false
+	}
+}
+
+// resourceEvent keeps the resource's books: a refused request is a fencing
+// rejection; an applied write whose value does not exceed the count of
+// applied writes so far has lost an update.
+func (j *Judge) resourceEvent(e *Event) {
+	switch {
+	case !e.OK:
+		j.rejected++
+	case e.Kind == ResourceWrite:
+		j.accepted++
+		j.value = e.Value
+	}
+}
+
+// finish computes the end-of-run metrics: a grant still in force (on a
+// quorum of the lock nodes holding the key) whose owner is not in its
+// critical section makes the run stuck.
+func (j *Judge) finish(e *Event) {
+	if j.finished {
+		return
+	}
+	j.finished = true
+	counts := map[string]int{}
+	var owners []string
+	for _, n := range e.Holding {
+		g := j.grants[n]
+		if g == nil {
+			continue
+		}
+		if counts[g.owner] == 0 {
+			owners = append(owners, g.owner)
+		}
+		counts[g.owner]++
+	}
+	for _, o := range owners {
+		c := j.clients[o]
+		if counts[o] < j.cfg.Quorum || c == nil {
+			continue
+		}
+		var why string
+		switch {
+		case c.crashed:
+			why = "crashed"
+		case c.hung:
+			why = "hung since " + sim.FormatTime(c.hungSince)
+		case !c.inCS:
+			why = "finished"
+		}
+		if why != "" {
+			j.m.Stuck = true
+			j.stuckWhy = fmt.Sprintf("at %s the lock is still granted to %s, which is %s", sim.FormatTime(e.At), o, why)
+			return
+		}
+	}
+}
+
+// Finished reports whether the Final event has been read.
+func (j *Judge) Finished() bool { return j.finished }

@@ -1,0 +1,166 @@
+package model
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/model/store"
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// The world feeds its judge (package judge) the history of the run as it
+// happens: every event below is what a client, a node or the resource did,
+// never a question the judge asks back, except the lock key's state, which
+// the world reads for it on demand (World.LockKey).
+
+// Checker is the world's judge.
+type Checker = judge.Judge
+
+// Metrics are the run's verdict (see judge.Metrics).
+type Metrics = judge.Metrics
+
+// Op says what a command means to the lock (see judge.Op).
+type Op = judge.Op
+
+// Command meanings.
+const (
+	OpOther   = judge.OpOther
+	OpAcquire = judge.OpAcquire // may create the lock key
+	OpRelease = judge.OpRelease // may delete the lock key
+	OpRenew   = judge.OpRenew   // may extend the lock key
+)
+
+func newChecker(w *World) *judge.Judge {
+	cfg := judge.Config{Quorum: w.strategy.Quorum(w), Watchdog: w.Cfg.Lock.Watchdog != nil,
+		Emit: func(proc, kind, msg string) { w.Emit(proc, kind, "%s", msg) }}
+	cfg.Nodes = make([]string, len(w.Nodes))
+	for i, n := range w.Nodes {
+		cfg.Nodes[i] = n.Name()
+	}
+	cfg.Clients = make([]string, len(w.Cfg.Clients))
+	for i, c := range w.Cfg.Clients {
+		cfg.Clients[i] = c.Name
+	}
+	return judge.New(cfg)
+}
+
+// feed gives the judge one event, stamped with the current true time.
+// Events are built on the caller's stack and passed by pointer: a run
+// feeds several per lock command.
+func (w *World) feed(e *judge.Event) {
+	e.At = w.K.Now()
+	w.Chk.Feed(e)
+	if w.tap != nil {
+		r := *e
+		r.Probe = nil // what the judge read of the key is in r.Key
+		w.tap(r)
+	}
+}
+
+// clientEvent is an event of client c.
+func (w *World) clientEvent(kind judge.Kind, c string) {
+	w.feed(&judge.Event{Kind: kind, Client: c})
+}
+
+// judgeCommand tells the judge what a lock command did to the lock key.
+func (w *World) judgeCommand(n *Node, client string, op Op, p store.Presence) {
+	e := judge.Event{Kind: judge.Command, Client: client, Node: n.Name(), Op: op,
+		Before: p.Before, After: p.After, Probe: &w.probes[n.ID()]}
+	if !p.Before && p.After && n.Stale() {
+		e.Note = fmt.Sprintf("%s had replaced %s as master at %s; cut off, %s still granted it: split brain",
+			n.ReplacedBy().Name(), n.Name(), sim.FormatTime(n.ReplacedAt()), n.Name())
+	}
+	w.feed(&e)
+}
+
+// nodeEvent is an event of node n whose lock key the judge may read, on
+// keyOn (n, or the node a failover promoted).
+func (w *World) nodeEvent(e judge.Event, n, keyOn *Node) {
+	e.Node, e.Probe = n.Name(), &w.probes[keyOn.ID()]
+	w.feed(&e)
+}
+
+// probe reads the lock key on one node for the judge (judge.Probe); the
+// world makes one per node, so an event's probe costs no allocation.
+type probe struct {
+	w *World
+	n *Node
+}
+
+// LockKey reads the lock key for the judge: right after the command just
+// run, or as the node holds it at true time now (which advances the node
+// to now, as any look does).
+func (p *probe) LockKey(afterCommand bool, now time.Duration) judge.KeyState {
+	n, key := p.n, p.w.Cfg.Lock.Key
+	var st Effect
+	switch {
+	case afterCommand:
+		st = n.TrackedState(key)
+	case n.Exists(now, key):
+		st = n.KeyState(key)
+	default:
+		return judge.KeyState{TTL: -2, Expires: -1}
+	}
+	if st.Deleted {
+		return judge.KeyState{TTL: -2, Expires: -1}
+	}
+	ttl := n.PTTLOf(st)
+	k := judge.KeyState{Held: true, Owner: st.Owner(), TTL: ttl, Expires: -1}
+	if ttl >= 0 {
+		// Both of the node's readings advance at its clock's rate, so the
+		// true time at which the expiry clock has advanced by ttl is exact.
+		k.Expires = now + n.Clock().TrueAfter(now, ttl)
+	}
+	return k
+}
+
+// judgeFinish closes the judge's books: which lock nodes hold the key now.
+func (w *World) judgeFinish() {
+	if w.Chk.Finished() {
+		return
+	}
+	e := judge.Event{Kind: judge.Final, Detail: &judge.Detail{}}
+	now := w.Now()
+	for _, n := range w.strategy.LockNodes(w) {
+		if n.Up() && n.Exists(now, w.Cfg.Lock.Key) {
+			e.Holding = append(e.Holding, n.Name())
+		}
+	}
+	w.feed(&e)
+}
+
+// Tap makes fn see every event the judge is fed, in order (nil: none), to
+// record a run's history.
+func (w *World) Tap(fn func(judge.Event)) { w.tap = fn }
+
+// observer tells the judge what the cluster's node events did to the lock
+// key (redis.Observer).
+type observer struct{ w *World }
+
+func (o observer) Restarted(n *Node) {
+	o.w.nodeEvent(judge.Event{Kind: judge.Restarted, Detail: &judge.Detail{Persistence: n.Config().Persistence, CrashedAt: n.CrashedAt()}}, n, n)
+}
+
+func (o observer) FailedOver(old, promoted *Node) {
+	o.w.nodeEvent(judge.Event{Kind: judge.FailedOver, OK: old.Up(), Detail: &judge.Detail{Other: promoted.Name()}}, old, promoted)
+}
+
+func (o observer) Resynced(r, m *Node) {
+	o.w.nodeEvent(judge.Event{Kind: judge.Resynced, Detail: &judge.Detail{Other: m.Name()}}, r, r)
+}
+
+func (o observer) NodeClockJumped(n *Node, by time.Duration, exp []Expiry) {
+	d := &judge.Detail{By: by, Monotonic: n.Config().Monotonic, Early: -1}
+	e := judge.Event{Kind: judge.NodeClockJumped, Detail: d}
+	for _, x := range exp {
+		if x.Key == o.w.Cfg.Lock.Key {
+			d.Early = x.Early
+		}
+	}
+	o.w.nodeEvent(e, n, n)
+}
+
+func (o observer) NodeClockDrifted(n *Node, rate float64) {
+	o.w.nodeEvent(judge.Event{Kind: judge.NodeClockRate, Detail: &judge.Detail{Rate: rate}}, n, n)
+}

@@ -1,7 +1,0 @@
-//go:build race
-
-package model
-
-// raceEnabled: the race detector slows gopher-lua about tenfold, so the
-// differential test runs fewer operations.
-const raceEnabled = true

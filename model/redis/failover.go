@@ -1,0 +1,174 @@
+package redis
+
+import (
+	"fmt"
+
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// CrashNode stops a node now; what it keeps depends on the persistence mode.
+// Its replication links break: writes still on their way to its replicas
+// are lost, and a crashed replica loses what was on its way to it.
+func (w *Cluster) CrashNode(n *Node) {
+	if !n.Up() {
+		return
+	}
+	now := w.Now()
+	// Writes due at this very instant have arrived (ties go to delivery):
+	// what is lost is exactly what was made in the last replication_lag.
+	for _, s := range n.downstream {
+		s.flush()
+	}
+	n.Crash(now)
+	n.crashedAt = now
+	for _, s := range n.downstream {
+		s.breakLink(n.Name() + " crashed")
+	}
+	if s := n.upstream; s != nil {
+		s.breakLink(n.Name() + " crashed")
+	}
+	w.sentinel()
+}
+
+// RestartNode brings a crashed node back with what its persistence kept.
+// Its replication links resume with a full resync (the backlog was in
+// memory). A former master whose shard failed over meanwhile comes back
+// believing it is still the master, like a restarted Redis whose config was
+// never rewritten, and is demoted as soon as it can reach the new master.
+func (w *Cluster) RestartNode(n *Node) {
+	n.Restart(w.Now())
+	w.obs.Restarted(n)
+	for _, s := range n.downstream {
+		s.flush()
+	}
+	if s := n.upstream; s != nil {
+		s.flush()
+	}
+	w.demoteStale()
+	w.sentinel()
+}
+
+// Failover promotes a replica of shard i, as the failover fault (a manual
+// SENTINEL FAILOVER) does: the first replica that is up. Writes it had not
+// yet received are lost.
+func (w *Cluster) Failover(i int) (*Node, error) {
+	sh := w.Shards[i]
+	for _, r := range sh.Replicas {
+		if r.Up() {
+			w.promote(sh, r, "failover of "+sh.Master.Name())
+			return r, nil
+		}
+	}
+	if len(sh.Replicas) == 0 {
+		return nil, fmt.Errorf("%s has no replica to promote", sh.Master.Name())
+	}
+	return nil, fmt.Errorf("no replica of %s is up to be promoted", sh.Master.Name())
+}
+
+// promote makes replica r the master of shard sh. Its stream from the old
+// master dies with whatever it had not applied. The other replicas follow
+// the new master after a full resync. The old master, if it can reach the
+// new one, is demoted at once; otherwise (down, or cut off by a partition)
+// it stays a stale master that still accepts writes from the clients that
+// reach it, until it can reach the new master (split brain).
+func (w *Cluster) promote(sh *Shard, r *Node, why string) {
+	now := w.Now()
+	old := sh.Master
+	if s := r.upstream; s != nil {
+		s.flush() // what is due now has arrived; the rest is lost
+	}
+	w.detachReplica(r, fmt.Sprintf("%s is promoted", r.Name()))
+	r.SetReplica(false)
+	r.watch.reset()
+	sh.Master = r
+	sh.Replicas = removeNode(sh.Replicas, r)
+	w.Emit(r.Name(), "promoted", "%s is now the master of shard %d in place of %s (%s)", r.Name(), sh.Index+1, old.Name(), why)
+	w.obs.FailedOver(old, r)
+	for _, x := range sh.Replicas {
+		w.attachReplica(x, r, true)
+	}
+	for _, s := range append([]*replStream(nil), old.downstream...) {
+		w.detachReplica(s.replica, "")
+	}
+	old.replacedBy, old.replacedAt = r, now
+	sh.Stale = append(sh.Stale, old)
+	if old.Up() && !w.Net.Connected(old.Name(), r.Name()) {
+		w.Emit(old.Name(), "split-brain", "%s is cut off from %s and does not know it was replaced: it stays a master and accepts writes until it can reach %s",
+			old.Name(), r.Name(), r.Name())
+	}
+	w.demoteStale()
+	w.sentinel()
+}
+
+// demoteStale demotes every stale master that is up and can reach its
+// shard's current master: it rejoins as a replica with a full resync, which
+// discards whatever it accepted after it was replaced.
+func (w *Cluster) demoteStale() {
+	for _, sh := range w.Shards {
+		for i := 0; i < len(sh.Stale); i++ {
+			n := sh.Stale[i]
+			if !n.Up() || !sh.Master.Up() || !w.Net.Connected(n.Name(), sh.Master.Name()) {
+				continue
+			}
+			sh.Stale = removeNode(sh.Stale, n)
+			i--
+			w.rejoin(sh, n)
+		}
+	}
+}
+
+// rejoin makes n a replica of its shard's current master with a full resync.
+func (w *Cluster) rejoin(sh *Shard, n *Node) {
+	w.Emit(n.Name(), "rejoined", "%s rejoins as a replica of %s (replaced at %s); what it accepted since is discarded",
+		n.Name(), sh.Master.Name(), sim.FormatTime(n.replacedAt))
+	sh.Replicas = append(sh.Replicas, n)
+	w.attachReplica(n, sh.Master, true)
+	n.replacedBy = nil
+}
+
+// Stale reports whether n is a master that was replaced by a failover it
+// has not yet learnt about (it still accepts writes).
+func (n *Node) Stale() bool { return n.replacedBy != nil && !n.replica }
+
+// ReplacedBy is the node promoted in a stale master's place, or nil.
+func (n *Node) ReplacedBy() *Node {
+	if !n.Stale() {
+		return nil
+	}
+	return n.replacedBy
+}
+
+// Upstream is the master a replica follows, or nil.
+func (n *Node) Upstream() *Node {
+	if n.upstream == nil {
+		return nil
+	}
+	return n.upstream.master
+}
+
+// ReplicationBacklog is how many writes are on their way from n's master to
+// n (for display).
+func (n *Node) ReplicationBacklog() int {
+	if n.upstream == nil {
+		return 0
+	}
+	return len(n.upstream.queue)
+}
+
+// NetChanged reacts to a partition starting or healing: stale masters that
+// can now reach their replacement are demoted, held-back replication
+// catches up, and the failover watchers re-evaluate.
+func (w *Cluster) NetChanged() {
+	w.demoteStale()
+	w.flushStreams()
+	w.sentinel()
+}
+
+func removeNode(ns []*Node, n *Node) []*Node {
+	for i, x := range ns {
+		if x == n {
+			return append(ns[:i:i], ns[i+1:]...)
+		}
+	}
+	return ns
+}

@@ -1,0 +1,243 @@
+package redis
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// replBacklogLimit is how many writes a master keeps for one replica that
+// cannot keep up (Redis's repl-backlog-size, 1 MB by default, counted here in
+// writes: a lock write is a few dozen bytes). A replica that falls further
+// behind, or whose master restarted (the backlog lives in memory), does a
+// full resync when it can reach its master again.
+const replBacklogLimit = 10000
+
+// replStream is the ordered, asynchronous replication link from a master to
+// one replica, as Redis runs it over one TCP connection:
+//
+//   - every write on the master is queued and applied on the replica
+//     replication_lag later (plus any latency a slow fault adds to either
+//     end), in the order the master made them;
+//   - traffic obeys partitions: a write due while master and replica cannot
+//     reach each other is held back, not lost (TCP retransmits), and applied,
+//     in order, the moment the link heals;
+//   - the queue dies with its master: on a crash of either end, or when the
+//     replica is promoted or re-pointed, the writes not yet applied are lost
+//     (and traced as such); the stream then needs a full resync;
+//   - a full resync replaces the replica's dataset with the master's as it is
+//     at that instant (the transfer time of the snapshot is not modelled).
+type replStream struct {
+	w        *Cluster
+	master   *Node
+	replica  *Node
+	queue    []replBatch
+	armed    bool      // a delivery event is pending for queue[0]
+	timer    sim.Timer // that event
+	dead     bool      // detached: the replica follows someone else now
+	needSync bool      // the next contact is a full resync
+	heldAt   time.Duration
+	held     bool // a due write is held back by a partition (traced once)
+}
+
+// replBatch is the effects of one command, due at the replica at due.
+type replBatch struct {
+	due  time.Duration
+	effs []Effect
+}
+
+func (s *replStream) label() string { return s.master.Name() + " -> " + s.replica.Name() }
+
+// attachReplica makes r a replica fed by master m. fullSync: r must first
+// copy m's whole dataset (a rejoin, a reattach after a failover or a
+// restart); false only when both start empty at the beginning of the run.
+func (w *Cluster) attachReplica(r, m *Node, fullSync bool) {
+	w.detachReplica(r, r.Name()+" now follows "+m.Name())
+	r.SetReplica(true)
+	s := &replStream{w: w, master: m, replica: r, needSync: fullSync}
+	r.upstream = s
+	m.downstream = append(m.downstream, s)
+	r.watch.reset()
+	if fullSync {
+		s.flush()
+	}
+}
+
+// detachReplica ends r's stream; the writes it had not yet applied are lost.
+// cause ("" for none) says why, for the trace.
+func (w *Cluster) detachReplica(r *Node, cause string) {
+	s := r.upstream
+	if s == nil {
+		return
+	}
+	r.upstream = nil
+	s.dead = true
+	s.timer.Stop()
+	s.armed = false
+	ds := s.master.downstream
+	for i, x := range ds {
+		if x == s {
+			s.master.downstream = append(ds[:i:i], ds[i+1:]...)
+			break
+		}
+	}
+	s.drop(cause)
+}
+
+// drop loses the queued writes, tracing them when there were any.
+func (s *replStream) drop(cause string) {
+	if len(s.queue) > 0 && cause != "" {
+		var lost []string
+		for _, b := range s.queue {
+			for _, e := range b.effs {
+				lost = append(lost, e.String())
+			}
+		}
+		s.w.Emit(s.replica.Name(), "repl-lost", "replication %s: %s; %d write(s) made on %s but never applied on %s are lost: %s",
+			s.label(), cause, len(lost), s.master.Name(), s.replica.Name(), strings.Join(lost, "; "))
+	}
+	s.queue = nil
+	s.timer.Stop()
+	s.armed = false
+	s.held = false
+}
+
+// breakLink is a crash of either end: the queue is lost and the next contact
+// is a full resync (the master's backlog, or the replica's offset, is gone).
+func (s *replStream) breakLink(cause string) {
+	s.drop(cause)
+	s.needSync = true
+}
+
+// push queues the effects of one command on the master.
+func (s *replStream) push(effs []Effect) {
+	if s.dead || s.needSync {
+		return // a full resync will carry them
+	}
+	now := s.w.Now()
+	due := now + s.w.Cfg.ReplicationLag + s.w.Net.ExtraLatency(s.master.Name(), s.replica.Name())
+	if n := len(s.queue); n > 0 && s.queue[n-1].due > due {
+		due = s.queue[n-1].due // ordered: never overtake an earlier write
+	}
+	s.queue = append(s.queue, replBatch{due: due, effs: effs})
+	if len(s.queue) > replBacklogLimit {
+		s.queue = nil
+		s.needSync = true
+		s.w.Emit(s.replica.Name(), "repl-backlog", "replication %s: more than %d writes behind, the backlog is gone; a full resync follows",
+			s.label(), replBacklogLimit)
+		return
+	}
+	s.arm()
+}
+
+// arm schedules the delivery of the head of the queue.
+func (s *replStream) arm() {
+	if s.armed || s.dead || len(s.queue) == 0 {
+		return
+	}
+	s.armed = true
+	s.timer = s.w.K.At(s.queue[0].due, func() {
+		s.armed = false
+		s.flush()
+	})
+}
+
+// flush applies what is due, if the link is up: a pending full resync
+// first, then every due write in order. It is called when a write falls due,
+// when the network changes and when either end restarts.
+func (s *replStream) flush() {
+	w := s.w
+	if s.dead || !s.master.Up() || !s.replica.Up() {
+		return
+	}
+	now := w.Now()
+	if !w.Net.Connected(s.master.Name(), s.replica.Name()) {
+		if !s.held && (s.needSync || (len(s.queue) > 0 && s.queue[0].due <= now)) {
+			s.held, s.heldAt = true, now
+			w.Emit(s.replica.Name(), "repl-held", "replication %s held back: no link between them", s.label())
+		}
+		return
+	}
+	if s.needSync {
+		s.needSync = false
+		s.held = false
+		w.fullSync(s.replica, s.master)
+	}
+	var applied []string
+	for len(s.queue) > 0 && s.queue[0].due <= now {
+		b := s.queue[0]
+		s.queue = s.queue[1:]
+		s.replica.ApplyEffects(now, b.effs)
+		for _, e := range b.effs {
+			applied = append(applied, e.String())
+		}
+	}
+	if len(s.queue) == 0 {
+		s.queue = nil
+	}
+	if len(applied) > 0 {
+		note := ""
+		if s.held {
+			note = fmt.Sprintf(" (caught up after being held back since %s)", sim.FormatTime(s.heldAt))
+		}
+		w.Emit(s.replica.Name(), "replicated", "%s applied from %s%s: %s",
+			s.replica.Name(), s.master.Name(), note, strings.Join(applied, "; "))
+	}
+	s.held = false
+	s.arm()
+}
+
+// fullSync replaces r's dataset with m's as it is now, tracing what r had
+// that m lacks: those writes are discarded.
+func (w *Cluster) fullSync(r, m *Node) {
+	now := w.Now()
+	snap := m.Snapshot(now)
+	var discarded []string
+	for _, old := range r.view(now) {
+		kept := false
+		for _, e := range snap {
+			if e.Key == old.Key {
+				kept = e.SameState(old)
+				break
+			}
+		}
+		if !kept {
+			discarded = append(discarded, old.String())
+		}
+	}
+	r.LoadSnapshot(now, snap)
+	msg := fmt.Sprintf("%s full resync from %s: %d key(s)", r.Name(), m.Name(), len(snap))
+	if len(discarded) > 0 {
+		msg += "; discards " + strings.Join(discarded, "; ")
+	}
+	w.Emit(r.Name(), "resync", "%s", msg)
+	w.obs.Resynced(r, m)
+}
+
+// Ship sends the effects of the last command on n to the replicas it feeds.
+// A replica has no outbox; a stale master (replaced while cut off) feeds no
+// one, so what it accepts is never replicated.
+func (w *Cluster) Ship(n *Node, effs []Effect) {
+	if len(effs) == 0 {
+		return
+	}
+	for _, s := range n.downstream {
+		s.push(effs)
+	}
+	if len(n.downstream) == 0 && n.outbox == nil {
+		// Nobody kept them: the next write reuses the storage.
+		clear(effs)
+		n.outbox = effs[:0]
+	}
+}
+
+// flushStreams retries every replication link (after a network change).
+func (w *Cluster) flushStreams() {
+	for _, n := range w.Nodes {
+		if n.upstream != nil {
+			n.upstream.flush()
+		}
+	}
+}

@@ -1,0 +1,525 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/alicebob/miniredis/v2/server"
+)
+
+// The Lua fast path. Node.Do (through store.exec) asks the fast path (answer) first for every
+// command a client sends to a master: scripts here, plain lock commands in
+// fastpath_plain.go.
+//
+// miniredis builds a fresh gopher-lua state for every EVAL and EVALSHA
+// (75-130 µs, over 100x a plain command), which made the Lua scripts the
+// simulator's bottleneck. The fast path recognises the project's own scripts
+// (EVAL by exact source, EVALSHA by SHA1) and runs a Go twin of each
+// instead. A twin issues the very commands the script's redis.call would
+// issue, through the plain fast path (fastpath_plain.go) or miniredis's
+// dispatcher, so data and TTLs change exactly as under Lua, and the node's
+// before/after effect detection sees the same writes. It writes the reply
+// the way miniredis's luaToRedis would (a Lua number goes through float64,
+// false becomes a null bulk).
+//
+// Anything the twin is not sure to reproduce byte for byte falls through to
+// real Lua: an unknown script, a numkeys or argument count other than the
+// script's own, repeated keys, a wrong key type or an unparsable argument
+// (which make Lua raise an error), a connection inside MULTI or with
+// connection state the twin cannot see (SELECT, pub/sub, AUTH, HELLO), and
+// every script on a replica (where a write inside a script must fail with
+// READONLY). A twin falls through only before its first write: whatever can
+// make a later command fail is checked up front, so falling through never
+// runs half a script twice.
+//
+// Atomicity comes from the simulator: exactly one command runs at a time.
+
+// luaReply is what a script returns: an integer, or Lua false (null bulk).
+type luaReply struct {
+	null bool
+	n    int
+}
+
+func luaInt(n int) luaReply { return luaReply{n: n} }
+
+// luaFalse is `return false`, which miniredis sends as a null bulk.
+var luaFalse = luaReply{null: true}
+
+// fastScript is one script with a Go twin. To add a script, add one entry to
+// fastScripts.
+type fastScript struct {
+	name string
+	src  string
+	keys int // the numkeys the twin handles (any other falls through)
+	argv int // the number of ARGV the twin handles
+	// run executes the script's logic. It returns ok=false, having written
+	// nothing, when real Lua must decide (a command failed, an argument
+	// would make Lua raise an error).
+	run func(x *fastPath, keys, argv []string) (r luaReply, ok bool)
+
+	sha     string // SHA1 of src, as EVALSHA names it
+	label   string // "<name>", how the trace shows the script
+	numkeys string // keys as miniredis's numkeys argument, canonical form
+}
+
+// fastScripts lists every script of scripts.go that has a Go twin.
+var fastScripts = []*fastScript{
+	{name: "release", src: ScriptRelease, keys: 1, argv: 1, run: fastRelease},
+	{name: "renew", src: ScriptRenew, keys: 1, argv: 2, run: fastRenew},
+	{name: "fenced-acquire", src: ScriptFencedAcquire, keys: 2, argv: 2, run: fastFencedAcquire},
+	{name: "reentrant-acquire", src: ScriptReentrantAcquire, keys: 1, argv: 2, run: fastReentrantAcquire},
+	{name: "reentrant-release", src: ScriptReentrantRelease, keys: 1, argv: 1, run: fastReentrantRelease},
+	{name: "reentrant-renew", src: ScriptReentrantRenew, keys: 1, argv: 2, run: fastReentrantRenew},
+	{name: "fair-acquire", src: ScriptFairAcquire, keys: 3, argv: 4, run: fastFairAcquire},
+}
+
+// fastBySrc and fastBySHA find a twin by EVAL's source or EVALSHA's hash.
+var fastBySrc, fastBySHA = func() (map[string]*fastScript, map[string]*fastScript) {
+	bySrc, bySHA := map[string]*fastScript{}, map[string]*fastScript{}
+	for _, s := range fastScripts {
+		h := sha1.Sum([]byte(s.src))
+		s.sha = hex.EncodeToString(h[:])
+		s.numkeys = strconv.Itoa(s.keys)
+		s.label = "<" + s.name + ">"
+		bySrc[s.src] = s
+		bySHA[s.sha] = s
+	}
+	return bySrc, bySHA
+}()
+
+// ScriptName names one of the project's scripts in the trace instead of
+// printing its body: "<release>"; "<script>" for any other source.
+func ScriptName(src string) string {
+	if s := fastBySrc[src]; s != nil {
+		return s.label
+	}
+	return "<script>"
+}
+
+// fastPath is one miniredis instance's fast-path state; boot makes a new one
+// with the instance, so it never outlives the script cache it mirrors.
+type fastPath struct {
+	on   bool // answer scripts and plain commands; off, the node only uses the connection
+	st   *Store
+	srv  *server.Server
+	peer *server.Peer // the twins' own connection: never in MULTI, DB 0
+	buf  bytes.Buffer
+	rd   *bufio.Reader
+	args []string // call's copy of its arguments
+	// seenKey is a key the command being answered found to exist or not
+	// (seenExists): after a command that only read, Do takes its ground
+	// truth from here instead of asking miniredis again.
+	seenKey    string
+	seenExists bool
+	// cached holds the SHAs known to be in miniredis's script cache. It may
+	// miss some (a script loaded inside MULTI) but never holds one that is
+	// not there: any SCRIPT or EXEC command from a client clears it.
+	cached map[string]bool
+	// unloaded are scripts in cached that a fast EVAL cached but that are
+	// not in miniredis's cache yet: SCRIPT LOAD compiles the script in
+	// gopher-lua, a cost worth paying only if something looks (see
+	// loadCached). Each new instance (an explore run builds five) would
+	// otherwise compile every script it is sent once.
+	unloaded []*fastScript
+}
+
+func newFastPath(s *Store, on bool) *fastPath {
+	f := &fastPath{on: on, st: s, srv: s.srv, cached: map[string]bool{}}
+	f.peer = server.NewPeer(bufio.NewWriterSize(&f.buf, peerBufSize))
+	f.rd = bufio.NewReaderSize(&f.buf, 64)
+	return f
+}
+
+// call runs one command on the twins' connection and parses its reply, as
+// miniredis's redis.call does (a -ERR reply is the error). A plain command
+// the plain fast path can answer skips the dispatcher and the reply's round
+// trip through RESP.
+func (f *fastPath) call(args ...string) (any, error) {
+	if f.on {
+		if r, ok := f.plain(args[0], args[1:]); ok {
+			return r.value(), nil
+		}
+	}
+	f.writing()
+	f.buf.Reset()
+	// A copy, so that the callers' variadic slices stay on their stacks.
+	f.args = append(f.args[:0], args...)
+	f.srv.Dispatch(f.peer, f.args)
+	f.peer.Flush()
+	return parseReply(f.buf.Bytes(), f.rd, &f.buf)
+}
+
+// mustCall is call for a command that cannot fail once the twin has
+// checked its preconditions. A failure here means the twin has already
+// written and can no longer fall through, so it is a bug, not an input.
+func (f *fastPath) mustCall(script string, args ...string) any {
+	r, err := f.call(args...)
+	if err != nil {
+		// Joined, not args itself: passing the slice to fmt would move
+		// every caller's variadic arguments to the heap.
+		panic(fmt.Sprintf("model: Lua fast path %s: [%s] after a write: %v", script, strings.Join(args, " "), err))
+	}
+	return r
+}
+
+// answer is the fast path: Node.Do (through store.exec) asks it first for every command a client
+// sends to a master, and dispatches to miniredis only when it declines. It
+// answers the project's scripts (EVAL by source, EVALSHA by SHA1) with their
+// Go twins and the plain lock commands with plain (fastpath_plain.go), and
+// declines, having changed nothing, when it is off, when the connection is
+// in MULTI (the command must be queued) or has state it cannot see (SELECT,
+// pub/sub, AUTH, HELLO), and whenever a command is not one it reproduces
+// exactly.
+func (f *fastPath) answer(conn *nodeConn, cmd string, args []string) (plainReply, bool) {
+	f.seenKey = ""
+	if !f.on || conn.multi || conn.tainted {
+		return plainReply{}, false
+	}
+	if cmd == "EVAL" || cmd == "EVALSHA" {
+		r, ok := f.script(cmd, args)
+		if !ok {
+			return plainReply{}, false
+		}
+		if r.null {
+			return plainReply{kind: plainNull}, true
+		}
+		return plainReply{kind: plainInt, n: r.n}, true
+	}
+	return f.plain(cmd, args)
+}
+
+// saw notes whether key exists, as the command being answered found it.
+func (f *fastPath) saw(key string, exists bool) { f.seenKey, f.seenExists = key, exists }
+
+// writing is called before the fast path changes data (or dispatches):
+// the touched keys' states before the command must be read now (Do diffs
+// them against the states after it), and miniredis's TTLs must be brought
+// up to date before it sets a TTL or creates a key (see store.lag).
+func (f *fastPath) writing() { f.writingAbsent("") }
+
+// writingAbsent is writing when the command found key missing (it is about
+// to create it): its state before need not be read again.
+func (f *fastPath) writingAbsent(key string) {
+	f.st.capturePreKnowing(key, nil)
+	f.st.syncTTLs()
+}
+
+// hook is the fast path's part of the node's pre-dispatch hook, which sees
+// every command miniredis dispatches: SCRIPT FLUSH (possibly queued in a
+// transaction that EXEC runs) empties miniredis's script cache, so forget
+// what we knew.
+func (f *fastPath) hook(c *server.Peer, cmd string) {
+	if (cmd == "SCRIPT" || cmd == "EXEC") && c != f.peer {
+		clear(f.cached)
+	}
+}
+
+// loadCached puts the scripts a fast EVAL cached into miniredis's script
+// cache. Node.Do calls it before dispatching any command that can see that
+// cache (EVALSHA, SCRIPT, EXEC, and EVAL, whose script might call SCRIPT).
+func (f *fastPath) loadCached() {
+	for _, s := range f.unloaded {
+		f.mustCall(s.name, "SCRIPT", "LOAD", s.src)
+	}
+	f.unloaded = f.unloaded[:0]
+}
+
+// script runs the Go twin of EVAL or EVALSHA with args (script or SHA,
+// numkeys, keys, argv), or returns ok=false, having written nothing.
+func (f *fastPath) script(cmd string, args []string) (luaReply, bool) {
+	if len(args) < 2 {
+		return luaReply{}, false
+	}
+	var s *fastScript
+	if cmd == "EVAL" {
+		s = fastBySrc[args[0]]
+	} else {
+		s = fastBySHA[args[0]]
+	}
+	if s == nil || args[1] != s.numkeys || len(args) != 2+s.keys+s.argv {
+		return luaReply{}, false
+	}
+	if cmd == "EVALSHA" && !f.cached[s.sha] {
+		// Loaded by the client (SCRIPT LOAD), or NOSCRIPT: ask.
+		r, err := f.call("SCRIPT", "EXISTS", s.sha)
+		if a, ok := r.([]any); err != nil || !ok || len(a) != 1 || a[0] != 1 {
+			return luaReply{}, false
+		}
+		f.cached[s.sha] = true
+	}
+	keys, argv := args[2:2+s.keys], args[2+s.keys:]
+	for i := range keys {
+		for _, k := range keys[:i] {
+			if k == keys[i] {
+				return luaReply{}, false // a twin assumes distinct keys
+			}
+		}
+	}
+	r, ok := s.run(f, keys, argv)
+	if !ok {
+		return luaReply{}, false
+	}
+	if cmd == "EVAL" && !f.cached[s.sha] {
+		// A successful EVAL caches the script, so a later EVALSHA works:
+		// it is loaded into miniredis before anything can tell.
+		f.unloaded = append(f.unloaded, s)
+		f.cached[s.sha] = true
+	}
+	return r, true
+}
+
+// luaNum is what a Redis integer reply becomes after a round trip through
+// Lua: redis.call makes it a Lua number (float64), luaToRedis writes
+// int(number). It only differs from n beyond 2^53.
+func luaNum(n int) int { return int(float64(n)) }
+
+// luaToNumber is gopher-lua's tonumber(s) for a string in base 10: nil
+// (false here) when it does not parse.
+func luaToNumber(s string) (float64, bool) {
+	str := strings.Trim(s, " \n\t")
+	if strings.Contains(str, ".") {
+		v, err := strconv.ParseFloat(str, 64)
+		return v, err == nil
+	}
+	base := 10
+	if strings.HasPrefix(strings.ToLower(str), "0x") {
+		base, str = 16, str[2:]
+	}
+	v, err := strconv.ParseInt(str, base, 64)
+	return float64(v), err == nil
+}
+
+// luaString is how gopher-lua turns a number into a redis.call argument
+// (LNumber.String).
+func luaString(v float64) string {
+	if v == float64(int64(v)) {
+		return fmt.Sprint(int64(v))
+	}
+	return fmt.Sprint(v)
+}
+
+// validPX reports whether SET ... PX ms accepts ms (miniredis: an int > 0).
+func validPX(ms string) bool {
+	n, err := strconv.Atoi(ms)
+	return err == nil && n > 0
+}
+
+// validPEXPIRE reports whether PEXPIRE key ms accepts ms (any int).
+func validPEXPIRE(ms string) bool {
+	_, err := strconv.Atoi(ms)
+	return err == nil
+}
+
+// getEquals is `redis.call(cmd..., key) == want` for GET or HGET. ok is false
+// when the read failed (wrong type), which makes Lua raise an error.
+func (f *fastPath) getEquals(want string, args ...string) (eq, ok bool) {
+	if r, ok := f.plain(args[0], args[1:]); ok { // GET: no boxing of the value
+		return r.kind == plainBulk && r.s == want, true
+	}
+	r, err := f.call(args...)
+	if err != nil {
+		return false, false
+	}
+	s, isStr := r.(string)
+	return isStr && s == want, true
+}
+
+// owned is the check every compare-and-act script starts with: whether
+// read (GET key, or HGET key holder) gives token. decided is true when
+// the script's answer is known already: 0 for another owner, or ok=false
+// to fall through to Lua (the read failed, so Lua raises).
+func (f *fastPath) owned(token string, read ...string) (r luaReply, ok, decided bool) {
+	eq, ok := f.getEquals(token, read...)
+	switch {
+	case !ok:
+		return luaReply{}, false, true
+	case !eq:
+		return luaInt(0), true, true
+	}
+	return luaReply{}, true, false
+}
+
+// pexpire is redis.call("pexpire", key, ms) as a script's reply; ok=false
+// (a bad ttl, nothing written yet) falls through to Lua, which raises.
+func (f *fastPath) pexpire(key, ms string) (luaReply, bool) {
+	r, err := f.call("PEXPIRE", key, ms)
+	if err != nil {
+		return luaReply{}, false
+	}
+	return luaInt(luaNum(r.(int))), true
+}
+
+// fastRelease is ScriptRelease: compare-and-delete.
+func fastRelease(f *fastPath, keys, argv []string) (luaReply, bool) {
+	if r, ok, decided := f.owned(argv[0], "GET", keys[0]); decided {
+		return r, ok
+	}
+	return luaInt(luaNum(f.mustCall("release", "DEL", keys[0]).(int))), true
+}
+
+// fastRenew is ScriptRenew: compare-and-PEXPIRE.
+func fastRenew(f *fastPath, keys, argv []string) (luaReply, bool) {
+	if r, ok, decided := f.owned(argv[0], "GET", keys[0]); decided {
+		return r, ok
+	}
+	return f.pexpire(keys[0], argv[1])
+}
+
+// fastFencedAcquire is ScriptFencedAcquire: SET NX PX, then INCR the fence.
+func fastFencedAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
+	// INCR comes after the SET, so it must be known to succeed first.
+	r, err := f.call("GET", keys[1])
+	if err != nil {
+		return luaReply{}, false
+	}
+	if s, isStr := r.(string); isStr {
+		if v, err := strconv.Atoi(s); err != nil || v == math.MaxInt {
+			return luaReply{}, false
+		}
+	}
+	r, err = f.call("SET", keys[0], argv[0], "NX", "PX", argv[1])
+	if err != nil {
+		return luaReply{}, false // bad ttl: nothing written
+	}
+	if r == nil {
+		return luaFalse, true
+	}
+	return luaInt(luaNum(f.mustCall("fenced-acquire", "INCR", keys[1]).(int))), true
+}
+
+// fastReentrantAcquire is ScriptReentrantAcquire.
+func fastReentrantAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
+	if !validPEXPIRE(argv[1]) { // PEXPIRE comes after a write
+		return luaReply{}, false
+	}
+	r, err := f.call("HGET", keys[0], "holder")
+	if err != nil {
+		return luaReply{}, false
+	}
+	holder, isStr := r.(string)
+	switch {
+	case isStr && holder == argv[0]:
+		if _, err := f.call("HINCRBY", keys[0], "count", "1"); err != nil {
+			return luaReply{}, false // count not an integer: nothing written
+		}
+	case r == nil:
+		f.mustCall("reentrant-acquire", "HSET", keys[0], "holder", argv[0], "count", "1")
+	default:
+		return luaInt(0), true
+	}
+	f.mustCall("reentrant-acquire", "PEXPIRE", keys[0], argv[1])
+	return luaInt(1), true
+}
+
+// fastReentrantRelease is ScriptReentrantRelease.
+func fastReentrantRelease(f *fastPath, keys, argv []string) (luaReply, bool) {
+	if r, ok, decided := f.owned(argv[0], "HGET", keys[0], "holder"); decided {
+		return r, ok
+	}
+	r, err := f.call("HINCRBY", keys[0], "count", "-1")
+	if err != nil {
+		return luaReply{}, false
+	}
+	if luaNum(r.(int)) <= 0 {
+		f.mustCall("reentrant-release", "DEL", keys[0])
+	}
+	return luaInt(1), true
+}
+
+// fastReentrantRenew is ScriptReentrantRenew.
+func fastReentrantRenew(f *fastPath, keys, argv []string) (luaReply, bool) {
+	if r, ok, decided := f.owned(argv[0], "HGET", keys[0], "holder"); decided {
+		return r, ok
+	}
+	return f.pexpire(keys[0], argv[1])
+}
+
+// fastFairAcquire is ScriptFairAcquire: drop waiters whose place expired,
+// grant a free lock to the head of the queue (or to anyone if it is empty),
+// otherwise join or stay in the queue.
+func fastFairAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
+	lock, queue, timeouts := keys[0], keys[1], keys[2]
+	token, ttl := argv[0], argv[1]
+	// Lua raises on tonumber(...) == nil only when it gets that far; falling
+	// through whenever it could is simpler and just as correct.
+	now, ok1 := luaToNumber(argv[2])
+	place, ok2 := luaToNumber(argv[3])
+	deadline := now + place
+	if !ok1 || !ok2 || math.IsNaN(deadline) || math.IsInf(deadline, 0) || !validPX(ttl) {
+		return luaReply{}, false
+	}
+	const name = "fair-acquire"
+	wrote, ok := fairDropExpired(f, queue, timeouts, now)
+	if !ok {
+		return luaReply{}, false
+	}
+	if f.mustCall(name, "EXISTS", lock).(int) == 0 {
+		r := f.mustCall(name, "LINDEX", queue, "0")
+		first, isStr := r.(string)
+		if r == nil || (isStr && first == token) {
+			if r != nil {
+				f.mustCall(name, "LPOP", queue)
+				f.mustCall(name, "ZREM", timeouts, token)
+			}
+			f.mustCall(name, "SET", lock, token, "PX", ttl)
+			return luaInt(1), true
+		}
+	}
+	// The loop only called ZSCORE on the timeouts key if the queue had a
+	// head; if it did not, nothing was written, so a wrong type here can
+	// still fall through.
+	r, ok := f.callUnlessWrote(name, wrote, "ZSCORE", timeouts, token)
+	if !ok {
+		return luaReply{}, false
+	}
+	if r == nil {
+		f.mustCall(name, "RPUSH", queue, token)
+	}
+	f.mustCall(name, "ZADD", timeouts, luaString(deadline), token)
+	return luaInt(0), true
+}
+
+// fairDropExpired is the fair lock's first loop: pop the waiters at the
+// head of the queue whose place expired before now. wrote reports whether
+// it popped any; ok false means Lua must decide, nothing written.
+func fairDropExpired(f *fastPath, queue, timeouts string, now float64) (wrote, ok bool) {
+	const name = "fair-acquire"
+	for {
+		r, ok := f.callUnlessWrote(name, wrote, "LINDEX", queue, "0")
+		if !ok {
+			return false, false
+		}
+		first, isStr := r.(string)
+		if !isStr {
+			return wrote, true
+		}
+		if r, ok = f.callUnlessWrote(name, wrote, "ZSCORE", timeouts, first); !ok {
+			return false, false
+		}
+		s, isStr := r.(string)
+		d, ok := luaToNumber(s)
+		if !isStr || !ok || !(d < now) {
+			return wrote, true
+		}
+		f.mustCall(name, "ZREM", timeouts, first)
+		f.mustCall(name, "LPOP", queue)
+		wrote = true
+	}
+}
+
+// callUnlessWrote is call for a command that may fail (a wrong type) as
+// long as the twin has written nothing: ok false then falls through to Lua.
+// After a write a failure is a bug, as in mustCall.
+func (f *fastPath) callUnlessWrote(script string, wrote bool, args ...string) (any, bool) {
+	if wrote {
+		return f.mustCall(script, args...), true
+	}
+	r, err := f.call(args...)
+	return r, err == nil
+}

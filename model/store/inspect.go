@@ -1,0 +1,38 @@
+package store
+
+// What the differential and conformance tests of the node (package model)
+// look at: which path answered, the reply's bytes, the scripts the fast
+// path knows. Nothing in a run reads them.
+
+// Script is one of the project's Lua scripts that the fast path answers
+// with a Go twin.
+type Script struct {
+	Name, Src, SHA string
+	Keys, Argv     int // the numkeys and ARGV count the twin handles
+}
+
+// Scripts lists the scripts with a Go twin, in a fixed order.
+func Scripts() []Script {
+	out := make([]Script, len(fastScripts))
+	for i, s := range fastScripts {
+		out[i] = Script{Name: s.name, Src: s.src, SHA: s.sha, Keys: s.keys, Argv: s.argv}
+	}
+	return out
+}
+
+// FastAnswered reports whether the fast path answered the last command
+// (rather than miniredis's dispatcher or its Lua).
+func (s *Store) FastAnswered() bool { return s.fastDone }
+
+// DropExpiryBound forgets the lower bound on every key's expiry, so the
+// next advance scans every key as if the bound had never been kept.
+func (s *Store) DropExpiryBound() { s.minExpire = minExpireUnknown }
+
+// LastReply is the last reply on conn as sent, until its next command (nil
+// if conn never reached the store).
+func (s *Store) LastReply(conn string) []byte {
+	if c := s.conns[conn]; c != nil {
+		return c.raw
+	}
+	return nil
+}

@@ -1,0 +1,409 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/alicebob/miniredis/v2/server"
+
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// Store is a node's data: one in-process miniredis (no listener), the
+// absolute expiry of its keys by the node's own clock, and the fast path
+// that answers the lock commands without miniredis's dispatcher. It runs
+// one command at a time and says what the command did as effects (each
+// changed key's state after it, typed set/changed/deleted/expired), which
+// the node logs and replicates. It knows nothing of roles, replication,
+// crashes or persistence beyond refusing writes when told it is read-only.
+type Store struct {
+	clock     *sim.Clock // the node's clock (shared, not owned)
+	monotonic bool       // keys expire by the monotonic reading, not the wall
+	readOnly  bool       // a replica: writes answer READONLY (preHook)
+
+	m     *miniredis.Miniredis
+	db0   *miniredis.RedisDB // m's DB 0 (see db)
+	srv   *server.Server
+	conns map[string]*nodeConn
+
+	// lastE is the expiry-clock reading (wall, or mono with monotonic) at
+	// the last advance; miniredis TTLs are relative to it, so a key's
+	// absolute expiry is lastE + TTL.
+	lastE time.Duration
+	// lastWall is the wall reading miniredis was last told (SetTime).
+	lastWall time.Duration
+	// edge holds keys that sit exactly at their expiry instant. Redis keeps a
+	// key while now <= expiry but miniredis deletes it at TTL <= 0, so such a
+	// key is stored with 1ns of TTL and its true TTL is 0 (see trueTTL).
+	edge map[string]bool
+	// lag is expiry-clock time that has passed but that miniredis's TTLs
+	// (durations that only FastForward shortens) do not reflect yet: a
+	// key's true TTL is its miniredis TTL minus lag. While no key can
+	// expire (see minExpire) advancing only adds to lag, which spares a
+	// FastForward (a sort of all keys) on every advance; syncTTLs applies
+	// it before anything reads or writes miniredis's TTLs other than
+	// trueTTL. Zero whenever fieldTTLs is set.
+	lag time.Duration
+	// fieldTTLs: a command that may give a hash field its own TTL has run
+	// since boot. Those expire by FastForward too, unseen by minExpire, so
+	// the Store then tells miniredis of every advance at once.
+	fieldTTLs bool
+	// minExpire is a lower bound on every key's absolute expiry (by the
+	// expiry clock) while the bound is valid: advance skips the scan of all
+	// keys when the clock stays below it. It is lowered by every write whose
+	// keys are known and reset to minExpireUnknown by the rest.
+	minExpire time.Duration
+
+	// seeded: miniredis's RNG has been seeded. SPOP, SRANDMEMBER and the
+	// other random commands must not use the global RNG, but seeding it
+	// costs a quarter of a node's boot and a lock scenario never sends
+	// one, so preHook seeds it before the first command miniredis runs.
+	seeded   bool
+	fast     *fastPath // the fast path (off with --lua=interpreted) and the Store's own connection
+	fastDone bool      // the fast path answered the command exec is running
+
+	out []Effect // effects of the last call, until the node takes them (effects)
+	cmd running  // the command exec is running
+}
+
+// running is the command exec is running: the keys it may write, whether
+// their states before it are in pre yet (capturePre), and the ground truth
+// about the key it tracks for the checker.
+type running struct {
+	touched []string
+	pre     []Effect // scratch: touched keys' states before the write
+	preRead bool
+	preKey  string // the tracked key when it is not in touched
+	// keyBefore is whether preKey existed.
+	keyBefore bool
+	// The tracked key's state right after the last command, when exec read
+	// it (the command wrote it): the checker's grant needs its value and
+	// TTL, and asking miniredis again would read the same.
+	keyAfter   Effect
+	keyAfterOK bool
+}
+
+// nodeConn is one client connection: miniredis keeps MULTI and SELECT state
+// in the peer, so every connection name gets its own.
+type nodeConn struct {
+	peer   *server.Peer
+	buf    bytes.Buffer
+	rd     *bufio.Reader
+	multi  bool     // inside MULTI: writes are queued until EXEC
+	queued []string // keys the queued writes will touch
+	// tainted: the connection ran a command that changes connection state
+	// the Lua fast path cannot see (SELECT, pub/sub, AUTH, HELLO, RESET);
+	// its scripts then always run in Lua.
+	tainted bool
+	raw     []byte // the last reply as sent, until the next command (tests compare it)
+	scratch []byte // reused to encode the fast path's replies
+}
+
+// peerBufSize is the size of a connection's reply writer. Replies go to a
+// bytes.Buffer, so buffering gains nothing; bufio's default of 4 KiB per
+// connection was most of a small world's memory (an explore run builds a
+// world, its nodes and their connections, many times a second).
+const peerBufSize = 64
+
+// New starts a fresh, empty miniredis at true time now, on clock.
+func New(clock *sim.Clock, monotonic, fast bool, now time.Duration) *Store {
+	m := miniredis.NewMiniRedis()
+	c, err := m.Dial() // creates the server without a TCP listener
+	if err != nil {
+		panic("model: miniredis: " + err.Error())
+	}
+	c.Close()
+	s := &Store{clock: clock, monotonic: monotonic, m: m, db0: m.DB(0), srv: m.Server(),
+		conns: map[string]*nodeConn{}, minExpire: noExpiry}
+	s.lastE = s.ExpiryClock(now)
+	s.lastWall = clock.Wall(now)
+	m.SetTime(Epoch.Add(s.lastWall))
+	s.fast = newFastPath(s, fast)
+	// One hook does both jobs (miniredis has one slot): READONLY on a
+	// replica, the Lua fast path on a master.
+	s.srv.SetPreHook(s.preHook)
+	return s
+}
+
+// Close stops miniredis: the data is gone.
+func (s *Store) Close() {
+	s.m.Close()
+	s.m, s.srv, s.conns, s.edge = nil, nil, nil, nil
+}
+
+func (s *Store) conn(name string) *nodeConn {
+	c := s.conns[name]
+	if c == nil {
+		c = &nodeConn{}
+		c.peer = server.NewPeer(bufio.NewWriterSize(&c.buf, peerBufSize))
+		c.rd = bufio.NewReaderSize(&c.buf, 64)
+		s.conns[name] = c
+	}
+	return c
+}
+
+// record notes that key state e was written at true time now, typed kind.
+func (s *Store) record(now time.Duration, kind EffectKind, e Effect) {
+	e.At, e.Kind = now, kind
+	e.TTL = s.PTTL(e)
+	s.out = append(s.out, e)
+}
+
+// Effects are the effects recorded since the last takeEffects, in order.
+func (s *Store) Effects() []Effect { return s.out }
+
+// TakeEffects forgets the recorded effects; the storage is reused.
+func (s *Store) TakeEffects() {
+	clear(s.out) // drop references to values
+	s.out = s.out[:0]
+}
+
+// Presence is whether a key existed before and after a command.
+type Presence struct{ Before, After bool }
+
+// Unchanged is the Presence of key when a command changed nothing.
+func (s *Store) Unchanged(key string) Presence {
+	if key == "" {
+		return Presence{}
+	}
+	x := s.db().Exists(key)
+	return Presence{x, x}
+}
+
+// Exec runs one command (already advanced to now) on connection conn and
+// reports whether key (unless "") existed just before and right after it:
+// the checker's ground truth about the lock key, read from the key states
+// exec reads anyway for a write that touches it. The changed keys' states
+// after it are in effects.
+func (s *Store) Exec(now time.Duration, conn, key string, args []string) (any, Presence, error) {
+	if len(args) == 0 {
+		return nil, s.Unchanged(key), RedisError("ERR empty command")
+	}
+	cmd := strings.ToUpper(args[0])
+	c := s.conn(conn)
+	spec, isWrite := writeCommands[cmd]
+	if connStateCommands[cmd] {
+		c.tainted = true
+	}
+	if isWrite && s.readOnly && spec != keysScript {
+		// Scripts may run on a replica and only fail if they call a write
+		// command (preHook); plain writes are refused up front.
+		return nil, s.Unchanged(key), errReadOnly
+	}
+	queued := c.multi && cmd != "EXEC" && cmd != "DISCARD" && cmd != "MULTI" && cmd != "WATCH"
+	// The keys the command may write now; a queued write happens at EXEC.
+	var touched []string
+	switch {
+	case queued:
+		if isWrite {
+			c.queued = append(c.queued, s.touchedKeys(spec, args)...)
+		}
+	case cmd == "EXEC":
+		touched, c.queued, c.multi = c.queued, nil, false
+	case cmd == "DISCARD":
+		c.queued, c.multi = nil, false
+	case isWrite:
+		touched = s.touchedKeys(spec, args)
+	}
+	tracked := s.begin(dedupe(touched), key)
+	s.run(c, cmd, spec, isWrite, args)
+	p := s.diff(now, key, tracked)
+	if !c.multi && !expiryKnown(cmd, isWrite, s.fastDone) {
+		s.minExpire = minExpireUnknown
+	}
+	reply, err := s.finish(c, cmd, queued, args)
+	return reply, p, err
+}
+
+// begin starts the command's bookkeeping and returns key's index in
+// touched (-1: not there). The touched keys' states before the command are
+// read just before its first change (capturePre, also called by the fast
+// path): a fast answer that only reads (SET NX on a held lock, a release
+// by a non-owner: most of a contended lock's commands) needs none of them.
+func (s *Store) begin(touched []string, key string) int {
+	r := &s.cmd
+	r.touched, r.pre, r.preRead = touched, r.pre[:0], false
+	r.keyAfter, r.keyAfterOK = Effect{}, false
+	tracked := -1
+	for i, k := range touched {
+		if k == key {
+			tracked = i
+		}
+	}
+	r.preKey = ""
+	if tracked < 0 {
+		r.preKey = key
+	}
+	return tracked
+}
+
+// run answers the command: the fast path first (on a master), whose reply
+// is the bytes miniredis would send, else miniredis's dispatcher.
+func (s *Store) run(c *nodeConn, cmd string, spec keySpec, isWrite bool, args []string) {
+	c.buf.Reset()
+	s.fastDone = false
+	if !s.readOnly {
+		var r plainReply
+		if r, s.fastDone = s.fast.answer(c, cmd, args[1:]); s.fastDone {
+			c.scratch = r.appendRESP(c.scratch[:0])
+			c.buf.Write(c.scratch)
+			return
+		}
+	}
+	s.capturePre()
+	switch cmd {
+	case "EVAL", "EVALSHA", "SCRIPT", "EXEC":
+		s.fast.loadCached()
+	}
+	s.syncTTLs()
+	if !noFieldTTLs(cmd, isWrite, spec) {
+		s.fieldTTLs = true
+	}
+	s.srv.Dispatch(c.peer, args)
+	s.refreshDB(cmd)
+	c.peer.Flush()
+}
+
+// diff records the effect of every touched key whose state changed and
+// returns key's Presence before and after the command.
+func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
+	r := &s.cmd
+	if !r.preRead {
+		// The command only read: the touched keys are as they were.
+		r.touched = nil
+		var x bool
+		switch {
+		case key == "":
+		case s.fast.seenKey == key:
+			x = s.fast.seenExists
+		default:
+			x = s.db().Exists(key)
+		}
+		return Presence{x, x}
+	}
+	var p Presence
+	switch {
+	case tracked >= 0:
+		p.Before = !r.pre[tracked].Deleted
+	case key != "":
+		p.Before = r.keyBefore
+	}
+	p.After = p.Before
+	if key != "" && tracked < 0 {
+		p.After = s.db().Exists(key)
+	}
+	for i, k := range r.touched {
+		post := s.KeyState(k)
+		if i == tracked {
+			p.After = !post.Deleted
+			r.keyAfter, r.keyAfterOK = post, true
+		}
+		if !post.SameState(r.pre[i]) {
+			s.record(now, changeKind(r.pre[i], post), post)
+		}
+		if post.Expires && post.ExpireAt < s.minExpire {
+			s.minExpire = post.ExpireAt
+		}
+	}
+	clear(r.pre) // drop references to values
+	r.touched = nil
+	return p
+}
+
+// changeKind types the change of a key from pre to post.
+func changeKind(pre, post Effect) EffectKind {
+	switch {
+	case post.Deleted:
+		return KeyDeleted
+	case pre.Deleted:
+		return KeySet
+	}
+	return KeyChanged
+}
+
+// finish reads the reply and keeps the connection's transaction state.
+func (s *Store) finish(c *nodeConn, cmd string, queued bool, args []string) (any, error) {
+	reply, err := c.parse()
+	if err == nil && cmd == "MULTI" {
+		c.multi = true
+	}
+	if err != nil && cmd == "EVAL" && !queued && evalNumkeysValid(args) {
+		// Redis caches a script as soon as it compiles, even if running it
+		// then fails; miniredis only after a successful run. Load it, so a
+		// later EVALSHA finds it as on Redis (a script that does not
+		// compile fails to load, as on Redis).
+		s.fast.call("SCRIPT", "LOAD", args[1])
+	}
+	return reply, err
+}
+
+// evalNumkeysValid reports whether EVAL's numkeys is one Redis accepts,
+// which it checks before compiling the script.
+func evalNumkeysValid(args []string) bool {
+	if len(args) < 3 {
+		return false
+	}
+	nk, err := strconv.Atoi(args[2])
+	return err == nil && nk >= 0 && nk <= len(args)-3
+}
+
+// parse reads the one reply in c.buf.
+func (c *nodeConn) parse() (any, error) {
+	b := c.buf.Bytes()
+	c.raw = b
+	if len(b) == 0 {
+		return nil, nil
+	}
+	if b[0] == '-' {
+		line := b[1:]
+		if i := bytes.IndexByte(line, '\r'); i >= 0 {
+			line = line[:i]
+		}
+		return nil, RedisError(line)
+	}
+	r, err := parseReply(b, c.rd, &c.buf)
+	if err != nil {
+		return nil, fmt.Errorf("model: bad reply %q: %w", b, err)
+	}
+	return r, nil
+}
+
+// preHook runs before every command miniredis dispatches, including the
+// commands a Lua script calls. On a replica, a write fails the way it does on
+// a real read-only replica, also from inside a script (so scripts on a
+// replica always run in Lua). The fast path watches for SCRIPT FLUSH.
+func (s *Store) preHook(c *server.Peer, cmd string, args ...string) bool {
+	if !s.seeded {
+		// The first command dispatched is never one a script or EXEC
+		// dispatches from inside (that comes after its own), so
+		// miniredis's lock, which Seed takes, is free here.
+		s.seeded = true
+		s.m.Seed(1)
+	}
+	if s.readOnly {
+		if spec, ok := writeCommands[cmd]; ok && spec != keysScript {
+			c.WriteError(string(errReadOnly))
+			return true
+		}
+	}
+	s.fast.hook(c, cmd)
+	return false
+}
+
+// Exists reports whether key is there now (the store must have been
+// advanced to now).
+func (s *Store) Exists(key string) bool { return s.db().Exists(key) }
+
+// SetReadOnly makes the store refuse writes as a replica does (READONLY),
+// also from inside a script; false: writable again (a promotion).
+func (s *Store) SetReadOnly(on bool) { s.readOnly = on }
+
+// LastKeyState is the state of the key Exec tracked right after the last
+// command, if it read it (the command wrote it): what KeyState would read
+// now, at the same instant.
+func (s *Store) LastKeyState() (Effect, bool) { return s.cmd.keyAfter, s.cmd.keyAfterOK }

@@ -1,0 +1,200 @@
+package store
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// capturePre reads the states of the keys the running command may write,
+// before its first change to the data: exec diffs them against the states
+// after it. The fast path calls it (through fastPath.writing) before it
+// writes; exec before it dispatches. Only the first call reads.
+func (s *Store) capturePre() { s.capturePreKnowing("", nil) }
+
+// capturePreKnowing is capturePre when the caller already knows something:
+// absent names a key it found missing (a SET NX about to create it), whose
+// state is then not read again; the keys in deleting are about to be
+// deleted, and their states are left for delete to complete (see delKeys).
+func (s *Store) capturePreKnowing(absent string, deleting []string) {
+	r := &s.cmd
+	if r.preRead {
+		return
+	}
+	r.preRead = true
+	if r.preKey != "" {
+		r.keyBefore = s.db().Exists(r.preKey)
+	}
+	for _, k := range r.touched {
+		if k == absent || slices.Contains(deleting, k) {
+			r.pre = append(r.pre, Effect{Key: k, Deleted: true}) // what keyState reads for a missing key
+			continue
+		}
+		r.pre = append(r.pre, s.KeyState(k))
+	}
+}
+
+// delKeys deletes keys from DB 0, the running command's first change or not,
+// and returns how many existed. When it is the first, the states before of
+// the keys it deletes are not read in full: a deleted key's state after is
+// the same whatever it held, so exec's diff and its ground truth only need
+// whether it existed, which each deletion reports.
+func (s *Store) delKeys(keys []string) int {
+	db := s.db()
+	first := !s.cmd.preRead
+	s.capturePreKnowing("", keys)
+	count := 0
+	for _, k := range keys {
+		if !db.Del(k) {
+			continue
+		}
+		count++
+		if first {
+			if i := slices.Index(s.cmd.touched, k); i >= 0 {
+				s.cmd.pre[i].Deleted = false // it existed (only Deleted is compared: see above)
+			}
+		}
+	}
+	return count
+}
+
+// How a write command names the keys it touches.
+type keySpec uint8
+
+const (
+	keysFirst  keySpec = iota // args[1]
+	keysAll                   // every argument (DEL, UNLINK)
+	keysPairs                 // args[1], args[3], ... (MSET)
+	keysTwo                   // args[1] and args[2] (RENAME, LMOVE, ...)
+	keysScript                // EVAL/EVALSHA: numkeys then KEYS
+	keysFlush                 // every key in the database
+)
+
+// writeCommands lists the commands that can change data, with where their
+// keys are. Anything else is treated as a read (no log entry, allowed on a
+// replica).
+var writeCommands = func() map[string]keySpec {
+	m := map[string]keySpec{}
+	add := func(spec keySpec, names string) {
+		for _, c := range strings.Fields(names) {
+			m[c] = spec
+		}
+	}
+	add(keysFirst, `SET SETNX SETEX PSETEX GETSET GETDEL GETEX APPEND SETRANGE
+		INCR INCRBY INCRBYFLOAT DECR DECRBY
+		EXPIRE PEXPIRE EXPIREAT PEXPIREAT PERSIST
+		HSET HMSET HSETNX HINCRBY HINCRBYFLOAT HDEL
+		RPUSH LPUSH RPUSHX LPUSHX LPOP RPOP LREM LSET LTRIM LINSERT
+		SADD SREM SPOP
+		ZADD ZREM ZINCRBY ZPOPMIN ZPOPMAX ZREMRANGEBYSCORE ZREMRANGEBYRANK`)
+	add(keysAll, "DEL UNLINK")
+	add(keysPairs, "MSET MSETNX")
+	add(keysTwo, "RENAME RENAMENX RPOPLPUSH LMOVE SMOVE COPY")
+	add(keysScript, "EVAL EVALSHA")
+	add(keysFlush, "FLUSHALL FLUSHDB")
+	return m
+}()
+
+// touchedKeys lists the keys a write command may change. Scripts are trusted
+// to declare their keys in KEYS, as Redis requires; a script writing an
+// undeclared key would change data without a log entry.
+func (s *Store) touchedKeys(spec keySpec, args []string) []string {
+	switch spec {
+	case keysFirst:
+		if len(args) > 1 {
+			return args[1:2]
+		}
+	case keysAll:
+		return args[1:]
+	case keysPairs:
+		var ks []string
+		for i := 1; i < len(args); i += 2 {
+			ks = append(ks, args[i])
+		}
+		return ks
+	case keysTwo:
+		if len(args) > 2 {
+			return args[1:3]
+		}
+		return args[1:]
+	case keysScript:
+		return scriptKeys(args)
+	case keysFlush:
+		return s.m.Keys()
+	}
+	return nil
+}
+
+// scriptKeys are EVAL's or EVALSHA's KEYS.
+func scriptKeys(args []string) []string {
+	if len(args) < 3 {
+		return nil
+	}
+	nk, err := strconv.Atoi(args[2])
+	if err != nil || nk < 0 || 3+nk > len(args) {
+		return nil // miniredis answers with an error and changes nothing
+	}
+	return args[3 : 3+nk]
+}
+
+// dedupe drops repeated keys (DEL k k), keeping the first occurrence. The
+// lists are short, so a quadratic scan beats a map.
+func dedupe(ks []string) []string {
+	if len(ks) < 2 {
+		return ks
+	}
+	out := ks[:0:0]
+	for i, k := range ks {
+		if !slices.Contains(ks[:i], k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// connStateCommands change per-connection state that miniredis keeps out of
+// reach (selected DB, pub/sub mode, authentication, protocol).
+var connStateCommands = map[string]bool{
+	"SELECT": true, "SUBSCRIBE": true, "PSUBSCRIBE": true, "SSUBSCRIBE": true,
+	"AUTH": true, "HELLO": true, "RESET": true,
+}
+
+// readCommands are commands known not to write, so they leave minExpire
+// valid. Anything neither here nor in writeCommands (RESTORE, SWAPDB, MOVE,
+// SORT ... STORE, ...) may give a key a TTL without naming it and
+// invalidates the bound.
+var readCommands = func() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range strings.Fields(`GET MGET STRLEN GETRANGE EXISTS TYPE TTL PTTL
+		EXPIRETIME PEXPIRETIME HGET HMGET HGETALL HKEYS HVALS HLEN HEXISTS HSTRLEN
+		LINDEX LLEN LRANGE LPOS SCARD SISMEMBER SMISMEMBER SMEMBERS ZSCORE ZMSCORE
+		ZCARD ZRANK ZREVRANK ZRANGE ZREVRANGE ZRANGEBYSCORE ZCOUNT KEYS SCAN DBSIZE
+		PING ECHO TIME INFO WATCH UNWATCH MULTI DISCARD SCRIPT SELECT`) {
+		m[c] = true
+	}
+	return m
+}()
+
+// expiryKnown reports whether, after cmd ran (outside MULTI), minExpire is
+// still a lower bound: the command wrote nothing, or wrote only the keys exec
+// knows it touched (whose new expiry it folded in). A script in real Lua may
+// write keys it did not declare; the fast path's twins never do. EXEC runs
+// queued commands exec did not look at.
+func expiryKnown(cmd string, isWrite, fastDone bool) bool {
+	switch {
+	case fastDone:
+		return true
+	case cmd == "EVAL" || cmd == "EVALSHA" || cmd == "EXEC":
+		return false
+	case isWrite:
+		return true
+	}
+	return readCommands[cmd]
+}
+
+// noFieldTTLs reports whether cmd is known not to give a hash field a TTL
+// of its own (HEXPIRE and friends do; a script in Lua or a transaction
+// might).
+func noFieldTTLs(cmd string, isWrite bool, spec keySpec) bool {
+	return (isWrite && spec != keysScript) || readCommands[cmd]
+}
