@@ -29,7 +29,7 @@ or invalid file, unknown scenario or strategy, bad flag).`
 
 func cmdCompare(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("compare", compareSynopsis, stdout)
-	file := fs.String("f", "", "scenario `FILE` (default: the bundled scenarios.yaml)")
+	file := fileFlag(fs)
 	name := fs.String("s", "", "the scenario `NAME` to compare (required)")
 	var strategies names
 	fs.Var(&strategies, "strategies", "comma-separated `LIST` of strategies (default lua-release,redlock)")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"os"
 	"os/signal"
@@ -61,7 +60,7 @@ printed first), 130 interrupted by Ctrl-C or SIGTERM (after reporting).`
 
 func cmdExplore(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("explore", exploreSynopsis, stdout)
-	file := fs.String("f", "", "scenario `FILE` (default: the bundled scenarios.yaml)")
+	file := fileFlag(fs)
 	name := fs.String("s", "", "the scenario `NAME` whose world is explored (required)")
 	var strategies names
 	fs.Var(&strategies, "strategies", "comma-separated `LIST` of strategies (default: the scenario's own)")
@@ -116,10 +115,7 @@ func cmdExplore(args []string, stdout, stderr io.Writer) int {
 	// The report is printed whatever happened after the search (a
 	// counterexample that could not be written): the search is never lost.
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		enc.Encode(res)
+		writeJSON(stdout, res)
 	} else {
 		printText(stdout, res.WriteText)
 	}

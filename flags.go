@@ -112,3 +112,9 @@ func checkNonEmpty(fs *flag.FlagSet, flags ...string) error {
 	}
 	return nil
 }
+
+// fileFlag is every command's -f: the scenario file, the bundled one when
+// absent (an explicit -f "" is refused by checkNonEmpty).
+func fileFlag(fs *flag.FlagSet) *string {
+	return fs.String("f", "", "scenario `FILE` (default: the bundled scenarios.yaml)")
+}

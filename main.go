@@ -173,7 +173,7 @@ func pick(f *scenario.File, want []string) ([]*scenario.Scenario, error) {
 
 func cmdList(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("list", "Usage: lockstep list [-f FILE]\n\nLists the scenarios of FILE (default: the bundled scenarios).", stdout)
-	file := fs.String("f", "", "scenario `FILE` (default: the bundled scenarios.yaml)")
+	file := fileFlag(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}

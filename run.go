@@ -51,7 +51,7 @@ func headlessGC() {
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("run", runSynopsis, stdout)
-	file := fs.String("f", "", "scenario `FILE` (default: the bundled scenarios.yaml)")
+	file := fileFlag(fs)
 	var sel names
 	fs.Var(&sel, "s", "run only scenario `NAME` (repeatable, or comma-separated)")
 	var seed seedFlag
@@ -140,10 +140,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		enc.Encode(reports)
+		writeJSON(stdout, reports)
 	} else {
 		fmt.Fprintf(text, "%s: %d ok, %d failed\n", plural(len(reports), "scenario"), len(reports)-failed, failed)
 	}

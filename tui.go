@@ -27,7 +27,7 @@ commands allow by default); a run that needs more is shown cut short.`
 // cmdTUI opens the interactive view (also what `lockstep` with no arguments does).
 func cmdTUI(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("tui", tuiSynopsis, stdout)
-	file := fs.String("f", "", "scenario `FILE` (default: the bundled scenarios.yaml)")
+	file := fileFlag(fs)
 	name := fs.String("s", "", "open scenario `NAME` at once instead of the picker")
 	cmp := fs.String("compare", "", "compare two strategies `a,b` side by side (with -s: at once; otherwise after picking)")
 	budget := boundedInt(fs, "budget", views.DefaultEventBudget, 1, scenario.MaxEventBudget,
