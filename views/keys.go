@@ -2,6 +2,8 @@ package views
 
 import (
 	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/lockstep-sim/lockstep/faults"
 )
 
 // KeyMap is every binding of the run and compare views; it implements
@@ -74,5 +76,20 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Pause, k.Hang, k.Jump, k.Drift},
 		{k.Crash, k.Failover, k.Isolate, k.Partition, k.Slow},
 		{k.Write, k.Mermaid, k.Compare, k.Picker, k.Help, k.Quit},
+	}
+}
+
+// faultKey is a key that injects a fault kind at the cursor.
+type faultKey struct {
+	binding key.Binding
+	kind    faults.Kind
+}
+
+// faultKeys are the keys that inject faults, each with its kind.
+func (k KeyMap) faultKeys() []faultKey {
+	return []faultKey{
+		{k.Pause, faults.Pause}, {k.Jump, faults.ClockJump}, {k.Crash, faults.Crash},
+		{k.Failover, faults.Failover}, {k.Isolate, faults.Isolate}, {k.Hang, faults.Hang},
+		{k.Drift, faults.ClockDrift}, {k.Slow, faults.Slow}, {k.Partition, faults.Partition},
 	}
 }

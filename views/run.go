@@ -127,6 +127,11 @@ func (m *RunModel) onKey(msg tea.KeyMsg) tea.Cmd {
 	if cmd, ok := m.playKey(msg); ok {
 		return cmd
 	}
+	for _, fk := range k.faultKeys() {
+		if key.Matches(msg, fk.binding) {
+			return m.startFault(fk.kind)
+		}
+	}
 	switch {
 	case key.Matches(msg, k.Focus):
 		m.focus = (m.focus + 1) % panelCount
@@ -141,24 +146,6 @@ func (m *RunModel) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.move(d)
 	case key.Matches(msg, k.ZoomIn), key.Matches(msg, k.ZoomOut):
 		m.zoom(key.Matches(msg, k.ZoomIn))
-	case key.Matches(msg, k.Pause):
-		return m.startFault(faults.Pause)
-	case key.Matches(msg, k.Jump):
-		return m.startFault(faults.ClockJump)
-	case key.Matches(msg, k.Crash):
-		return m.startFault(faults.Crash)
-	case key.Matches(msg, k.Failover):
-		return m.startFault(faults.Failover)
-	case key.Matches(msg, k.Isolate):
-		return m.startFault(faults.Isolate)
-	case key.Matches(msg, k.Hang):
-		return m.startFault(faults.Hang)
-	case key.Matches(msg, k.Drift):
-		return m.startFault(faults.ClockDrift)
-	case key.Matches(msg, k.Slow):
-		return m.startFault(faults.Slow)
-	case key.Matches(msg, k.Partition):
-		return m.startFault(faults.Partition)
 	case key.Matches(msg, k.Detail):
 		m.detail = true
 	case key.Matches(msg, k.Write):
