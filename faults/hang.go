@@ -10,20 +10,10 @@ import (
 // Hang stalls a client's work thread; its watchdog keeps running.
 const Hang Kind = "hang"
 
-var hangSpec = Spec{
-	Kind:    Hang,
-	Doc:     "the client's work thread stalls; its watchdog keeps running",
-	Fields:  []*Field{FieldTarget, FieldFor},
-	Targets: clients,
-	Need:    "a client (it stops a client process)",
-	Check: func(c Checker, f Fault, _ bool) {
-		requireFor(c, f)
-	},
-	Describe: forDescribe,
+var hangSpec = stopsAClient(Spec{
+	Kind:     Hang,
+	Doc:      "the client's work thread stalls; its watchdog keeps running",
 	OnClient: hang,
-	Generate: func(g *Gen) Fault {
-		return Fault{Target: g.Pick(g.Names.Clients), For: g.Long()}
-	},
 	Refuse: func(node bool) string {
 		if node {
 			return "a hang stalls a client's work thread: tab to Clients and select one"
@@ -40,7 +30,7 @@ var hangSpec = Spec{
 		Default: fixed("30s"),
 		Parse:   positiveFor,
 	},
-}
+})
 
 func hang(w *model.World, c *model.Client, f Fault) {
 	end := w.Now() + f.For

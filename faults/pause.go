@@ -11,20 +11,10 @@ import (
 // watchdog included.
 const Pause Kind = "pause"
 
-var pauseSpec = Spec{
-	Kind:    Pause,
-	Doc:     "stop-the-world pause of a client process (GC): every thread, watchdog included",
-	Fields:  []*Field{FieldTarget, FieldFor},
-	Targets: clients,
-	Need:    "a client (it stops a client process)",
-	Check: func(c Checker, f Fault, _ bool) {
-		requireFor(c, f)
-	},
-	Describe: forDescribe,
+var pauseSpec = stopsAClient(Spec{
+	Kind:     Pause,
+	Doc:      "stop-the-world pause of a client process (GC): every thread, watchdog included",
 	OnClient: pause,
-	Generate: func(g *Gen) Fault {
-		return Fault{Target: g.Pick(g.Names.Clients), For: g.Long()}
-	},
 	Refuse: func(node bool) string {
 		if node {
 			return "a GC pause stops a client: tab to Clients and select one"
@@ -36,7 +26,7 @@ var pauseSpec = Spec{
 		Default: fixed("35s"),
 		Parse:   positiveFor,
 	},
-}
+})
 
 // forDescribe is "KIND TARGET for DURATION".
 func forDescribe(f Fault) string { return fmt.Sprintf("%s %s for %s", f.Kind, f.Target, f.For) }
@@ -57,4 +47,19 @@ func pause(w *model.World, c *model.Client, f Fault) {
 		c.Unpause()
 		w.Emit(c.Name, "fault-end", "GC pause ends after %s", f.For)
 	})
+}
+
+// stopsAClient completes the spec of a fault that stops a client, or a part
+// of it, for a while (pause, hang): a client target, a duration, drawn and
+// described alike.
+func stopsAClient(s Spec) Spec {
+	s.Fields = []*Field{FieldTarget, FieldFor}
+	s.Targets = clients
+	s.Need = "a client (it stops a client process)"
+	s.Check = func(c Checker, f Fault, _ bool) { requireFor(c, f) }
+	s.Describe = forDescribe
+	s.Generate = func(g *Gen) Fault {
+		return Fault{Target: g.Pick(g.Names.Clients), For: g.Long()}
+	}
+	return s
 }
