@@ -44,7 +44,7 @@ func (p *parser) expect(n *yaml.Node) []Expectation {
 		return nil // "expect:" with nothing after it expects nothing
 	}
 	var out []Expectation
-	for _, e := range p.fields(n, "expect", MetricNames) {
+	for _, e := range p.fields(n, keyExpect, MetricNames) {
 		v := p.scalar(e.v, e.key)
 		x := Expectation{Pos: pos(e.k), Metric: e.key, Op: "==", Raw: v.Value, Bool: isBoolMetric(e.key)}
 		var msg string
