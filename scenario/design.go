@@ -55,11 +55,11 @@ const (
 
 var modifiers = []modifier{
 	{lockWatchdog, lockWatchdog, func(l Lock) bool { return l.Watchdog != nil }, func(l *Lock) { l.Watchdog = nil },
-		ownerStrategy, lacks("renew", "watchdog")},
+		ownerStrategy, lacks("renew", keyWatchdog)},
 	{lockReentrant, lockReentrant, func(l Lock) bool { return l.Reentrant }, func(l *Lock) { l.Reentrant = false },
-		[]string{model.StrategyLuaRelease}, lacks("count re-entries for", "reentrant")},
+		[]string{model.StrategyLuaRelease}, lacks("count re-entries for", keyReentrant)},
 	{lockFair, lockFair, func(l Lock) bool { return l.Fair }, func(l *Lock) { l.Fair = false },
-		[]string{model.StrategyLuaRelease}, lacks("queue waiters behind", "fair")},
+		[]string{model.StrategyLuaRelease}, lacks("queue waiters behind", keyFair)},
 	{lockFencing, keyFencing + ": cas", func(l Lock) bool { return l.Fencing == "cas" }, func(l *Lock) { l.Fencing = "none" },
 		ownerStrategy, lacks("stamp the resource with", "cas")},
 }

@@ -126,7 +126,7 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 func validateExpect(x Expectation) string {
 	switch {
 	case !slices.Contains(MetricNames, x.Metric):
-		return fmt.Sprintf("unknown metric %s in expect (metrics: %s)", echo(x.Metric), strings.Join(MetricNames, ", "))
+		return fmt.Sprintf("unknown metric %s in %s (metrics: %s)", echo(x.Metric), keyExpect, strings.Join(MetricNames, ", "))
 	case !slices.Contains(expectOps, x.Op):
 		return fmt.Sprintf("expectation of %s has operator %s; use one of %s", x.Metric, echo(x.Op), strings.Join(expectOps, " "))
 	case x.Value < 0:

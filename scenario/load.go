@@ -228,14 +228,14 @@ func (p *parser) file(root *yaml.Node) *File {
 		s, pt := p.scenario(it)
 		// Redlock's N independent masters default to the five of the
 		// redis.io text rather than the format's single node.
-		if s.Lock.Strategy == "redlock" && !pt.has(dot(keyRedis, keyNodes)) {
+		if s.Lock.Strategy == model.StrategyRedlock && !pt.has(dot(keyRedis, keyNodes)) {
 			s.Redis.Nodes = RedlockNodes
 		}
 		// Validate each scenario before walking the next so the error
 		// returned is the first in the file.
 		e := validate(s, pt)
 		if prev, dup := first[s.Name]; dup && s.Name != "" {
-			d := &problem{pt[keyName], fmt.Sprintf("duplicate scenario name %s (first at line %d)", echo(s.Name), prev.Line)}
+			d := &problem{pt[keyName], fmt.Sprintf("duplicate scenario %s %s (first at line %d)", keyName, echo(s.Name), prev.Line)}
 			if e == nil || d.Pos.before(e.Pos) {
 				e = d
 			}

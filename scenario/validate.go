@@ -12,18 +12,19 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
+	"github.com/lockstep-sim/lockstep/model"
 )
 
 // The enumerations of the format, in documented order (messages list them).
 var (
-	Strategies    = []string{"setnx-del", "setnx-expire", "set-del", "lua-release", "redlock"}
+	Strategies    = []string{model.StrategySetnxDel, model.StrategySetnxExpire, model.StrategySetDel, model.StrategyLuaRelease, model.StrategyRedlock}
 	FencingModes  = []string{"none", "token", "cas"}
 	Persistences  = []string{"none", "everysec", "always"}
 	Clocks        = []string{"wall", "monotonic"}
 	scenarioName  = regexp.MustCompile(`^[a-z0-9-]+$`)
 	clientName    = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 	nodeNameLike  = regexp.MustCompile(`^(redis-[0-9]+(-r[0-9]+)?|sentinel-[0-9]+)$`)
-	ownerStrategy = []string{"lua-release", "redlock"} // those that store an owner token
+	ownerStrategy = []string{model.StrategyLuaRelease, model.StrategyRedlock} // those that store an owner token
 )
 
 // problem is a validation finding; Load turns it into a LoadError.
@@ -172,8 +173,8 @@ func (c *checker) redis() {
 	nodes, replicas, fo, sent := at(keyNodes), at(keyReplicas), at(keyFailoverAfter), at(keySentinels)
 	c.intRange(nodes, nodes, r.Nodes, 1, MaxNodes)
 	c.intRange(replicas, replicas, r.Replicas, 0, MaxReplicas)
-	if c.s.Lock.Strategy == "redlock" && r.Nodes >= 1 && r.Nodes < MinRedlockNodes {
-		c.errorf(nodes, "strategy redlock needs at least %d independent masters (%s: %d); omit it for the default of %d", MinRedlockNodes, nodes, r.Nodes, RedlockNodes)
+	if c.s.Lock.Strategy == model.StrategyRedlock && r.Nodes >= 1 && r.Nodes < MinRedlockNodes {
+		c.errorf(nodes, "strategy %s needs at least %d independent masters (%s: %d); omit it for the default of %d", model.StrategyRedlock, MinRedlockNodes, nodes, r.Nodes, RedlockNodes)
 	}
 	c.nonNegative(at(keyReplicationLag), at(keyReplicationLag), r.ReplicationLag)
 	c.nonNegative(fo, fo, r.FailoverAfter)
