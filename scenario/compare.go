@@ -154,7 +154,7 @@ type compareRow struct {
 // metric but the verdict (from model's table), then what tells the worlds
 // apart.
 var compareRows = func() []compareRow {
-	rows := []compareRow{{"nodes", func(c *Column) string { return strconv.Itoa(c.Nodes) }}}
+	rows := []compareRow{{keyNodes, func(c *Column) string { return strconv.Itoa(c.Nodes) }}}
 	for _, x := range model.MetricTable() {
 		if x.Verdict {
 			continue

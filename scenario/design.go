@@ -45,14 +45,22 @@ func lacks(verb, variant string) func(string) string {
 	}
 }
 
+// The paths of the modifiers, which messages name them by.
+const (
+	lockWatchdog  = keyLock + "." + keyWatchdog
+	lockReentrant = keyLock + "." + keyReentrant
+	lockFair      = keyLock + "." + keyFair
+	lockFencing   = keyLock + "." + keyFencing
+)
+
 var modifiers = []modifier{
-	{"lock.watchdog", "lock.watchdog", func(l Lock) bool { return l.Watchdog != nil }, func(l *Lock) { l.Watchdog = nil },
-		ownerStrategy, lacks("renew", "watchdog")},
-	{"lock.reentrant", "lock.reentrant", func(l Lock) bool { return l.Reentrant }, func(l *Lock) { l.Reentrant = false },
-		[]string{model.StrategyLuaRelease}, lacks("count re-entries for", "reentrant")},
-	{"lock.fair", "lock.fair", func(l Lock) bool { return l.Fair }, func(l *Lock) { l.Fair = false },
-		[]string{model.StrategyLuaRelease}, lacks("queue waiters behind", "fair")},
-	{"lock.fencing", "fencing: cas", func(l Lock) bool { return l.Fencing == "cas" }, func(l *Lock) { l.Fencing = "none" },
+	{lockWatchdog, lockWatchdog, func(l Lock) bool { return l.Watchdog != nil }, func(l *Lock) { l.Watchdog = nil },
+		ownerStrategy, lacks("renew", keyWatchdog)},
+	{lockReentrant, lockReentrant, func(l Lock) bool { return l.Reentrant }, func(l *Lock) { l.Reentrant = false },
+		[]string{model.StrategyLuaRelease}, lacks("count re-entries for", keyReentrant)},
+	{lockFair, lockFair, func(l Lock) bool { return l.Fair }, func(l *Lock) { l.Fair = false },
+		[]string{model.StrategyLuaRelease}, lacks("queue waiters behind", keyFair)},
+	{lockFencing, keyFencing + ": cas", func(l Lock) bool { return l.Fencing == "cas" }, func(l *Lock) { l.Fencing = "none" },
 		ownerStrategy, lacks("stamp the resource with", "cas")},
 }
 
@@ -63,9 +71,9 @@ var conflicts = []struct {
 	both  func(Lock) bool
 	msg   string
 }{
-	{"lock.fair", func(l Lock) bool { return l.Reentrant && l.Fair }, "lock.fair and lock.reentrant cannot be combined; choose one"},
-	{"lock.fencing", func(l Lock) bool { return l.Fencing == "token" && (l.Reentrant || l.Fair) },
-		"fencing: token cannot be combined with lock.reentrant or lock.fair"},
+	{lockFair, func(l Lock) bool { return l.Reentrant && l.Fair }, lockFair + " and " + lockReentrant + " cannot be combined; choose one"},
+	{lockFencing, func(l Lock) bool { return l.Fencing == "token" && (l.Reentrant || l.Fair) },
+		keyFencing + ": token cannot be combined with " + lockReentrant + " or " + lockFair},
 }
 
 // DesignProblems lists every reason lock l cannot run under strategy, in

@@ -44,7 +44,7 @@ func (p *parser) expect(n *yaml.Node) []Expectation {
 		return nil // "expect:" with nothing after it expects nothing
 	}
 	var out []Expectation
-	for _, e := range p.fields(n, "expect", MetricNames) {
+	for _, e := range p.fields(n, keyExpect, MetricNames) {
 		v := p.scalar(e.v, e.key)
 		x := Expectation{Pos: pos(e.k), Metric: e.key, Op: "==", Raw: v.Value, Bool: isBoolMetric(e.key)}
 		var msg string
@@ -126,7 +126,7 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 func validateExpect(x Expectation) string {
 	switch {
 	case !slices.Contains(MetricNames, x.Metric):
-		return fmt.Sprintf("unknown metric %s in expect (metrics: %s)", echo(x.Metric), strings.Join(MetricNames, ", "))
+		return fmt.Sprintf("unknown metric %s in %s (metrics: %s)", echo(x.Metric), keyExpect, strings.Join(MetricNames, ", "))
 	case !slices.Contains(expectOps, x.Op):
 		return fmt.Sprintf("expectation of %s has operator %s; use one of %s", x.Metric, echo(x.Op), strings.Join(expectOps, " "))
 	case x.Value < 0:

@@ -45,8 +45,8 @@ func Export(s *Scenario, o Options, outcome *Report) ([]byte, error) {
 		return nil, err
 	}
 	doc := mapping(
-		"version", intNode(1),
-		"scenarios", seq(scenarioNode(&out)),
+		keyVersion, intNode(supportedFormat),
+		keyScenarios, seq(writeSection(scenarioSection, &out)),
 	)
 	var buf bytes.Buffer
 	buf.WriteString("# Written by lockstep: replay with `lockstep run -f FILE`.\n")
@@ -78,81 +78,6 @@ func outcomeExpect(rep *Report) []Expectation {
 		out = append(out, x)
 	}
 	return out
-}
-
-func scenarioNode(s *Scenario) *yaml.Node {
-	n := mapping("name", str(s.Name))
-	if s.Title != "" {
-		add(n, "title", str(s.Title))
-	}
-	if s.Story != "" {
-		st := str(s.Story)
-		st.Style = yaml.LiteralStyle
-		add(n, "story", st)
-	}
-	add(n, "seed", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatUint(s.Seed, 10)})
-	add(n, "duration", dur(s.Duration))
-	add(n, "network", mapping("latency", dur(s.Network.Latency), "jitter", dur(s.Network.Jitter)))
-	r := s.Redis
-	redis := mapping("nodes", intNode(r.Nodes), "replicas", intNode(r.Replicas),
-		"replication_lag", dur(r.ReplicationLag), "failover_after", dur(r.FailoverAfter),
-		"persistence", str(r.Persistence), "restart_delay", dur(r.RestartDelay))
-	if r.Sentinels > 0 {
-		add(redis, "sentinels", intNode(r.Sentinels))
-	}
-	if r.Clock != "" {
-		add(redis, "clock", str(r.Clock))
-	}
-	add(n, "redis", redis)
-	add(n, "lock", lockNode(&s.Lock))
-	var clients []*yaml.Node
-	for _, c := range s.Clients {
-		clients = append(clients, mapping("name", str(c.Name), "start", dur(c.Start), "holds", intNode(c.Holds),
-			"work", dur(c.Work), "think", dur(c.Think), "nested", intNode(c.Nested)))
-	}
-	add(n, "clients", seq(clients...))
-	if len(s.Faults) > 0 {
-		var fs []*yaml.Node
-		for _, f := range s.Faults {
-			fs = append(fs, mapping(faultAt, dur(f.At), string(f.Kind), faultBody(f)))
-		}
-		add(n, "faults", seq(fs...))
-	}
-	if len(s.Expect) > 0 {
-		ex := mapping()
-		for _, e := range s.Expect {
-			add(ex, e.Metric, expectValue(e))
-		}
-		add(n, "expect", ex)
-	}
-	return n
-}
-
-func lockNode(l *Lock) *yaml.Node {
-	n := mapping("key", str(l.Key), "strategy", str(l.Strategy), "ttl", dur(l.TTL))
-	if l.Timeout != 0 {
-		add(n, "timeout", dur(l.Timeout))
-	}
-	if w := l.Watchdog; w != nil {
-		add(n, "watchdog", mapping("every", dur(w.Every), "max_renewals", intNode(w.MaxRenewals)))
-	}
-	if l.Reentrant {
-		add(n, "reentrant", boolNode(true))
-	}
-	if l.Fair {
-		add(n, "fair", boolNode(true))
-	}
-	if l.Fencing != "" {
-		add(n, "fencing", str(l.Fencing))
-	}
-	if r := l.Retry; r != nil {
-		add(n, "retry", mapping("attempts", intNode(r.Attempts), "delay", dur(r.Delay),
-			"backoff", floatNode(r.Backoff), "max_delay", dur(r.MaxDelay), "jitter", floatNode(r.Jitter)))
-	}
-	rl := l.Redlock
-	add(n, "redlock", mapping("drift_factor", floatNode(rl.DriftFactor),
-		"request_timeout", dur(rl.RequestTimeout), "parallel", boolNode(rl.Parallel)))
-	return n
 }
 
 // faultBody is the mapping under a fault's kind: the fields its spec lists,

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -108,7 +107,7 @@ func parseYAML(path string, data []byte) (root *yaml.Node, err *LoadError) {
 	var doc yaml.Node
 	if e := dec.Decode(&doc); e != nil {
 		if errors.Is(e, io.EOF) {
-			return nil, newError(path, Pos{1, 1}, `file is empty: it must start with "version: 1" and have a "scenarios:" list`)
+			return nil, emptyFile(path)
 		}
 		return nil, fromYAML(path, data, e)
 	}
@@ -120,9 +119,14 @@ func parseYAML(path string, data []byte) (root *yaml.Node, err *LoadError) {
 		return nil, newError(path, pos(&extra), "a second YAML document (after ---): put all scenarios in one document")
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		return nil, newError(path, Pos{1, 1}, `file is empty: it must start with "version: 1" and have a "scenarios:" list`)
+		return nil, emptyFile(path)
 	}
 	return doc.Content[0], nil
+}
+
+// emptyFile is the error of a file with no document in it.
+func emptyFile(path string) *LoadError {
+	return newError(path, Pos{1, 1}, `file is empty: it must start with "%s: %d" and have a "%s:" list`, keyVersion, supportedFormat, keyScenarios)
 }
 
 // Find returns the scenario called name.
@@ -137,19 +141,12 @@ func (f *File) Find(name string) (*Scenario, error) {
 	return nil, fmt.Errorf("no scenario named %s in %s (known: %s)", echo(name), termtext.Escape(f.Path), strings.Join(names, ", "))
 }
 
-// Known keys of each mapping, in the order the format documents them; the
-// order is what "unknown field" messages list.
+// Known keys of the mappings the field tables (format.go) do not cover, in
+// the order the format documents them; the order is what "unknown field"
+// messages list.
 var (
-	topKeys      = []string{"version", "scenarios"}
-	scenarioKeys = []string{"name", "title", "story", "seed", "duration", "network", "redis", "lock", "clients", "faults", "expect"}
-	networkKeys  = []string{"latency", "jitter"}
-	redisKeys    = []string{"nodes", "replicas", "replication_lag", "failover_after", "sentinels", "persistence", "restart_delay", "clock"}
-	lockKeys     = []string{"key", "strategy", "ttl", "timeout", "watchdog", "reentrant", "fair", "fencing", "retry", "redlock"}
-	watchdogKeys = []string{"every", "max_renewals"}
-	retryKeys    = []string{"attempts", "delay", "backoff", "max_delay", "jitter"}
-	redlockKeys  = []string{"drift_factor", "request_timeout", "parallel"}
-	clientKeys   = []string{"name", "start", "holds", "work", "think", "nested"}
-	faultKeys    = append([]string{faultAt}, faults.KindNames()...)
+	topKeys   = []string{keyVersion, keyScenarios}
+	faultKeys = append([]string{faultAt}, faults.KindNames()...)
 )
 
 // defaultScenario returns a scenario holding every default of the format;
@@ -203,42 +200,42 @@ func (p *parser) file(root *yaml.Node) *File {
 	var version, scenarios *entry
 	for i := range es {
 		switch es[i].key {
-		case "version":
+		case keyVersion:
 			version = &es[i]
-		case "scenarios":
+		case keyScenarios:
 			scenarios = &es[i]
 		}
 	}
 	// The version is checked first wherever it is written: a file of another
 	// format version would otherwise report confusing errors about its body.
 	if version == nil {
-		p.fail(root, `"version: 1" is required at the top of the file (format version 1 is the only one)`)
+		p.fail(root, `"%s: %d" is required at the top of the file (format version %d is the only one)`, keyVersion, supportedFormat, supportedFormat)
 	}
-	vn := p.scalar(version.v, "version")
+	vn := p.scalar(version.v, keyVersion)
 	if vn.Tag != "!!int" || vn.Value != strconv.Itoa(supportedFormat) {
-		p.fail(vn, "version must be 1, the only format version, not %s", echo(vn.Value))
+		p.fail(vn, "%s must be %d, the only format version, not %s", keyVersion, supportedFormat, echo(vn.Value))
 	}
 	f.Version = supportedFormat
 	if scenarios == nil {
-		p.fail(root, `no "scenarios:" list: the file needs at least one scenario`)
+		p.fail(root, `no "%s:" list: the file needs at least one scenario`, keyScenarios)
 	}
-	items := p.list(scenarios.v, "scenarios", MaxScenarios)
+	items := p.list(scenarios.v, keyScenarios, MaxScenarios)
 	if len(items) == 0 {
-		p.fail(scenarios.k, "the scenarios list is empty: the file needs at least one scenario")
+		p.fail(scenarios.k, "the %s list is empty: the file needs at least one scenario", keyScenarios)
 	}
 	first := map[string]Pos{}
 	for _, it := range items {
 		s, pt := p.scenario(it)
 		// Redlock's N independent masters default to the five of the
 		// redis.io text rather than the format's single node.
-		if s.Lock.Strategy == "redlock" && !pt.has("redis.nodes") {
+		if s.Lock.Strategy == model.StrategyRedlock && !pt.has(dot(keyRedis, keyNodes)) {
 			s.Redis.Nodes = RedlockNodes
 		}
 		// Validate each scenario before walking the next so the error
 		// returned is the first in the file.
 		e := validate(s, pt)
 		if prev, dup := first[s.Name]; dup && s.Name != "" {
-			d := &problem{pt["name"], fmt.Sprintf("duplicate scenario name %s (first at line %d)", echo(s.Name), prev.Line)}
+			d := &problem{pt[keyName], fmt.Sprintf("duplicate scenario %s %s (first at line %d)", keyName, echo(s.Name), prev.Line)}
 			if e == nil || d.Pos.before(e.Pos) {
 				e = d
 			}
@@ -258,171 +255,15 @@ func (p *parser) scenario(n *yaml.Node) (*Scenario, posTable) {
 	pt := posTable{}
 	n = p.resolve(n)
 	s.Pos = pos(n)
-	for _, e := range p.fields(n, "scenario", scenarioKeys) {
-		pt.add(e.key, e.k, e.v)
-		switch e.key {
-		case "name":
-			s.Name = p.str(e.v, "name")
-			s.Pos = pos(e.k)
-		case "title":
-			s.Title = p.str(e.v, "title")
-		case "story":
-			s.Story = p.str(e.v, "story")
-		case "seed":
-			sn := p.scalar(e.v, "seed")
-			if sn.Tag != "!!int" || sn.Decode(&s.Seed) != nil {
-				p.fail(sn, "seed must be a whole number from 0 to %d, not %s", uint64(math.MaxUint64), echo(sn.Value))
-			}
-		case "duration":
-			s.Duration = p.duration(e.v, "duration")
-		case "network":
-			p.network(e.v, &s.Network, pt)
-		case "redis":
-			p.redis(e.v, &s.Redis, pt)
-		case "lock":
-			p.lock(e.v, &s.Lock, pt)
-		case "clients":
-			for i, c := range p.list(e.v, "clients", MaxClients) {
-				s.Clients = append(s.Clients, p.client(c, fmt.Sprintf("clients[%d]", i), pt))
-			}
-		case "faults":
-			for i, fn := range p.list(e.v, "faults", MaxFaults) {
-				f, at := p.fault(fn, fmt.Sprintf("faults[%d]", i), pt)
-				s.Faults, s.FaultPos = append(s.Faults, f), append(s.FaultPos, at)
-			}
-		case "expect":
-			s.Expect = p.expect(e.v)
-		}
-	}
+	readSection(p, n, scenarioSection, s, "", pt)
 	return s, pt
-}
-
-func (p *parser) network(n *yaml.Node, nw *Network, pt posTable) {
-	for _, e := range p.fields(n, "network", networkKeys) {
-		pt.add("network."+e.key, e.k, e.v)
-		switch e.key {
-		case "latency":
-			nw.Latency = p.duration(e.v, "network.latency")
-		case "jitter":
-			nw.Jitter = p.duration(e.v, "network.jitter")
-		}
-	}
-}
-
-func (p *parser) redis(n *yaml.Node, r *Redis, pt posTable) {
-	for _, e := range p.fields(n, "redis", redisKeys) {
-		pt.add("redis."+e.key, e.k, e.v)
-		name := "redis." + e.key
-		switch e.key {
-		case "nodes":
-			r.Nodes = p.smallInt(e.v, name)
-		case "replicas":
-			r.Replicas = p.smallInt(e.v, name)
-		case "replication_lag":
-			r.ReplicationLag = p.duration(e.v, name)
-		case "failover_after":
-			r.FailoverAfter = p.duration(e.v, name)
-		case "sentinels":
-			r.Sentinels = p.smallInt(e.v, name)
-		case "persistence":
-			r.Persistence = p.str(e.v, name)
-		case "restart_delay":
-			r.RestartDelay = p.duration(e.v, name)
-		case "clock":
-			r.Clock = p.str(e.v, name)
-		}
-	}
-}
-
-func (p *parser) lock(n *yaml.Node, l *Lock, pt posTable) {
-	for _, e := range p.fields(n, "lock", lockKeys) {
-		pt.add("lock."+e.key, e.k, e.v)
-		name := "lock." + e.key
-		switch e.key {
-		case "key":
-			l.Key = p.str(e.v, name)
-		case "strategy":
-			l.Strategy = p.str(e.v, name)
-		case "ttl":
-			l.TTL = p.duration(e.v, name)
-		case "timeout":
-			l.Timeout = p.duration(e.v, name)
-		case "watchdog":
-			l.Watchdog = &Watchdog{}
-			for _, w := range p.fields(e.v, "watchdog", watchdogKeys) {
-				pt.add("lock.watchdog."+w.key, w.k, w.v)
-				switch w.key {
-				case "every":
-					l.Watchdog.Every = p.duration(w.v, "watchdog.every")
-				case "max_renewals":
-					l.Watchdog.MaxRenewals = p.smallInt(w.v, "watchdog.max_renewals")
-				}
-			}
-		case "reentrant":
-			l.Reentrant = p.boolean(e.v, name)
-		case "fair":
-			l.Fair = p.boolean(e.v, name)
-		case "fencing":
-			l.Fencing = p.str(e.v, name)
-		case "retry":
-			l.Retry = &Retry{Backoff: 1.0}
-			p.retry(e.v, l.Retry, pt)
-		case "redlock":
-			for _, r := range p.fields(e.v, "redlock", redlockKeys) {
-				pt.add("lock.redlock."+r.key, r.k, r.v)
-				switch r.key {
-				case "drift_factor":
-					l.Redlock.DriftFactor = p.float(r.v, "redlock.drift_factor")
-				case "request_timeout":
-					l.Redlock.RequestTimeout = p.duration(r.v, "redlock.request_timeout")
-				case "parallel":
-					l.Redlock.Parallel = p.boolean(r.v, "redlock.parallel")
-				}
-			}
-		}
-	}
-}
-
-func (p *parser) retry(n *yaml.Node, r *Retry, pt posTable) {
-	for _, e := range p.fields(n, "retry", retryKeys) {
-		pt.add("lock.retry."+e.key, e.k, e.v)
-		name := "retry." + e.key
-		switch e.key {
-		case "attempts":
-			r.Attempts = p.smallInt(e.v, name)
-		case "delay":
-			r.Delay = p.duration(e.v, name)
-		case "backoff":
-			r.Backoff = p.float(e.v, name)
-		case "max_delay":
-			r.MaxDelay = p.duration(e.v, name)
-		case "jitter":
-			r.Jitter = p.float(e.v, name)
-		}
-	}
 }
 
 func (p *parser) client(n *yaml.Node, path string, pt posTable) Client {
 	n = p.resolve(n)
 	c := Client{Pos: pos(n), Holds: 1}
 	pt[path] = pos(n)
-	for _, e := range p.fields(n, "client", clientKeys) {
-		pt.add(path+"."+e.key, e.k, e.v)
-		switch e.key {
-		case "name":
-			c.Name = p.str(e.v, "client name")
-		case "start":
-			c.Start = p.duration(e.v, "start")
-		case "holds":
-			c.Holds = p.smallInt(e.v, "holds")
-		case "work":
-			c.Work = p.duration(e.v, "work")
-		case "think":
-			c.Think = p.duration(e.v, "think")
-		case "nested":
-			c.Nested = p.smallInt(e.v, "nested")
-		}
-	}
+	readSection(p, n, clientSection, &c, path, pt)
 	return c
 }
 

@@ -26,13 +26,13 @@ func LoadSelected(path string, data []byte, names []string) (*File, error) {
 		return nil, &LoadError{Path: path, Msg: "a scenario name is empty: name a scenario of the file (lockstep list shows them)"}
 	}
 	lines := bytes.SplitAfter(data, []byte("\n"))
-	const item = "  - name: "
+	const item = "  - " + keyName + ": "
 	inList, keep := false, true
 	seen := map[string]bool{}
 	out := make([]byte, 0, len(data))
 	for _, l := range lines {
 		switch {
-		case bytes.HasPrefix(l, []byte("scenarios:")):
+		case bytes.HasPrefix(l, []byte(keyScenarios+":")):
 			inList, keep = true, true
 		case len(l) > 0 && l[0] != ' ' && l[0] != '\n' && l[0] != '#':
 			inList, keep = false, true // another top-level key

@@ -12,18 +12,19 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
+	"github.com/lockstep-sim/lockstep/model"
 )
 
 // The enumerations of the format, in documented order (messages list them).
 var (
-	Strategies    = []string{"setnx-del", "setnx-expire", "set-del", "lua-release", "redlock"}
+	Strategies    = []string{model.StrategySetnxDel, model.StrategySetnxExpire, model.StrategySetDel, model.StrategyLuaRelease, model.StrategyRedlock}
 	FencingModes  = []string{"none", "token", "cas"}
 	Persistences  = []string{"none", "everysec", "always"}
 	Clocks        = []string{"wall", "monotonic"}
 	scenarioName  = regexp.MustCompile(`^[a-z0-9-]+$`)
 	clientName    = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 	nodeNameLike  = regexp.MustCompile(`^(redis-[0-9]+(-r[0-9]+)?|sentinel-[0-9]+)$`)
-	ownerStrategy = []string{"lua-release", "redlock"} // those that store an owner token
+	ownerStrategy = []string{model.StrategyLuaRelease, model.StrategyRedlock} // those that store an owner token
 )
 
 // problem is a validation finding; Load turns it into a LoadError.
@@ -152,33 +153,41 @@ func fmtDur(d time.Duration) string {
 
 func (c *checker) scenario() {
 	s := c.s
-	if c.required("name", "a scenario name (name: lowercase-with-dashes)") {
-		c.name("name", "scenario name", s.Name, MaxNameLen, scenarioName, "a-z, 0-9 and -")
+	if c.required(keyName, fmt.Sprintf("a scenario %s (%s: lowercase-with-dashes)", keyName, keyName)) {
+		c.name(keyName, "scenario "+keyName, s.Name, MaxNameLen, scenarioName, "a-z, 0-9 and -")
 	}
 	c.text()
-	if c.required("duration", "duration (the simulated-time limit, e.g. duration: 90s)") {
-		c.positive("duration", "duration", s.Duration)
+	if c.required(keyDuration, fmt.Sprintf("%s (the simulated-time limit, e.g. %s: 90s)", keyDuration, keyDuration)) {
+		c.positive(keyDuration, keyDuration, s.Duration)
 	}
-	c.nonNegative("network.latency", "network.latency", s.Network.Latency)
-	c.nonNegative("network.jitter", "network.jitter", s.Network.Jitter)
-	r := s.Redis
-	c.intRange("redis.nodes", "redis.nodes", r.Nodes, 1, MaxNodes)
-	c.intRange("redis.replicas", "redis.replicas", r.Replicas, 0, MaxReplicas)
-	if c.s.Lock.Strategy == "redlock" && r.Nodes >= 1 && r.Nodes < MinRedlockNodes {
-		c.errorf("redis.nodes", "strategy redlock needs at least %d independent masters (redis.nodes: %d); omit it for the default of %d", MinRedlockNodes, r.Nodes, RedlockNodes)
+	lat, jit := dot(keyNetwork, keyLatency), dot(keyNetwork, keyJitter)
+	c.nonNegative(lat, lat, s.Network.Latency)
+	c.nonNegative(jit, jit, s.Network.Jitter)
+	c.redis()
+}
+
+// redis checks the redis: block; each field is named by its path.
+func (c *checker) redis() {
+	r := c.s.Redis
+	at := func(key string) string { return dot(keyRedis, key) }
+	nodes, replicas, fo, sent := at(keyNodes), at(keyReplicas), at(keyFailoverAfter), at(keySentinels)
+	c.intRange(nodes, nodes, r.Nodes, 1, MaxNodes)
+	c.intRange(replicas, replicas, r.Replicas, 0, MaxReplicas)
+	if c.s.Lock.Strategy == model.StrategyRedlock && r.Nodes >= 1 && r.Nodes < MinRedlockNodes {
+		c.errorf(nodes, "strategy %s needs at least %d independent masters (%s: %d); omit it for the default of %d", model.StrategyRedlock, MinRedlockNodes, nodes, r.Nodes, RedlockNodes)
 	}
-	c.nonNegative("redis.replication_lag", "redis.replication_lag", r.ReplicationLag)
-	c.nonNegative("redis.failover_after", "redis.failover_after", r.FailoverAfter)
+	c.nonNegative(at(keyReplicationLag), at(keyReplicationLag), r.ReplicationLag)
+	c.nonNegative(fo, fo, r.FailoverAfter)
 	if r.FailoverAfter > 0 && r.Replicas < 1 {
-		c.errorf("redis.failover_after", "redis.failover_after needs a replica to promote: set redis.replicas to 1 or more")
+		c.errorf(fo, "%s needs a replica to promote: set %s to 1 or more", fo, replicas)
 	}
-	c.intRange("redis.sentinels", "redis.sentinels", r.Sentinels, 0, MaxSentinels)
+	c.intRange(sent, sent, r.Sentinels, 0, MaxSentinels)
 	if r.Sentinels > 0 && r.FailoverAfter <= 0 {
-		c.errorf("redis.sentinels", "redis.sentinels decide when to fail over after redis.failover_after: set it too (e.g. failover_after: 5s)")
+		c.errorf(sent, "%s decide when to fail over after %s: set it too (e.g. %s: 5s)", sent, fo, keyFailoverAfter)
 	}
-	c.nonNegative("redis.restart_delay", "redis.restart_delay", r.RestartDelay)
-	c.oneOf("redis.persistence", "redis.persistence", r.Persistence, Persistences)
-	c.oneOf("redis.clock", "redis.clock", r.Clock, Clocks)
+	c.nonNegative(at(keyRestartDelay), at(keyRestartDelay), r.RestartDelay)
+	c.oneOf(at(keyPersistence), at(keyPersistence), r.Persistence, Persistences)
+	c.oneOf(at(keyClock), at(keyClock), r.Clock, Clocks)
 }
 
 // name checks a name: not too long, no control characters, only the
@@ -205,15 +214,15 @@ func (c *checker) text() {
 	s := c.s
 	switch {
 	case termtext.HasControl(s.Title):
-		c.errorf("title", "title holds a control character, a line break or invalid UTF-8 (%s); a title is one line of plain text", echo(firstControl(s.Title, false)))
+		c.errorf(keyTitle, "%s holds a control character, a line break or invalid UTF-8 (%s); a title is one line of plain text", keyTitle, echo(firstControl(s.Title, false)))
 	case utf8.RuneCountInString(s.Title) > MaxTitleLen:
-		c.errorf("title", "title must be at most %d characters long (got %d); put the rest in story", MaxTitleLen, utf8.RuneCountInString(s.Title))
+		c.errorf(keyTitle, "%s must be at most %d characters long (got %d); put the rest in %s", keyTitle, MaxTitleLen, utf8.RuneCountInString(s.Title), keyStory)
 	}
 	switch {
 	case termtext.EscapeKeepLines(s.Story) != s.Story:
-		c.errorf("story", "story holds a control character or invalid UTF-8 (%s); a story may hold line breaks and tabs but no other control character", echo(firstControl(s.Story, true)))
+		c.errorf(keyStory, "%s holds a control character or invalid UTF-8 (%s); a story may hold line breaks and tabs but no other control character", keyStory, echo(firstControl(s.Story, true)))
 	case len(s.Story) > MaxStoryLen:
-		c.errorf("story", "story must be at most %d bytes long (got %d)", MaxStoryLen, len(s.Story))
+		c.errorf(keyStory, "%s must be at most %d bytes long (got %d)", keyStory, MaxStoryLen, len(s.Story))
 	}
 }
 
@@ -233,39 +242,37 @@ func firstControl(s string, keepLines bool) string {
 
 func (c *checker) lock() {
 	l := c.s.Lock
-	if !c.given("lock") {
-		c.errorf("lock", "lock is required (at least key, strategy and ttl)")
+	if !c.given(keyLock) {
+		c.errorf(keyLock, "%s is required (at least %s, %s and %s)", keyLock, keyKey, keyStrategy, keyTTL)
 		return
 	}
-	if c.required("lock.key", "lock.key") {
+	at := func(key string) string { return dot(keyLock, key) }
+	if key := at(keyKey); c.required(key, key) {
 		switch {
 		case l.Key == "":
-			c.errorf("lock.key", "lock.key must not be empty")
+			c.errorf(key, "%s must not be empty", key)
 		case termtext.HasControl(l.Key):
-			c.errorf("lock.key", "lock.key %s holds a control character or invalid UTF-8; a key is printed in traces and must be plain text", echo(l.Key))
+			c.errorf(key, "%s %s holds a control character or invalid UTF-8; a key is printed in traces and must be plain text", key, echo(l.Key))
 		case len(l.Key) > MaxKeyLen:
-			c.errorf("lock.key", "lock.key must be at most %d bytes long (got %d)", MaxKeyLen, len(l.Key))
+			c.errorf(key, "%s must be at most %d bytes long (got %d)", key, MaxKeyLen, len(l.Key))
 		}
 	}
-	if c.required("lock.strategy", "lock.strategy (one of "+strings.Join(Strategies, ", ")+")") {
-		c.oneOf("lock.strategy", "lock.strategy", l.Strategy, Strategies)
+	if st := at(keyStrategy); c.required(st, st+" (one of "+strings.Join(Strategies, ", ")+")") {
+		c.oneOf(st, st, l.Strategy, Strategies)
 	}
-	if c.required("lock.ttl", "lock.ttl") {
+	if ttl := at(keyTTL); c.required(ttl, ttl) {
 		switch {
 		case l.TTL < MinTTL || l.TTL > MaxDuration:
-			c.errorf("lock.ttl", "lock.ttl must be between %s and %s (got %s)", fmtDur(MinTTL), fmtDur(MaxDuration), fmtDur(l.TTL))
+			c.errorf(ttl, "%s must be between %s and %s (got %s)", ttl, fmtDur(MinTTL), fmtDur(MaxDuration), fmtDur(l.TTL))
 		case l.TTL%time.Millisecond != 0:
-			c.errorf("lock.ttl", "lock.ttl must be a whole number of milliseconds: Redis's PX counts milliseconds (got %s)", fmtDur(l.TTL))
+			c.errorf(ttl, "%s must be a whole number of milliseconds: Redis's PX counts milliseconds (got %s)", ttl, fmtDur(l.TTL))
 		}
 	}
-	c.positive("lock.timeout", "lock.timeout", l.Timeout)
-	c.oneOf("lock.fencing", "lock.fencing", l.Fencing, FencingModes)
+	c.positive(at(keyTimeout), at(keyTimeout), l.Timeout)
+	c.oneOf(at(keyFencing), at(keyFencing), l.Fencing, FencingModes)
 	c.watchdog(l.Watchdog)
 	c.retry(l.Retry)
-	if d := l.Redlock.DriftFactor; !(d >= 0 && d < 1) {
-		c.errorf("lock.redlock.drift_factor", "redlock.drift_factor must be at least 0 and less than 1 (got %g)", d)
-	}
-	c.positive("lock.redlock.request_timeout", "redlock.request_timeout", l.Redlock.RequestTimeout)
+	c.redlock(l.Redlock)
 
 	// Which modifiers a strategy can run is decided in one place (design.go),
 	// which Compare uses too.
@@ -274,16 +281,29 @@ func (c *checker) lock() {
 	}
 }
 
+// The blocks inside lock: are named in messages without the "lock."
+// ("watchdog.every") and found at their full path ("lock.watchdog.every").
+
+// redlock checks lock.redlock.
+func (c *checker) redlock(r Redlock) {
+	drift, rt := dot(keyRedlock, keyDriftFactor), dot(keyRedlock, keyRequestTimeout)
+	if d := r.DriftFactor; !(d >= 0 && d < 1) {
+		c.errorf(dot(keyLock, drift), "%s must be at least 0 and less than 1 (got %g)", drift, d)
+	}
+	c.positive(dot(keyLock, rt), rt, r.RequestTimeout)
+}
+
 // watchdog checks lock.watchdog, when there is one.
 func (c *checker) watchdog(w *Watchdog) {
 	if w == nil {
 		return
 	}
-	if c.required("lock.watchdog.every", "watchdog.every") {
-		c.positive("lock.watchdog.every", "watchdog.every", w.Every)
+	every, most := dot(keyWatchdog, keyEvery), dot(keyWatchdog, keyMaxRenewals)
+	if c.required(dot(keyLock, every), every) {
+		c.positive(dot(keyLock, every), every, w.Every)
 	}
 	if w.MaxRenewals < 0 || w.MaxRenewals > MaxRenewals {
-		c.errorf("lock.watchdog.max_renewals", "watchdog.max_renewals must be between 0 and %d (0 means unlimited; got %d)", MaxRenewals, w.MaxRenewals)
+		c.errorf(dot(keyLock, most), "%s must be between 0 and %d (0 means unlimited; got %d)", most, MaxRenewals, w.MaxRenewals)
 	}
 }
 
@@ -292,62 +312,73 @@ func (c *checker) retry(r *Retry) {
 	if r == nil {
 		return
 	}
-	if c.required("lock.retry.attempts", "retry.attempts") && (r.Attempts < 1 || r.Attempts > MaxAttempts) {
-		c.errorf("lock.retry.attempts", "retry.attempts must be at least 1 and at most %d (got %d)", MaxAttempts, r.Attempts)
+	name := func(key string) string { return dot(keyRetry, key) }
+	at := func(key string) string { return dot(keyLock, name(key)) }
+	if c.required(at(keyAttempts), name(keyAttempts)) && (r.Attempts < 1 || r.Attempts > MaxAttempts) {
+		c.errorf(at(keyAttempts), "%s must be at least 1 and at most %d (got %d)", name(keyAttempts), MaxAttempts, r.Attempts)
 	}
-	c.nonNegative("lock.retry.delay", "retry.delay", r.Delay)
+	c.nonNegative(at(keyDelay), name(keyDelay), r.Delay)
 	if !(r.Backoff >= 1 && r.Backoff <= MaxBackoff) {
-		c.errorf("lock.retry.backoff", "retry.backoff must be at least 1.0 and at most %g (1.0 keeps the delay constant; got %g)", MaxBackoff, r.Backoff)
+		c.errorf(at(keyBackoff), "%s must be at least 1.0 and at most %g (1.0 keeps the delay constant; got %g)", name(keyBackoff), MaxBackoff, r.Backoff)
 	} else if longest := longestPause(r); longest > float64(MaxDuration) {
-		c.errorf("lock.retry.backoff", "the longest retry pause, retry.delay × backoff^(attempts−2) = %s × %g^%d, is more than %s: set retry.max_delay (at most %s) or lower retry.backoff",
-			fmtDur(r.Delay), r.Backoff, r.Attempts-2, fmtDur(MaxDuration), fmtDur(MaxDuration))
+		c.errorf(at(keyBackoff), "the longest retry pause, %s × %s^(%s−2) = %s × %g^%d, is more than %s: set %s (at most %s) or lower %s",
+			name(keyDelay), keyBackoff, keyAttempts, fmtDur(r.Delay), r.Backoff, r.Attempts-2, fmtDur(MaxDuration),
+			name(keyMaxDelay), fmtDur(MaxDuration), name(keyBackoff))
 	}
-	c.nonNegative("lock.retry.max_delay", "retry.max_delay", r.MaxDelay)
+	c.nonNegative(at(keyMaxDelay), name(keyMaxDelay), r.MaxDelay)
 	if !(r.Jitter >= 0 && r.Jitter <= 1) {
-		c.errorf("lock.retry.jitter", "retry.jitter is a fraction of the delay and must be between 0 and 1 (got %g)", r.Jitter)
+		c.errorf(at(keyJitter), "%s is a fraction of the delay and must be between 0 and 1 (got %g)", name(keyJitter), r.Jitter)
 	}
 }
 
 func (c *checker) clients() {
 	s := c.s
 	if len(s.Clients) == 0 {
-		c.errorf("clients", "a scenario needs at least one client (clients: - name: A, work: 1s)")
+		c.errorf(keyClients, "a scenario needs at least one client (%s: - %s: A, %s: 1s)", keyClients, keyName, keyWork)
 		return
 	}
 	if len(s.Clients) > MaxClients {
-		c.errorf("clients", "too many clients: the limit is %d", MaxClients)
+		c.errorf(keyClients, "too many clients: the limit is %d", MaxClients)
 	}
 	seen := map[string]int{}
 	total := 0
 	for i, cl := range s.Clients {
-		path := fmt.Sprintf("clients[%d]", i)
-		if c.given(path+".name") && cl.Name != "" {
-			switch {
-			case !c.name(path+".name", "client name", cl.Name, MaxClientNameLen, clientName, "A-Z, a-z, 0-9, _ and -"):
-			case nodeNameLike.MatchString(cl.Name):
-				c.errorf(path+".name", "client name %s looks like a node name; redis-N, redis-K-rJ and sentinel-N name the Redis processes", echo(cl.Name))
-			}
-			if j, dup := seen[cl.Name]; dup {
-				c.errorf(path+".name", "duplicate client name %s (first at line %d)", echo(cl.Name), s.Clients[j].Pos.Line)
-			} else {
-				seen[cl.Name] = i
-			}
-		} else {
-			c.report(c.at(path), "every client needs a name")
+		path := fmt.Sprintf("%s[%d]", keyClients, i)
+		c.clientName(path, i, seen)
+		at := func(key string) string { return dot(path, key) }
+		if c.required(at(keyWork), fmt.Sprintf("client %s: %s (how long it holds the lock, e.g. %s: 2s)", cl.Name, keyWork, keyWork)) {
+			c.nonNegative(at(keyWork), keyWork, cl.Work)
 		}
-		if c.required(path+".work", fmt.Sprintf("client %s: work (how long it holds the lock, e.g. work: 2s)", cl.Name)) {
-			c.nonNegative(path+".work", "work", cl.Work)
-		}
-		c.nonNegative(path+".start", "start", cl.Start)
-		c.nonNegative(path+".think", "think", cl.Think)
-		c.intRange(path+".holds", "holds", cl.Holds, 1, MaxHolds)
-		c.intRange(path+".nested", "nested", cl.Nested, 0, MaxNested)
+		c.nonNegative(at(keyStart), keyStart, cl.Start)
+		c.nonNegative(at(keyThink), keyThink, cl.Think)
+		c.intRange(at(keyHolds), keyHolds, cl.Holds, 1, MaxHolds)
+		c.intRange(at(keyNested), keyNested, cl.Nested, 0, MaxNested)
 		if cl.Holds > 0 {
 			total += min(cl.Holds, MaxHolds+1)
 		}
 	}
 	if total > MaxTotalHolds {
-		c.errorf("clients", "the clients plan %d holds in all; the limit is %d", total, MaxTotalHolds)
+		c.errorf(keyClients, "the clients plan %d holds in all; the limit is %d", total, MaxTotalHolds)
+	}
+}
+
+// clientName checks the name of client i (written at path); seen maps the
+// names so far to their clients.
+func (c *checker) clientName(path string, i int, seen map[string]int) {
+	cl, np, what := c.s.Clients[i], dot(path, keyName), "client "+keyName
+	if !c.given(np) || cl.Name == "" {
+		c.report(c.at(path), "every client needs a %s", keyName)
+		return
+	}
+	switch {
+	case !c.name(np, what, cl.Name, MaxClientNameLen, clientName, "A-Z, a-z, 0-9, _ and -"):
+	case nodeNameLike.MatchString(cl.Name):
+		c.errorf(np, "%s %s looks like a node name; redis-N, redis-K-rJ and sentinel-N name the Redis processes", what, echo(cl.Name))
+	}
+	if j, dup := seen[cl.Name]; dup {
+		c.errorf(np, "duplicate %s %s (first at line %d)", what, echo(cl.Name), c.s.Clients[j].Pos.Line)
+	} else {
+		seen[cl.Name] = i
 	}
 }
 
@@ -381,7 +412,7 @@ func (c *checker) names() faults.Names {
 // the kind's spec, through faultChecker).
 func (c *checker) fault(i int) {
 	f := c.s.Faults[i]
-	path := fmt.Sprintf("faults[%d]", i)
+	path := fmt.Sprintf("%s[%d]", keyFaults, i)
 	if c.required(path+"."+faultAt, faultAt+": (when the fault strikes) for every fault") {
 		switch {
 		case f.At < 0:

@@ -94,22 +94,24 @@ func (c *checker) simulable() {
 	s := c.s
 	rt := minRoundTrip(s)
 	need := fmtDur(max(MinCycle-rt, 0)) // the shortest period allowed here
+	lat := dot(keyNetwork, keyLatency)
+	every, delay := dot(keyWatchdog, keyEvery), dot(keyRetry, keyDelay)
 	if w := s.Lock.Watchdog; w != nil && w.Every+rt < MinCycle {
-		c.errorf("lock.watchdog.every", "watchdog.every %s with a round trip of %s (2 × network.latency, or the request timeout if shorter) renews more often than every %s, which cannot be simulated in useful time; allowed: watchdog.every from %s to 24h here",
-			fmtDur(w.Every), fmtDur(rt), fmtDur(MinCycle), need)
+		c.errorf(dot(keyLock, every), "%s %s with a round trip of %s (2 × %s, or the request timeout if shorter) renews more often than every %s, which cannot be simulated in useful time; allowed: %s from %s to 24h here",
+			every, fmtDur(w.Every), fmtDur(rt), lat, fmtDur(MinCycle), every, need)
 	}
 	if r := s.Lock.Retry; r != nil && r.Attempts > 1 && r.Delay+rt < MinCycle {
-		c.errorf("lock.retry.delay", "retry.delay %s with a round trip of %s (2 × network.latency, or the request timeout if shorter) retries more often than every %s, which cannot be simulated in useful time; allowed: retry.delay from %s to 24h here",
-			fmtDur(r.Delay), fmtDur(rt), fmtDur(MinCycle), need)
+		c.errorf(dot(keyLock, delay), "%s %s with a round trip of %s (2 × %s, or the request timeout if shorter) retries more often than every %s, which cannot be simulated in useful time; allowed: %s from %s to 24h here",
+			delay, fmtDur(r.Delay), fmtDur(rt), lat, fmtDur(MinCycle), delay, need)
 	}
 	if c.first != nil {
 		return
 	}
 	holds, renewals := PlannedEvents(s, "")
 	if total := holds + renewals; total > DefaultEventBudget {
-		path, what := "clients", "the clients' holds (holds × (1 + nested) acquires and releases"
+		path, what := keyClients, fmt.Sprintf("the clients' holds (%s × (1 + %s) acquires and releases", keyHolds, keyNested)
 		if renewals > holds {
-			path, what = "lock.watchdog.every", fmt.Sprintf("the watchdog's renewals (one every %s plus a round trip, while a lock is held", fmtDur(s.Lock.Watchdog.Every))
+			path, what = dot(keyLock, every), fmt.Sprintf("the watchdog's renewals (one every %s plus a round trip, while a lock is held", fmtDur(s.Lock.Watchdog.Every))
 		}
 		if s.Lock.Strategy == model.StrategyRedlock {
 			what += fmt.Sprintf(", each sent to %d masters", NodesFor(s.Lock.Strategy, s.Redis.Nodes))

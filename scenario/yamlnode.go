@@ -97,8 +97,8 @@ func (p *parser) fields(n *yaml.Node, what string, known []string) []entry {
 			switch what {
 			case "fault":
 				p.fail(k, "unknown fault kind %s (kinds: %s)", echo(k.Value), strings.Join(faults.KindNames(), ", "))
-			case "expect":
-				p.fail(k, "unknown metric %s in expect (metrics: %s)", echo(k.Value), strings.Join(MetricNames, ", "))
+			case keyExpect:
+				p.fail(k, "unknown metric %s in %s (metrics: %s)", echo(k.Value), keyExpect, strings.Join(MetricNames, ", "))
 			}
 			p.fail(k, "unknown field %s in %s (known: %s)", echo(k.Value), what, strings.Join(known, ", "))
 		}

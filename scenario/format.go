@@ -1,0 +1,210 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The mappings of a scenario, as tables of fields (see fields.go): what a
+// block may hold, in documented order, and how each key is read and
+// written back. docs/scenario-format.md describes them for users.
+
+var scenarioSection = newSection("scenario", "",
+	field[Scenario]{name: keyName, doc: "lowercase-with-dashes, unique in the file",
+		val: func(s *Scenario) any { return &s.Name }, read: readScenarioName},
+	field[Scenario]{name: keyTitle, doc: "one line shown in lists and reports",
+		val: func(s *Scenario) any { return &s.Title }, skip: func(s *Scenario) bool { return s.Title == "" }},
+	field[Scenario]{name: keyStory, doc: "what the scenario shows, in prose",
+		val: func(s *Scenario) any { return &s.Story }, skip: func(s *Scenario) bool { return s.Story == "" },
+		write: func(s *Scenario) *yaml.Node {
+			n := str(s.Story)
+			n.Style = yaml.LiteralStyle
+			return n
+		}},
+	field[Scenario]{name: keySeed, doc: "the random seed of the run; default 1",
+		read: readSeed, write: func(s *Scenario) *yaml.Node {
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatUint(s.Seed, 10)}
+		}},
+	field[Scenario]{name: keyDuration, doc: "the simulated-time limit of the run",
+		val: func(s *Scenario) any { return &s.Duration }},
+	field[Scenario]{name: keyNetwork, doc: "the default link behaviour",
+		read: func(p *parser, e entry, s *Scenario, path string, pt posTable) {
+			readSection(p, e.v, networkSection, &s.Network, path, pt)
+		},
+		write: func(s *Scenario) *yaml.Node { return writeSection(networkSection, &s.Network) }},
+	field[Scenario]{name: keyRedis, doc: "the Redis nodes of the world",
+		read: func(p *parser, e entry, s *Scenario, path string, pt posTable) {
+			readSection(p, e.v, redisSection, &s.Redis, path, pt)
+		},
+		write: func(s *Scenario) *yaml.Node { return writeSection(redisSection, &s.Redis) }},
+	field[Scenario]{name: keyLock, doc: "the lock design under test",
+		read: func(p *parser, e entry, s *Scenario, path string, pt posTable) {
+			readSection(p, e.v, lockSection, &s.Lock, path, pt)
+		},
+		write: func(s *Scenario) *yaml.Node { return writeSection(lockSection, &s.Lock) }},
+	field[Scenario]{name: keyClients, doc: "the lock clients and their workloads",
+		read: readClients, write: writeClients},
+	field[Scenario]{name: keyFaults, doc: "the fault schedule (kinds: the faults package's table)",
+		read: readFaults, write: writeFaults, skip: func(s *Scenario) bool { return len(s.Faults) == 0 }},
+	field[Scenario]{name: keyExpect, doc: "metric expectations the run must meet",
+		read:  func(p *parser, e entry, s *Scenario, _ string, _ posTable) { s.Expect = p.expect(e.v) },
+		write: writeExpect, skip: func(s *Scenario) bool { return len(s.Expect) == 0 }},
+)
+
+var networkSection = newSection(keyNetwork, keyNetwork+".",
+	field[Network]{name: keyLatency, doc: "one-way delay of every link; default 1ms",
+		val: func(n *Network) any { return &n.Latency }},
+	field[Network]{name: keyJitter, doc: "uniform extra delay in [0, jitter)",
+		val: func(n *Network) any { return &n.Jitter }},
+)
+
+var redisSection = newSection(keyRedis, keyRedis+".",
+	field[Redis]{name: keyNodes, doc: "independent masters redis-1..N; default 1 (redlock: 5)",
+		val: func(r *Redis) any { return &r.Nodes }},
+	field[Redis]{name: keyReplicas, doc: "async replicas per master, redis-K-rJ",
+		val: func(r *Redis) any { return &r.Replicas }},
+	field[Redis]{name: keyReplicationLag, doc: "delay of replication; default 10ms",
+		val: func(r *Redis) any { return &r.ReplicationLag }},
+	field[Redis]{name: keyFailoverAfter, doc: "a replica is promoted after its master is unreachable this long; 0: only by fault",
+		val: func(r *Redis) any { return &r.FailoverAfter }},
+	field[Redis]{name: keySentinels, doc: "> 0: sentinel-1..N decide failovers by majority",
+		val: func(r *Redis) any { return &r.Sentinels }, skip: func(r *Redis) bool { return r.Sentinels <= 0 }, late: true},
+	field[Redis]{name: keyPersistence, doc: "none | everysec | always; default none",
+		val: func(r *Redis) any { return &r.Persistence }},
+	field[Redis]{name: keyRestartDelay, doc: "how long a crashed node takes to come back",
+		val: func(r *Redis) any { return &r.RestartDelay }},
+	field[Redis]{name: keyClock, doc: "wall | monotonic: the clock TTLs are measured by; default wall",
+		val: func(r *Redis) any { return &r.Clock }, skip: func(r *Redis) bool { return r.Clock == "" }, late: true},
+)
+
+var lockSection = newSection(keyLock, keyLock+".",
+	field[Lock]{name: keyKey, doc: "the Redis key of the lock",
+		val: func(l *Lock) any { return &l.Key }},
+	field[Lock]{name: keyStrategy, doc: "the acquire/release recipe (Strategies)",
+		val: func(l *Lock) any { return &l.Strategy }},
+	field[Lock]{name: keyTTL, doc: "the lease, whole milliseconds",
+		val: func(l *Lock) any { return &l.TTL }},
+	field[Lock]{name: keyTimeout, doc: "per-request client timeout; default 1s",
+		val: func(l *Lock) any { return &l.Timeout }, skip: func(l *Lock) bool { return l.Timeout == 0 }},
+	field[Lock]{name: keyWatchdog, doc: "Redisson-style lease renewal; absent: none",
+		read: func(p *parser, e entry, l *Lock, path string, pt posTable) {
+			l.Watchdog = &Watchdog{}
+			readSection(p, e.v, watchdogSection, l.Watchdog, path, pt)
+		},
+		write: func(l *Lock) *yaml.Node { return writeSection(watchdogSection, l.Watchdog) },
+		skip:  func(l *Lock) bool { return l.Watchdog == nil }},
+	field[Lock]{name: keyReentrant, doc: "the owner may take the lock again (a count)",
+		val: func(l *Lock) any { return &l.Reentrant }, skip: func(l *Lock) bool { return !l.Reentrant }},
+	field[Lock]{name: keyFair, doc: "waiters queue in arrival order",
+		val: func(l *Lock) any { return &l.Fair }, skip: func(l *Lock) bool { return !l.Fair }},
+	field[Lock]{name: keyFencing, doc: "none | token | cas; default none",
+		val: func(l *Lock) any { return &l.Fencing }, skip: func(l *Lock) bool { return l.Fencing == "" }},
+	field[Lock]{name: keyRetry, doc: "acquire attempts; absent: a single one",
+		read: func(p *parser, e entry, l *Lock, path string, pt posTable) {
+			l.Retry = &Retry{Backoff: 1.0}
+			readSection(p, e.v, retrySection, l.Retry, path, pt)
+		},
+		write: func(l *Lock) *yaml.Node { return writeSection(retrySection, l.Retry) },
+		skip:  func(l *Lock) bool { return l.Retry == nil }},
+	field[Lock]{name: keyRedlock, doc: "the parameters of strategy redlock",
+		read: func(p *parser, e entry, l *Lock, path string, pt posTable) {
+			readSection(p, e.v, redlockSection, &l.Redlock, path, pt)
+		},
+		write: func(l *Lock) *yaml.Node { return writeSection(redlockSection, &l.Redlock) }},
+)
+
+var watchdogSection = newSection(keyWatchdog, keyWatchdog+".",
+	field[Watchdog]{name: keyEvery, doc: "how often the lease is renewed",
+		val: func(w *Watchdog) any { return &w.Every }},
+	field[Watchdog]{name: keyMaxRenewals, doc: "renewals per hold; 0: unlimited",
+		val: func(w *Watchdog) any { return &w.MaxRenewals }},
+)
+
+var retrySection = newSection(keyRetry, keyRetry+".",
+	field[Retry]{name: keyAttempts, doc: "acquire attempts in all, >= 1",
+		val: func(r *Retry) any { return &r.Attempts }},
+	field[Retry]{name: keyDelay, doc: "the pause after the first failed attempt",
+		val: func(r *Retry) any { return &r.Delay }},
+	field[Retry]{name: keyBackoff, doc: "multiplier of the pause per attempt; default 1.0",
+		val: func(r *Retry) any { return &r.Backoff }},
+	field[Retry]{name: keyMaxDelay, doc: "cap on the pause; 0: none",
+		val: func(r *Retry) any { return &r.MaxDelay }},
+	field[Retry]{name: keyJitter, doc: "fraction of the pause drawn at random, 0..1",
+		val: func(r *Retry) any { return &r.Jitter }},
+)
+
+var redlockSection = newSection(keyRedlock, keyRedlock+".",
+	field[Redlock]{name: keyDriftFactor, doc: "clock drift allowed for, × ttl; default 0.01",
+		val: func(r *Redlock) any { return &r.DriftFactor }},
+	field[Redlock]{name: keyRequestTimeout, doc: "per-node request timeout; default 50ms",
+		val: func(r *Redlock) any { return &r.RequestTimeout }},
+	field[Redlock]{name: keyParallel, doc: "ask the masters at once rather than in turn",
+		val: func(r *Redlock) any { return &r.Parallel }},
+)
+
+var clientSection = newSection("client", "",
+	field[Client]{name: keyName, doc: "the client's process name", label: "client name",
+		val: func(c *Client) any { return &c.Name }},
+	field[Client]{name: keyStart, doc: "when it first asks for the lock",
+		val: func(c *Client) any { return &c.Start }},
+	field[Client]{name: keyHolds, doc: "how many times it takes the lock; default 1",
+		val: func(c *Client) any { return &c.Holds }},
+	field[Client]{name: keyWork, doc: "how long it holds the lock each time",
+		val: func(c *Client) any { return &c.Work }},
+	field[Client]{name: keyThink, doc: "the pause between holds",
+		val: func(c *Client) any { return &c.Think }},
+	field[Client]{name: keyNested, doc: "re-entries per hold (reentrant locks)",
+		val: func(c *Client) any { return &c.Nested }},
+)
+
+func readScenarioName(p *parser, e entry, s *Scenario, _ string, _ posTable) {
+	s.Name = p.str(e.v, keyName)
+	s.Pos = pos(e.k)
+}
+
+func readSeed(p *parser, e entry, s *Scenario, _ string, _ posTable) {
+	sn := p.scalar(e.v, keySeed)
+	if sn.Tag != "!!int" || sn.Decode(&s.Seed) != nil {
+		p.fail(sn, "%s must be a whole number from 0 to %d, not %s", keySeed, uint64(math.MaxUint64), echo(sn.Value))
+	}
+}
+
+func readClients(p *parser, e entry, s *Scenario, path string, pt posTable) {
+	for i, c := range p.list(e.v, keyClients, MaxClients) {
+		s.Clients = append(s.Clients, p.client(c, fmt.Sprintf("%s[%d]", path, i), pt))
+	}
+}
+
+func readFaults(p *parser, e entry, s *Scenario, path string, pt posTable) {
+	for i, fn := range p.list(e.v, keyFaults, MaxFaults) {
+		f, at := p.fault(fn, fmt.Sprintf("%s[%d]", path, i), pt)
+		s.Faults, s.FaultPos = append(s.Faults, f), append(s.FaultPos, at)
+	}
+}
+
+func writeClients(s *Scenario) *yaml.Node {
+	var cs []*yaml.Node
+	for i := range s.Clients {
+		cs = append(cs, writeSection(clientSection, &s.Clients[i]))
+	}
+	return seq(cs...)
+}
+
+func writeFaults(s *Scenario) *yaml.Node {
+	var fs []*yaml.Node
+	for _, f := range s.Faults {
+		fs = append(fs, mapping(faultAt, dur(f.At), string(f.Kind), faultBody(f)))
+	}
+	return seq(fs...)
+}
+
+func writeExpect(s *Scenario) *yaml.Node {
+	ex := mapping()
+	for _, e := range s.Expect {
+		add(ex, e.Metric, expectValue(e))
+	}
+	return ex
+}
