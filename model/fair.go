@@ -9,9 +9,9 @@ import (
 // The fair lock (Redisson's RedissonFairLock): waiters queue in a list with
 // a timeout each, and only the head of the queue may take the lock.
 
-func fairAcquire(s *single, t *Thread, l *Lease) bool {
+func fairAcquire(s *single, t *Thread, n *Node, l *Lease) bool {
 	key := s.cfg.Key
-	r, err := t.Call(s.node(t), OpAcquire, "EVAL", store.ScriptFairAcquire, "3", key, key+":queue", key+":timeouts",
+	r, err := t.Call(n, OpAcquire, "EVAL", store.ScriptFairAcquire, "3", key, key+":queue", key+":timeouts",
 		l.Token, s.ttlArg(), msArg(t.Wall()+fairEpoch), msArg(s.placeTimeout()))
 	return err == nil && r == 1
 }

@@ -13,15 +13,15 @@ const (
 )
 
 // scriptRelease is "if GET key == token then DEL key".
-func scriptRelease(s *single, t *Thread, l *Lease) {
-	t.Call(s.node(t), OpRelease, "EVAL", store.ScriptRelease, "1", s.cfg.Key, l.Token)
+func scriptRelease(s *single, t *Thread, n *Node, l *Lease) {
+	t.Call(n, OpRelease, "EVAL", store.ScriptRelease, "1", s.cfg.Key, l.Token)
 }
 
 // Renew is the watchdog's check-and-PEXPIRE; the lease runs from before it
 // was sent.
 func (s *single) Renew(t *Thread, l *Lease) bool {
-	start := t.Wall()
-	r, err := t.Call(s.node(t), OpRenew, "EVAL", s.renew, "1", s.cfg.Key, l.Token, s.ttlArg())
+	n, start := s.node(t), t.Wall()
+	r, err := t.Call(n, OpRenew, "EVAL", s.renew, "1", s.cfg.Key, l.Token, s.ttlArg())
 	if err != nil || r != 1 {
 		return false
 	}

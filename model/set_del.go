@@ -4,7 +4,7 @@ package model
 // set-del strategy releases with the blind DEL (delRelease); lua-release
 // with a check-and-delete script (lua_release.go).
 
-func setPXAcquire(s *single, t *Thread, l *Lease) bool {
-	r, err := t.Call(s.node(t), OpAcquire, "SET", s.cfg.Key, l.Token, "NX", "PX", s.ttlArg())
+func setPXAcquire(s *single, t *Thread, n *Node, l *Lease) bool {
+	r, err := t.Call(n, OpAcquire, "SET", s.cfg.Key, l.Token, "NX", "PX", s.ttlArg())
 	return err == nil && r != nil
 }

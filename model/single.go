@@ -16,8 +16,8 @@ type single struct {
 }
 
 type (
-	acquireStep func(s *single, t *Thread, l *Lease) bool
-	releaseStep func(s *single, t *Thread, l *Lease)
+	acquireStep func(s *single, t *Thread, n *Node, l *Lease) bool
+	releaseStep func(s *single, t *Thread, n *Node, l *Lease)
 )
 
 // variant is what a design adds to its strategy's recipe.
@@ -100,10 +100,11 @@ func (s *single) node(t *Thread) *Node { return t.master(0) }
 
 // Acquire is one attempt, as the strategy's recipe writes it.
 func (s *single) Acquire(t *Thread, l *Lease) bool {
-	l.Nodes = append(l.Nodes[:0], s.node(t)) // a retried lease's storage (Client.retry)
+	n := s.node(t)
+	l.Nodes = append(l.Nodes[:0], n) // a retried lease's storage (Client.retry)
 	l.Until = l.Start + s.cfg.TTL
-	return s.acquire(s, t, l)
+	return s.acquire(s, t, n, l)
 }
 
 // Release gives the lock back, as the strategy's recipe writes it.
-func (s *single) Release(t *Thread, l *Lease) { s.release(s, t, l) }
+func (s *single) Release(t *Thread, l *Lease) { s.release(s, t, s.node(t), l) }
