@@ -41,8 +41,8 @@ func TestSingleRecipeTable(t *testing.T) {
 		}
 		for vi, v := range variants {
 			cfg := model.Config{Seed: 1, Duration: time.Minute, Latency: time.Millisecond,
-				Nodes: model.NodesConfig{Masters: 1},
-				Lock:  model.LockConfig{Key: key, Strategy: st, TTL: 10 * time.Second, Timeout: time.Second},
+				Nodes:   model.NodesConfig{Masters: 1},
+				Lock:    model.LockConfig{Key: key, Strategy: st, TTL: 10 * time.Second, Timeout: time.Second},
 				Clients: []model.ClientConfig{{Name: "A", Holds: 1, Work: time.Millisecond}}}
 			v.set(&cfg.Lock)
 			w := newWorld(t, cfg)
