@@ -37,6 +37,9 @@ func (res *Result) WriteText(w io.Writer) {
 	tw.Flush()
 	for _, sr := range res.Strategies {
 		fmt.Fprintln(w)
+		for _, d := range sr.Dropped {
+			fmt.Fprintf(w, "%s: runs without %s\n", sr.Strategy, d)
+		}
 		if n := sr.BudgetExhausted.Count; n > 0 {
 			fmt.Fprintf(w, "%s: %s cut short by the event budget (%d events): not known safe (raise it with --budget)\n",
 				sr.Strategy, runsText(n), res.Budget)

@@ -62,6 +62,9 @@ type Result struct {
 type StrategyResult struct {
 	Strategy string `json:"strategy"`
 	Nodes    int    `json:"nodes"` // masters in its world
+	// Dropped are the modifiers of the scenario's design this strategy
+	// cannot run, so its runs go without them (as a compare column does).
+	Dropped []scenario.Dropped `json:"dropped,omitempty"`
 	Stats
 	// Counterexample is the shrunk first violating schedule; nil when no
 	// run violated safety.
@@ -199,7 +202,7 @@ func Explore(ctx context.Context, cfg Config) (*Result, error) {
 			return nil, err
 		}
 		res.Strategies = append(res.Strategies, &StrategyResult{Strategy: st, Nodes: w.Base.Redis.Nodes,
-			world: w, tally: tally{best: -1}})
+			Dropped: w.Dropped, world: w, tally: tally{best: -1}})
 	}
 	if cfg.OutDir != "" {
 		if err := checkOutDir(cfg.OutDir); err != nil {

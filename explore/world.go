@@ -37,16 +37,27 @@ type World struct {
 	TTL      time.Duration // the lock's TTL: the unit of fault magnitudes
 	Duration time.Duration // the scenario's duration
 	Horizon  time.Duration // faults strike in [0, Horizon): see horizon
+
+	// Dropped are the modifiers of the scenario's design that Strategy
+	// cannot run, which its runs therefore go without (as in compare).
+	Dropped []scenario.Dropped
+	err     error // the design cannot run under Strategy (see check)
 }
 
-// NewWorld is s's world under strategy.
+// NewWorld is s's world under strategy: the design as that strategy can
+// run it (scenario.ForStrategy, the rules the loader and compare use). A
+// design that cannot run at all is reported by check.
 func NewWorld(s *scenario.Scenario, strategy string) *World {
-	base := *s
+	under, dropped, err := scenario.ForStrategy(s, strategy)
+	if err != nil {
+		under = s
+	}
+	base := *under
 	base.Faults = nil
 	base.Expect = nil
 	base.Lock.Strategy = strategy
 	base.Redis.Nodes = scenario.NodesFor(strategy, s.Redis.Nodes)
-	w := &World{Strategy: strategy, Base: &base, TTL: s.Lock.TTL, Duration: s.Duration}
+	w := &World{Strategy: strategy, Base: &base, TTL: s.Lock.TTL, Duration: s.Duration, Dropped: dropped, err: err}
 	var clients []string
 	for _, c := range s.Clients {
 		clients = append(clients, c.Name)
@@ -68,6 +79,9 @@ func (w *World) options(ctx context.Context, sched []faults.Fault) scenario.Opti
 // check builds the world once without running it: a world that cannot be
 // built is a configuration error, found before the search.
 func (w *World) check() error {
+	if w.err != nil {
+		return w.err
+	}
 	r, err := scenario.NewRunner(w.Base, w.options(context.Background(), nil), false)
 	if err != nil {
 		return err

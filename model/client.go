@@ -264,18 +264,7 @@ func appendLease(b []byte, l *Lease) []byte {
 func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 	c.setState(StateHolding)
 	wd := c.startWatchdog(l)
-	depth := 0
-	ok := true
-	for i := 0; i < c.Cfg.Nested; i++ {
-		c.setState(StateAcquiring)
-		if c.retry(t, l.Token, "nested acquire") == nil {
-			c.w.clientEvent(judge.NestedFailed, c.Name)
-			ok = false
-			break
-		}
-		c.w.Emit(c.Name, "reentered", "re-acquired %s (depth %d)", l.Token, i+2)
-		depth++
-	}
+	depth, ok := c.reenter(t, l)
 	if ok {
 		c.work(t, l)
 	}
@@ -291,6 +280,21 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 	st.Release(t, l)
 	c.lease = nil
 	c.w.emitLine(c.Name, "released", append(append(c.w.line(), "released "...), l.Token...))
+}
+
+// reenter takes the lock again Cfg.Nested times inside the hold (a
+// reentrant lock's nested acquires); depth is how many succeeded, ok false
+// when one failed.
+func (c *Client) reenter(t *Thread, l *Lease) (depth int, ok bool) {
+	for ; depth < c.Cfg.Nested; depth++ {
+		c.setState(StateAcquiring)
+		if c.retry(t, l.Token, "nested acquire") == nil {
+			c.w.clientEvent(judge.NestedFailed, c.Name)
+			return depth, false
+		}
+		c.w.Emit(c.Name, "reentered", "re-acquired %s (depth %d)", l.Token, depth+2)
+	}
+	return depth, true
 }
 
 // work is the critical section proper: read the counter, take `work` time,

@@ -1,12 +1,9 @@
 package model
 
 import (
-	"fmt"
-	"github.com/lockstep-sim/lockstep/model/store"
-	"strconv"
 	"time"
 
-	"github.com/lockstep-sim/lockstep/sim"
+	"github.com/lockstep-sim/lockstep/model/store"
 )
 
 // Redlock is the multi-master lock of the redis.io distributed-locks page
@@ -33,11 +30,13 @@ import (
 // on nodes that can forget (restart empty, fail over), so two grants can carry
 // the same or even a decreasing token. fencing: cas needs nothing from the
 // lock: the resource checks the lease's random token instead (resource.go).
+//
+// This file is the algorithm only. What an attempt looked like is told to
+// observers (redlock_attempt.go): the trace's narrator (redlock_trace.go)
+// and whoever watches (AttemptLog).
 type Redlock struct {
 	cfg LockConfig
-	// last is each client's most recent attempt, for snapshots and the TUI.
-	// Looked up by name only; its iteration order never reaches output.
-	last map[string]*Attempt
+	obs []RedlockObserver // the narrator first
 }
 
 func init() {
@@ -48,7 +47,7 @@ func newRedlock(c LockConfig) *Redlock {
 	if c.NodeTimeout <= 0 {
 		c.NodeTimeout = DefaultNodeTimeout
 	}
-	return &Redlock{cfg: c, last: map[string]*Attempt{}}
+	return &Redlock{cfg: c, obs: []RedlockObserver{narrator{}}}
 }
 
 // Defaults of the reference implementations, used when the configuration
@@ -72,61 +71,11 @@ const (
 	defaultRetryDelay = 200 * time.Millisecond // uniform in [0, this)
 )
 
-// Outcome is what one node answered in an attempt, as the client saw it.
-type Outcome string
-
-// Per-node outcomes.
-const (
-	OutcomePending Outcome = "pending" // not asked yet, or no answer read yet
-	OutcomeOK      Outcome = "ok"      // the node stored our token
-	OutcomeTaken   Outcome = "taken"   // someone else's key is there
-	OutcomeTimeout Outcome = "timeout" // no reply within request_timeout (the SET may still have run)
-	OutcomeError   Outcome = "error"   // an error reply: -LOADING, -READONLY ...
-)
-
-// traceKind is the kind of the trace line that reports outcome o of one
-// node ("node-" and the outcome), without building it on every line.
-func (o Outcome) traceKind() string {
-	switch o {
-	case OutcomeOK:
-		return "node-ok"
-	case OutcomeTaken:
-		return "node-taken"
-	case OutcomeTimeout:
-		return "node-timeout"
-	case OutcomeError:
-		return "node-error"
-	}
-	return "node-" + string(o)
-}
-
-// NodeOutcome is one node's part in an attempt.
-type NodeOutcome struct {
-	Node    string
-	Outcome Outcome
-	Fence   int64  // with fencing: token, the node's counter after its INCR
-	Detail  string // the error reply, for OutcomeError
-}
-
-// Attempt is one Redlock acquisition attempt as the client saw it: the
-// per-node outcomes in node order and the verdict. Times are the client's
-// clock.
-type Attempt struct {
-	Token    string
-	Start    time.Duration
-	Nodes    []NodeOutcome
-	Quorum   int
-	Granted  int           // nodes that answered OK
-	Elapsed  time.Duration // by the client's clock; valid once Done
-	Validity time.Duration // ttl − elapsed − drift; valid once Done
-	Done     bool          // the replies have been counted
-	OK       bool          // quorum and validity > 0: the client holds the lock
-}
-
 // Name is "redlock".
 func (r *Redlock) Name() string { return StrategyRedlock }
 
-// Quorum is N/2+1 of the shards' masters.
+// Quorum is N/2+1 of the shards' masters: the one place it is computed
+// (attempts, renewals, the judge and the TUI all ask here).
 func (r *Redlock) Quorum(w *World) int { return len(w.Shards)/2 + 1 }
 
 // LockNodes are the current masters, one per shard (after a failover, the
@@ -137,28 +86,6 @@ func (r *Redlock) LockNodes(w *World) []*Node {
 		out[i] = sh.Master
 	}
 	return out
-}
-
-// LastAttempt is a copy of the client's most recent attempt, in progress or
-// finished; false when it has made none.
-func (r *Redlock) LastAttempt(client string) (Attempt, bool) {
-	a := r.last[client]
-	if a == nil {
-		return Attempt{}, false
-	}
-	cp := *a
-	cp.Nodes = append([]NodeOutcome(nil), a.Nodes...)
-	return cp, true
-}
-
-// RedlockAttempt is the client's latest Redlock attempt in w; false when the
-// world does not run Redlock or the client has made no attempt.
-func RedlockAttempt(w *World, client string) (Attempt, bool) {
-	r, ok := w.strategy.(*Redlock)
-	if !ok {
-		return Attempt{}, false
-	}
-	return r.LastAttempt(client)
 }
 
 // Validity is the redis.io formula: what is left of ttl after the time the
@@ -193,7 +120,7 @@ func (r *Redlock) Acquire(t *Thread, l *Lease) bool {
 			return false
 		}
 		d := time.Duration(t.c.rng.Int64N(int64(defaultRetryDelay)))
-		t.c.w.Emit(t.c.Name, "retry", "Redlock retries in %s (random delay, attempt %d of %d)", d, i+1, attempts)
+		narrator{}.retry(t.c, d, i+1, attempts)
 		t.Sleep(d)
 		l.Start = t.Wall()
 	}
@@ -209,123 +136,47 @@ func (r *Redlock) nested(t *Thread, l *Lease) bool {
 
 // attempt is steps 1-5 of the algorithm, once.
 func (r *Redlock) attempt(t *Thread, l *Lease) bool {
-	w, c := t.World(), t.Client()
 	nodes := r.masters(t)
-	a := &Attempt{Token: l.Token, Start: l.Start, Quorum: len(nodes)/2 + 1, Nodes: make([]NodeOutcome, len(nodes))}
-	for i, n := range nodes {
-		a.Nodes[i] = NodeOutcome{Node: n.Name(), Outcome: OutcomePending}
-	}
-	r.last[c.Name] = a
-
-	key, ttl := r.cfg.Key, msArg(r.cfg.TTL)
-	args := []string{"SET", key, l.Token, "NX", "PX", ttl}
-	if r.cfg.Fencing == "token" {
-		args = []string{"EVAL", store.ScriptFencedAcquire, "2", key, key + ":fence", l.Token, ttl}
-	}
+	a := r.begin(t, l, nodes)
 	var granted []*Node
-	var fence int64
-	r.each(t, nodes, OpAcquire, args, func(i int, res rpcResult) {
-		o := classify(nodes[i], res)
-		a.Nodes[i] = o
-		w.emitLine(c.Name, o.Outcome.traceKind(), appendOutcome(w.line(), o))
-		if o.Outcome == OutcomeOK {
+	r.each(t, nodes, OpAcquire, r.acquireArgs(l.Token), func(i int, res rpcResult) {
+		r.answered(t.c, a, i, classify(nodes[i], res))
+		if a.Nodes[i].Outcome == OutcomeOK {
 			granted = append(granted, nodes[i])
-			fence = max(fence, o.Fence)
 		}
 	})
-
-	a.Elapsed = t.Wall() - l.Start
-	a.Validity = Validity(r.cfg.TTL, a.Elapsed, r.cfg.DriftFactor)
-	a.Granted = len(granted)
-	a.Done = true
-	a.OK = a.Granted >= a.Quorum && a.Validity > 0
-	summary := fmt.Sprintf("%d of %d nodes (quorum %d) %s, elapsed %s, validity %s",
-		a.Granted, len(nodes), a.Quorum, a.tally(), a.Elapsed, a.Validity)
-	if a.OK {
-		l.Nodes = granted
-		l.Until = l.Start + a.Validity
-		l.Fence = fence
-		w.Emit(c.Name, "quorum", "%s: lock granted", summary)
+	if r.count(t, l, a) {
+		l.Nodes, l.Until, l.Fence = granted, l.Start+a.Validity, a.maxFence()
 		return true
 	}
-	why := "no quorum"
-	if a.Granted >= a.Quorum {
-		why = "validity used up"
+	if !a.Nested {
+		r.releaseAll(t, nodes, l.Token)
 	}
-	if r.nested(t, l) {
-		w.Emit(c.Name, "refused", "%s: %s; the keys are this hold's own, so nothing is released", summary, why)
-		return false
-	}
-	w.Emit(c.Name, "refused", "%s: %s; releasing on all nodes", summary, why)
-	r.releaseAll(t, nodes, l.Token)
 	return false
 }
 
-// tally lists the nodes by outcome, in outcome then node order:
-// "[ok redis-1 redis-2; taken redis-3; timeout redis-4 redis-5]".
-func (a *Attempt) tally() string {
-	// One buffer: this runs for every attempt.
-	b := make([]byte, 0, 64)
-	b = append(b, '[')
-	first := true
-	for _, oc := range []Outcome{OutcomeOK, OutcomeTaken, OutcomeTimeout, OutcomeError} {
-		n := 0
-		for _, o := range a.Nodes {
-			if o.Outcome != oc {
-				continue
-			}
-			if n == 0 {
-				if !first {
-					b = append(b, "; "...)
-				}
-				b = append(b, oc...)
-				first = false
-			}
-			b = append(b, ' ')
-			b = append(b, o.Node...)
-			n++
-		}
+// acquireArgs is step 2's command: SET NX PX, or with fencing: token the
+// script that also INCRs the node's counter.
+func (r *Redlock) acquireArgs(token string) []string {
+	key, ttl := r.cfg.Key, msArg(r.cfg.TTL)
+	if r.cfg.Fencing == "token" {
+		return []string{"EVAL", store.ScriptFencedAcquire, "2", key, key + ":fence", token, ttl}
 	}
-	return string(append(b, ']'))
+	return []string{"SET", key, token, "NX", "PX", ttl}
 }
 
-// classify turns a node's reply to the acquire command into an outcome.
-func classify(n *Node, res rpcResult) NodeOutcome {
-	o := NodeOutcome{Node: n.Name()}
-	switch {
-	case res.err == ErrTimeout:
-		o.Outcome = OutcomeTimeout
-	case res.err != nil:
-		o.Outcome, o.Detail = OutcomeError, res.err.Error()
-	case res.reply == nil:
-		o.Outcome = OutcomeTaken
-	default:
-		o.Outcome = OutcomeOK
-		if f, ok := res.reply.(int); ok {
-			o.Fence = int64(f)
-		}
+// count is steps 3 and 4: elapsed by the client's clock, the validity, and
+// whether a quorum granted in time.
+func (r *Redlock) count(t *Thread, l *Lease, a *Attempt) bool {
+	a.Elapsed = t.Wall() - l.Start
+	a.Validity = Validity(r.cfg.TTL, a.Elapsed, r.cfg.DriftFactor)
+	a.Done = true
+	a.OK = a.Granted >= a.Quorum && a.Validity > 0
+	a.Nested = r.nested(t, l)
+	for _, o := range r.obs {
+		o.Counted(t.c, a)
 	}
-	return o
-}
-
-func appendOutcome(b []byte, o NodeOutcome) []byte {
-	b = append(append(b, o.Node...), ": "...)
-	switch o.Outcome {
-	case OutcomeOK:
-		b = append(b, "OK"...)
-		if o.Fence > 0 {
-			b = strconv.AppendInt(append(b, " (counter "...), o.Fence, 10)
-			b = append(b, ')')
-		}
-		return b
-	case OutcomeTaken:
-		return append(b, "taken by another client"...)
-	case OutcomeTimeout:
-		return append(b, "no reply within request_timeout"...)
-	case OutcomeError:
-		return append(append(b, "error "...), o.Detail...)
-	}
-	return append(b, o.Outcome...)
+	return a.OK
 }
 
 // Release is the compare-and-delete script on every master: the client does
@@ -342,31 +193,23 @@ func (r *Redlock) releaseAll(t *Thread, nodes []*Node, token string) {
 // counts only if a quorum extended the key, the old lease had not run out
 // before the replies were read, and the new validity is positive.
 func (r *Redlock) Renew(t *Thread, l *Lease) bool {
-	w, c := t.World(), t.Client()
 	nodes := r.masters(t)
 	start := t.Wall()
-	n := 0
+	rn := Renewal{Of: len(nodes), Quorum: r.Quorum(t.World()), Until: l.Until}
 	r.each(t, nodes, OpRenew, []string{"EVAL", store.ScriptRenew, "1", r.cfg.Key, l.Token, msArg(r.cfg.TTL)},
 		func(_ int, res rpcResult) {
 			if res.err == nil && res.reply == 1 {
-				n++
+				rn.Extended++
 			}
 		})
 	now := t.Wall()
-	validity := Validity(r.cfg.TTL, now-start, r.cfg.DriftFactor)
-	q := len(nodes)/2 + 1
-	switch {
-	case n < q:
-		w.Emit(c.Name, "renew-refused", "extended on %d of %d nodes (quorum %d)", n, len(nodes), q)
-		return false
-	case l.Until >= 0 && now >= l.Until:
-		w.Emit(c.Name, "renew-refused", "extended on %d nodes, but only after the lease had run out at %s", n, sim.FormatTime(l.Until))
-		return false
-	case validity <= 0:
-		w.Emit(c.Name, "renew-refused", "extended on %d nodes, but the validity is used up (%s)", n, validity)
+	rn.Late = l.Until >= 0 && now >= l.Until
+	rn.Validity = Validity(r.cfg.TTL, now-start, r.cfg.DriftFactor)
+	if rn.Extended < rn.Quorum || rn.Late || rn.Validity <= 0 {
+		narrator{}.renewRefused(t.c, rn)
 		return false
 	}
-	l.Until = start + validity
+	l.Until = start + rn.Validity
 	return true
 }
 

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model/tracefmt"
+	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // callAll sends the same command to every node at once and waits until each
@@ -17,46 +18,62 @@ import (
 // them only when it runs again: a thread paused meanwhile (a GC pause) sees
 // them all at once after the pause, with its clock showing the pause.
 func (t *Thread) callAll(nodes []*Node, op Op, timeout time.Duration, args []string) []rpcResult {
-	w := t.c.w
-	from := t.c.Name
-	res := make([]rpcResult, len(nodes))
-	got := make([]bool, len(nodes))
-	left := len(nodes)
-	if left == 0 {
-		return res
+	g := &gathering{w: t.c.w, from: t.c.Name, res: make([]rpcResult, len(nodes)), got: make([]bool, len(nodes)), left: len(nodes)}
+	if g.left == 0 {
+		return g.res
 	}
-	tk := t.p.Arm()
-	var timer *localTimer
+	g.tk = t.p.Arm()
 	for i, n := range nodes {
-		w.Net.Send(from, n.Name(), func() {
-			reply, err, ok := w.serve(n, from, op, args)
-			if !ok {
-				return // a dead node never answers
-			}
-			w.Net.Send(n.Name(), from, func() {
-				if got[i] {
-					return // arrived after the timeout: ignored, as by a real client
-				}
-				got[i], res[i] = true, rpcResult{reply, err}
-				if left--; left == 0 {
-					timer.Stop()
-					tk.Wake(nil)
-				}
-			})
-		})
+		g.send(i, n, op, args)
 	}
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	timer = t.c.afterLocal(timeout, func() {
-		for i := range res {
-			if !got[i] {
-				got[i], res[i] = true, rpcResult{nil, ErrTimeout}
-				w.Emit(from, "timeout", "no reply from %s within %s by %s's clock", nodes[i].Name(), tracefmt.Dur(timeout), from)
-			}
-		}
-		tk.Wake(nil)
-	})
+	g.timer = t.c.afterLocal(timeout, func() { g.expire(nodes, timeout) })
 	t.p.Park()
-	return res
+	return g.res
+}
+
+// gathering is one callAll in progress: the replies so far and the
+// thread waiting for them.
+type gathering struct {
+	w     *World
+	from  string
+	res   []rpcResult
+	got   []bool
+	left  int
+	tk    sim.Ticket
+	timer *localTimer
+}
+
+// send asks node n; its reply fills slot i, and the last reply wakes the
+// caller.
+func (g *gathering) send(i int, n *Node, op Op, args []string) {
+	g.w.Net.Send(g.from, n.Name(), func() {
+		reply, err, ok := g.w.serve(n, g.from, op, args)
+		if !ok {
+			return // a dead node never answers
+		}
+		g.w.Net.Send(n.Name(), g.from, func() {
+			if g.got[i] {
+				return // arrived after the timeout: ignored, as by a real client
+			}
+			g.got[i], g.res[i] = true, rpcResult{reply, err}
+			if g.left--; g.left == 0 {
+				g.timer.Stop()
+				g.tk.Wake(nil)
+			}
+		})
+	})
+}
+
+// expire is the timeout: every node not heard from times out.
+func (g *gathering) expire(nodes []*Node, timeout time.Duration) {
+	for i := range g.res {
+		if !g.got[i] {
+			g.got[i], g.res[i] = true, rpcResult{nil, ErrTimeout}
+			g.w.Emit(g.from, "timeout", "no reply from %s within %s by %s's clock", nodes[i].Name(), tracefmt.Dur(timeout), g.from)
+		}
+	}
+	g.tk.Wake(nil)
 }

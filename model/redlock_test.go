@@ -35,6 +35,7 @@ func newWorld(t *testing.T, cfg model.Config) *model.World {
 		t.Fatal(err)
 	}
 	t.Cleanup(w.Close)
+	model.WatchAttempts(w) // before the run, so that attempt() sees every attempt
 	return w
 }
 
@@ -51,7 +52,7 @@ func runUntil(w *model.World, end time.Duration) {
 
 func attempt(t *testing.T, w *model.World, client string) model.Attempt {
 	t.Helper()
-	a, ok := model.RedlockAttempt(w, client)
+	a, ok := model.WatchAttempts(w).Last(client)
 	if !ok {
 		t.Fatalf("%s made no Redlock attempt", client)
 	}

@@ -37,10 +37,10 @@ const (
 var Strategies = []string{StrategySetnxDel, StrategySetnxExpire, StrategySetDel, StrategyLuaRelease, StrategyRedlock}
 
 var strategyFactories = map[string]func(LockConfig) Strategy{
-	StrategySetnxDel:    func(c LockConfig) Strategy { return &single{cfg: c, kind: StrategySetnxDel} },
-	StrategySetnxExpire: func(c LockConfig) Strategy { return &single{cfg: c, kind: StrategySetnxExpire} },
-	StrategySetDel:      func(c LockConfig) Strategy { return &single{cfg: c, kind: StrategySetDel} },
-	StrategyLuaRelease:  func(c LockConfig) Strategy { return &single{cfg: c, kind: StrategyLuaRelease} },
+	StrategySetnxDel:    newSingle,
+	StrategySetnxExpire: newSingle,
+	StrategySetDel:      newSingle,
+	StrategyLuaRelease:  newSingle,
 }
 
 // RegisterStrategy makes a strategy available by name (Redlock registers itself).

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"time"
+
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -23,29 +25,40 @@ func (c *Client) startWatchdog(l *Lease) *watchdog {
 	c.renewals = 0
 	c.group.Spawn(c.Name+"/watchdog", c.w.Now(), func(p *sim.Proc) {
 		t := &Thread{c: c, p: p}
-		for !wd.stopped {
-			tk := p.Arm()
-			timer := c.afterLocal(cfg.Every, func() { tk.Wake(nil) })
-			wd.wake = func() { timer.Stop(); tk.Wake(nil) }
-			p.Park()
-			wd.wake = nil
-			if wd.stopped {
-				return
-			}
-			if !c.w.strategy.Renew(t, l) {
-				c.w.Emit(c.Name, "renew-fail", "watchdog: renewal of %s failed (the key is no longer ours, or no answer in time); renewal stops", l.Token)
-				return
-			}
-			c.renewals++
-			c.w.Emit(c.Name, "renewed", "watchdog extended %s (renewal %d), believes it holds until %s",
-				l.Token, c.renewals, sim.FormatTime(l.Until))
-			if cfg.MaxRenewals > 0 && c.renewals >= cfg.MaxRenewals {
-				c.w.Emit(c.Name, "renew-cap", "watchdog: max_renewals %d reached; renewal stops", cfg.MaxRenewals)
-				return
-			}
+		for wd.sleep(t, cfg.Every) && c.renew(t, l, cfg) {
 		}
 	})
 	return wd
+}
+
+// sleep waits every by the client's clock, or until stop; false when the
+// watchdog has been stopped.
+func (wd *watchdog) sleep(t *Thread, every time.Duration) bool {
+	if wd.stopped {
+		return false
+	}
+	tk := t.p.Arm()
+	timer := t.c.afterLocal(every, func() { tk.Wake(nil) })
+	wd.wake = func() { timer.Stop(); tk.Wake(nil) }
+	t.p.Park()
+	wd.wake = nil
+	return !wd.stopped
+}
+
+// renew is one renewal by the strategy; false when renewal stops.
+func (c *Client) renew(t *Thread, l *Lease, cfg *WatchdogConfig) bool {
+	if !c.w.strategy.Renew(t, l) {
+		c.w.Emit(c.Name, "renew-fail", "watchdog: renewal of %s failed (the key is no longer ours, or no answer in time); renewal stops", l.Token)
+		return false
+	}
+	c.renewals++
+	c.w.Emit(c.Name, "renewed", "watchdog extended %s (renewal %d), believes it holds until %s",
+		l.Token, c.renewals, sim.FormatTime(l.Until))
+	if cfg.MaxRenewals > 0 && c.renewals >= cfg.MaxRenewals {
+		c.w.Emit(c.Name, "renew-cap", "watchdog: max_renewals %d reached; renewal stops", cfg.MaxRenewals)
+		return false
+	}
+	return true
 }
 
 // stop ends the watchdog; a sleeping watchdog thread is woken so it can exit.

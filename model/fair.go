@@ -1,0 +1,34 @@
+package model
+
+import (
+	"time"
+
+	"github.com/lockstep-sim/lockstep/model/store"
+)
+
+// The fair lock (Redisson's RedissonFairLock): waiters queue in a list with
+// a timeout each, and only the head of the queue may take the lock.
+
+func fairAcquire(s *single, t *Thread, n *Node, l *Lease) bool {
+	key := s.cfg.Key
+	r, err := t.Call(n, OpAcquire, "EVAL", store.ScriptFairAcquire, "3", key, key+":queue", key+":timeouts",
+		l.Token, s.ttlArg(), msArg(t.Wall()+fairEpoch), msArg(s.placeTimeout()))
+	return err == nil && r == 1
+}
+
+// fairEpoch puts the fair lock's client timestamps in a plausible range of
+// Unix milliseconds; only differences matter.
+const fairEpoch = 1_767_225_600 * time.Second // 2026-01-01T00:00:00Z
+
+// placeTimeout is how long a fair-lock waiter keeps its place without
+// retrying: Redisson uses 5 s; longer when the retry delays are longer.
+func (s *single) placeTimeout() time.Duration {
+	d := 5 * time.Second
+	if r := s.cfg.Retry; r != nil && 3*r.MaxDelay > d {
+		d = 3 * r.MaxDelay
+	}
+	if r := s.cfg.Retry; r != nil && 3*r.Delay > d {
+		d = 3 * r.Delay
+	}
+	return d
+}

@@ -1,0 +1,14 @@
+package model
+
+// V2 of the seeds: SETNX then EXPIRE, two round trips; a crash between them
+// leaves a key without TTL. Released with the blind DEL (delRelease).
+
+func setnxExpireAcquire(s *single, t *Thread, n *Node, l *Lease) bool {
+	key := s.cfg.Key
+	r, err := t.Call(n, OpAcquire, "SETNX", key, l.Token)
+	if err != nil || r != 1 {
+		return false
+	}
+	t.Call(n, OpRenew, "PEXPIRE", key, s.ttlArg())
+	return true
+}
