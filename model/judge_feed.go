@@ -93,19 +93,24 @@ type probe struct {
 // to now, as any look does).
 func (p *probe) LockKey(afterCommand bool, now time.Duration) judge.KeyState {
 	n, key := p.n, p.w.Cfg.Lock.Key
-	var st Effect
+	var read Effect
+	var st *Effect
 	switch {
 	case afterCommand:
-		st = n.TrackedState(key)
+		if st = n.TrackedRef(key); st == nil {
+			read = n.KeyState(key)
+			st = &read
+		}
 	case n.Exists(now, key):
-		st = n.KeyState(key)
+		read = n.KeyState(key)
+		st = &read
 	default:
 		return judge.KeyState{TTL: -2, Expires: -1}
 	}
 	if st.Deleted {
 		return judge.KeyState{TTL: -2, Expires: -1}
 	}
-	ttl := n.PTTLOf(st)
+	ttl := n.PTTLOf(*st)
 	k := judge.KeyState{Held: true, Owner: st.Owner(), TTL: ttl, Expires: -1}
 	if ttl >= 0 {
 		// Both of the node's readings advance at its clock's rate, so the

@@ -154,11 +154,16 @@ func (n *Node) keep() {
 }
 
 func (n *Node) keepEffects() {
-	for _, e := range n.st.Effects() {
-		if !n.replica {
-			n.outbox = append(n.outbox, e)
+	// By index: an Effect is ~120 bytes, and a log without persistence
+	// keeps nothing (appendLog.append would only take a copy).
+	effs := n.st.Effects()
+	if !n.replica {
+		n.outbox = append(n.outbox, effs...)
+	}
+	if n.aof.mode != PersistNone {
+		for i := range effs {
+			n.aof.append(effs[i])
 		}
-		n.aof.append(e)
 	}
 	n.st.TakeEffects()
 }

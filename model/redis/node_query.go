@@ -34,7 +34,8 @@ func (n *Node) lockValue(key string) string {
 	if !n.up {
 		return ""
 	}
-	return n.KeyState(key).Owner()
+	e := n.KeyState(key)
+	return e.Owner()
 }
 
 // TrackedState is key's state right after the command Do just ran: what Do
@@ -45,6 +46,15 @@ func (n *Node) TrackedState(key string) Effect {
 		return e
 	}
 	return n.KeyState(key)
+}
+
+// TrackedRef is TrackedState without copying the Effect when Do read it
+// (the judge asks on every grant); nil: Do did not, read KeyState.
+func (n *Node) TrackedRef(key string) *Effect {
+	if e := n.st.LastKeyStateRef(); e != nil && e.Key == key {
+		return e
+	}
+	return nil
 }
 
 // PTTLOf is what PTTL returns for a key in state e read on n at this instant.

@@ -46,8 +46,9 @@ const (
 )
 
 // Owner is the owner token a lock key in state e holds: a string's value,
-// or a reentrant lock hash's holder field.
-func (e Effect) Owner() string {
+// or a reentrant lock hash's holder field. By pointer: an Effect is ~120
+// bytes and the judge reads an owner on every grant.
+func (e *Effect) Owner() string {
 	if e.Type == "hash" {
 		for i := 0; i+1 < len(e.Fields); i += 2 {
 			if e.Fields[i] == "holder" {

@@ -407,3 +407,12 @@ func (s *Store) SetReadOnly(on bool) { s.readOnly = on }
 // command, if it read it (the command wrote it): what KeyState would read
 // now, at the same instant.
 func (s *Store) LastKeyState() (Effect, bool) { return s.cmd.keyAfter, s.cmd.keyAfterOK }
+
+// LastKeyStateRef is LastKeyState without copying the Effect: nil when Exec
+// did not read it; valid until the next command.
+func (s *Store) LastKeyStateRef() *Effect {
+	if !s.cmd.keyAfterOK {
+		return nil
+	}
+	return &s.cmd.keyAfter
+}
