@@ -15,7 +15,7 @@ func fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	sw := ansi.StringWidth(s)
+	sw := width(s)
 	if sw > w {
 		// Only padding past w (a list pads its lines to its own idea of
 		// the width): cut it without an ellipsis, nothing is lost.
@@ -24,7 +24,7 @@ func fit(s string, w int) string {
 			tail = ""
 		}
 		s = ansi.Truncate(s, w, tail)
-		sw = ansi.StringWidth(s)
+		sw = width(s)
 	}
 	if sw < w {
 		s += strings.Repeat(" ", w-sw)
@@ -120,4 +120,33 @@ func tooSmall(w, h, minW, minH int) string {
 		lines = append(lines, fit(m, w))
 	}
 	return render(lines, h)
+}
+
+// width is ansi.StringWidth(s), counted directly when s is printable ASCII
+// and SGR-style CSI sequences only (most of a frame's lines): fit measures
+// every line of every panel each frame, and segmenting graphemes is the
+// bulk of a frame's cost. Anything else goes to ansi.StringWidth.
+func width(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x20 && c < 0x7f:
+			n++
+		case c == 0x1b && i+1 < len(s) && s[i+1] == '[':
+			j := i + 2
+			for j < len(s) && s[j] >= 0x30 && s[j] <= 0x3f {
+				j++
+			}
+			for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
+				j++
+			}
+			if j >= len(s) || s[j] < 0x40 || s[j] > 0x7e {
+				return ansi.StringWidth(s)
+			}
+			i = j
+		default:
+			return ansi.StringWidth(s)
+		}
+	}
+	return n
 }
