@@ -141,13 +141,16 @@ func (r *Runner) SnapshotAt(t time.Duration) Snapshot {
 }
 
 // snapNodes adds every node, and returns how many lock nodes' keys hold each
-// client's token.
-func (s *Snapshot) snapNodes(w *model.World, t time.Duration, lock []*model.Node) map[string]int {
-	owned := map[string]int{} // client -> lock nodes whose key holds its token
+// client's token, by the client's index in w.Clients.
+func (s *Snapshot) snapNodes(w *model.World, t time.Duration, lock []*model.Node) []int {
+	owned := make([]int, len(w.Clients)) // client -> lock nodes whose key holds its token
 	lockNodes := map[*model.Node]bool{}
 	for _, n := range lock {
 		lockNodes[n] = true
 	}
+	// Sized once: the view snapshots every frame, and growing by appends
+	// cost an allocation per doubling.
+	s.Nodes = make([]NodeSnap, 0, len(w.Nodes))
 	for _, n := range w.Nodes {
 		ns := NodeSnap{Name: n.Name(), Replica: n.IsReplica(), Up: n.Up(), Loading: n.Loading(t),
 			ClockOffset: n.Clock().Offset(t), ClockRate: n.Clock().Rate()}
@@ -157,12 +160,19 @@ func (s *Snapshot) snapNodes(w *model.World, t time.Duration, lock []*model.Node
 				break
 			}
 		}
-		for _, k := range n.Keys(t) {
+		keys := n.Keys(t)
+		if len(keys) > 0 {
+			ns.Keys = make([]KeySnap, 0, len(keys))
+		}
+		for _, k := range keys {
 			ks := KeySnap{Key: k.Key, Type: k.Type, Value: k.Value, TTL: k.TTL, Lock: k.Key == s.Key}
 			if ks.Lock {
-				ks.Owner = ownerOf(w, k.Value)
-				if ks.Owner != "" && lockNodes[n] {
-					owned[ks.Owner]++
+				i := ownerIndex(w, k.Value)
+				if i >= 0 {
+					ks.Owner = w.Clients[i].Name
+					if lockNodes[n] {
+						owned[i]++
+					}
 				}
 			}
 			ns.Keys = append(ns.Keys, ks)
@@ -173,8 +183,9 @@ func (s *Snapshot) snapNodes(w *model.World, t time.Duration, lock []*model.Node
 }
 
 // snapClients adds every client; owned is from snapNodes.
-func (s *Snapshot) snapClients(w *model.World, t time.Duration, owned map[string]int) {
-	for _, c := range w.Clients {
+func (s *Snapshot) snapClients(w *model.World, t time.Duration, owned []int) {
+	s.Clients = make([]ClientSnap, 0, len(w.Clients))
+	for ci, c := range w.Clients {
 		cs := ClientSnap{Name: c.Name, State: string(c.State()), Hold: c.Hold(), Holds: c.Cfg.Holds,
 			InCS: c.InCriticalSection(), ClockOffset: c.Clock().Offset(t), ClockRate: c.Clock().Rate(), Until: -1}
 		switch {
@@ -190,7 +201,7 @@ func (s *Snapshot) snapClients(w *model.World, t time.Duration, owned map[string
 				cs.Remaining = l.Until - c.Clock().Wall(t)
 			}
 		}
-		cs.OwnsKey = s.Quorum > 0 && owned[c.Name] >= s.Quorum
+		cs.OwnsKey = s.Quorum > 0 && owned[ci] >= s.Quorum
 		cs.Mismatch = cs.Believes != cs.OwnsKey
 		for _, n := range w.Nodes {
 			if s.Partitions > 0 && !w.Net.Connected(n.Name(), c.Name) {
@@ -242,16 +253,25 @@ func (s *Snapshot) snapSentinels(w *model.World) {
 // ownerOf names the client whose token ("A-1") a lock key's value holds:
 // the plain value of a string lock, the holder field of a reentrant hash.
 func ownerOf(w *model.World, value string) string {
+	if i := ownerIndex(w, value); i >= 0 {
+		return w.Clients[i].Name
+	}
+	return ""
+}
+
+// ownerIndex is ownerOf as an index into w.Clients; -1 when none.
+func ownerIndex(w *model.World, value string) int {
 	if i := strings.Index(value, "holder="); i >= 0 {
 		value = value[i+len("holder="):]
 		if j := strings.IndexByte(value, ' '); j >= 0 {
 			value = value[:j]
 		}
 	}
-	best := ""
-	for _, c := range w.Clients {
-		if strings.HasPrefix(value, c.Name+"-") && len(c.Name) > len(best) {
-			best = c.Name
+	best := -1
+	for i, c := range w.Clients {
+		if len(value) > len(c.Name) && value[len(c.Name)] == '-' && strings.HasPrefix(value, c.Name) &&
+			(best < 0 || len(c.Name) > len(w.Clients[best].Name)) {
+			best = i
 		}
 	}
 	return best

@@ -2,6 +2,7 @@ package views
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -15,7 +16,7 @@ func fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	sw := ansi.StringWidth(s)
+	sw := width(s)
 	if sw > w {
 		// Only padding past w (a list pads its lines to its own idea of
 		// the width): cut it without an ellipsis, nothing is lost.
@@ -24,7 +25,7 @@ func fit(s string, w int) string {
 			tail = ""
 		}
 		s = ansi.Truncate(s, w, tail)
-		sw = ansi.StringWidth(s)
+		sw = width(s)
 	}
 	if sw < w {
 		s += strings.Repeat(" ", w-sw)
@@ -121,3 +122,57 @@ func tooSmall(w, h, minW, minH int) string {
 	}
 	return render(lines, h)
 }
+
+// width is ansi.StringWidth(s), counted directly when s is printable ASCII
+// and SGR-style CSI sequences only (most of a frame's lines): fit measures
+// every line of every panel each frame, and segmenting graphemes is the
+// bulk of a frame's cost. Anything else goes to ansi.StringWidth.
+func width(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x20 && c < 0x7f:
+			n++
+		case c == 0x1b && i+1 < len(s) && s[i+1] == '[':
+			j := i + 2
+			for j < len(s) && s[j] >= 0x30 && s[j] <= 0x3f {
+				j++
+			}
+			for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
+				j++
+			}
+			if j >= len(s) || s[j] < 0x40 || s[j] > 0x7e {
+				return ansi.StringWidth(s)
+			}
+			i = j
+		case c >= 0x80:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r >= narrowLo && r < narrowHi && narrow[r-narrowLo] {
+				n++
+				i += size - 1
+				continue
+			}
+			return ansi.StringWidth(s)
+		default:
+			return ansi.StringWidth(s)
+		}
+	}
+	return n
+}
+
+// narrow marks the runes from narrowLo to narrowHi that width counts as one
+// column: those ansi.StringWidth measures as one, alone and between letters,
+// in the ranges the views draw with (Latin-1, punctuation, arrows, box
+// drawing, blocks, shapes, dingbats). None of them joins a neighbour into
+// one grapheme, and a rune outside the table sends the line to
+// ansi.StringWidth, so a combining mark after one of them is still right.
+var narrow = func() (t [narrowHi - narrowLo]bool) {
+	for _, r := range [][2]rune{{0xa0, 0x2ff}, {0x2010, 0x2027}, {0x2190, 0x21ff}, {0x2500, 0x25ff}, {0x2700, 0x27bf}} {
+		for c := r[0]; c <= r[1]; c++ {
+			t[c-narrowLo] = ansi.StringWidth(string(c)) == 1 && ansi.StringWidth("a"+string(c)+"b") == 3
+		}
+	}
+	return t
+}()
+
+const narrowLo, narrowHi = 0xa0, 0x27c0

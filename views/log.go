@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -21,15 +22,10 @@ import (
 // it in full).
 func (m *RunModel) logLines(w, h int) (out []string, cut bool) {
 	st := m.c.st
+	out = make([]string, 0, h)
 	if fv := m.snap.FirstViolation; fv != "" && h > 1 {
-		pinned := wrapIndent("✖ first violation: "+termtext.Escape(fv), w, 2)
-		if room := h - 1; len(pinned) > room { // a line stays for the cursor's event
-			pinned, cut = pinned[:room], true
-			pinned[room-1] = fit(pinned[room-1], w-len(cutMark)) + cutMark
-		}
-		for _, l := range pinned {
-			out = append(out, st.Bad.Render(l))
-		}
+		p := m.pinnedViolation(fv, w, h)
+		out, cut = append(out, p.lines...), p.cut
 	} else if fv != "" {
 		cut = true
 	}
@@ -69,6 +65,35 @@ func (m *RunModel) logLines(w, h int) (out []string, cut bool) {
 		out = append(out, eventLine(st, evs[k], "· next ", cols, true))
 	}
 	return out, cut
+}
+
+// pinned is the first violation as logLines pins it, rendered: it is the
+// same every frame once it has happened, so it is built once per size.
+type pinned struct {
+	fv    string
+	w, h  int
+	lines []string
+	cut   bool
+}
+
+// pinnedViolation is fv wrapped to w and cut to h-1 lines, from the cache
+// when fv and the size are those of the last frame.
+func (m *RunModel) pinnedViolation(fv string, w, h int) *pinned {
+	if p := m.pinned; p != nil && p.fv == fv && p.w == w && p.h == h {
+		return p
+	}
+	lines := wrapIndent("✖ first violation: "+termtext.Escape(fv), w, 2)
+	p := &pinned{fv: fv, w: w, h: h}
+	if room := h - 1; len(lines) > room { // a line stays for the cursor's event
+		lines, p.cut = lines[:room], true
+		lines[room-1] = fit(lines[room-1], w-len(cutMark)) + cutMark
+	}
+	for i, l := range lines {
+		lines[i] = m.c.st.Bad.Render(l)
+	}
+	p.lines = lines
+	m.pinned = p
+	return p
 }
 
 // detailLines is the v page: the first violation and the events at and
@@ -124,8 +149,12 @@ func wrapIndent(s string, w, indent int) []string {
 // the whole run so that the columns never shift as the cursor moves.
 type logCols struct{ time, proc int }
 
+// logCols measures once per run: the end and the names never change.
 func (m *RunModel) logCols() logCols {
-	return logCols{time: timeWidth(m.pl.End()), proc: procWidth(m.snap)}
+	if m.cols == (logCols{}) {
+		m.cols = logCols{time: timeWidth(m.pl.End()), proc: procWidth(m.snap)}
+	}
+	return m.cols
 }
 
 // timeWidth is the width of secs(t) for every t up to end: "9.000s" and
@@ -155,7 +184,38 @@ func procWidth(snap scenario.Snapshot) int {
 
 // eventHead is an event's columns before its message.
 func eventHead(e sim.Event, prefix string, c logCols) string {
-	return fmt.Sprintf("%s%*s %-*s %-9s ", prefix, c.time, secs(e.At), c.proc, termtext.Escape(e.Proc), termtext.Escape(e.Kind))
+	var b strings.Builder
+	writeHead(&b, e, prefix, c, 0)
+	return b.String()
+}
+
+// writeHead writes eventHead to b, grown for it and extra bytes more: the
+// log draws every line of it every frame, so it is built without fmt, in
+// one allocation. Padding counts runes, as fmt's %*s does.
+func writeHead(b *strings.Builder, e sim.Event, prefix string, c logCols, extra int) {
+	var num [24]byte
+	t := strconv.AppendFloat(num[:0], e.At.Seconds(), 'f', 3, 64)
+	proc, kind := termtext.Escape(e.Proc), termtext.Escape(e.Kind)
+	tPad := max(0, c.time-len(t)-1)
+	pPad := max(0, c.proc-utf8.RuneCountInString(proc))
+	kPad := max(0, 9-utf8.RuneCountInString(kind))
+	b.Grow(len(prefix) + tPad + len(t) + 1 + 1 + len(proc) + pPad + 1 + len(kind) + kPad + 1 + extra)
+	b.WriteString(prefix)
+	writeSpaces(b, tPad)
+	b.Write(t)
+	b.WriteString("s ")
+	b.WriteString(proc)
+	writeSpaces(b, pPad)
+	b.WriteByte(' ')
+	b.WriteString(kind)
+	writeSpaces(b, kPad)
+	b.WriteByte(' ')
+}
+
+func writeSpaces(b *strings.Builder, n int) {
+	for ; n > 0; n-- {
+		b.WriteByte(' ')
+	}
 }
 
 func eventStyle(st Styles, e sim.Event, future bool) func(...string) string {
@@ -173,7 +233,22 @@ func eventStyle(st Styles, e sim.Event, future bool) func(...string) string {
 func plain(s ...string) string { return strings.Join(s, " ") }
 
 func eventLine(st Styles, e sim.Event, prefix string, c logCols, future bool) string {
-	return eventStyle(st, e, future)(eventHead(e, prefix, c) + termtext.Escape(e.Msg))
+	msg := termtext.Escape(e.Msg)
+	var b strings.Builder
+	writeHead(&b, e, prefix, c, len(msg))
+	b.WriteString(msg)
+	s := b.String()
+	// eventStyle's choice, called directly: through a func value the
+	// variadic argument escapes to the heap.
+	switch {
+	case future:
+		return st.Muted.Render(s)
+	case e.Kind == "VIOLATION" || e.Kind == "WRONG-RELEASE":
+		return st.Bad.Render(s)
+	case e.Kind == "fault":
+		return st.Warn.Render(s)
+	}
+	return s
 }
 
 // wrapEvent is e over as many lines as w needs, the message's continuation

@@ -49,6 +49,9 @@ type RunModel struct {
 
 	jump         *gotoPrompt   // the ":" prompt, when open
 	pendingFault *faults.Fault // a fault to inject, for the root model to build off the UI goroutine
+
+	cols   logCols // the log's columns, measured on first use
+	pinned *pinned // the first violation as last drawn
 }
 
 func newRunModel(c *ctx, pl *scenario.Player) *RunModel {
