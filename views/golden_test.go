@@ -1,6 +1,8 @@
 package views
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -93,4 +95,31 @@ func TestGoldenPicker120(t *testing.T) {
 // ? in the compare view lists its own keys; esc there goes back to the run.
 func TestGoldenCompareHelp(t *testing.T) {
 	runGolden(t, Config{Open: "gc-pause-wrong-delete"}, 120, 36, "n", "c", "?")
+}
+
+// The README and docs/tui.md show the view TestGoldenRunAfterSteps pins;
+// a changed golden must change them too.
+func TestDocsShowTheGolden(t *testing.T) {
+	trim := func(s string) string {
+		lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+		for i, l := range lines {
+			lines[i] = strings.TrimRight(l, " ")
+		}
+		return strings.Join(lines, "\n")
+	}
+	g, err := os.ReadFile("testdata/TestGoldenRunAfterSteps.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range []string{"../README.md", "../docs/tui.md"} {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, rest, ok := strings.Cut(string(b), "```text\n")
+		capture, _, _ := strings.Cut(rest, "```")
+		if !ok || trim(capture) != trim(string(g)) {
+			t.Errorf("%s's capture is not the golden of TestGoldenRunAfterSteps; paste it in:\n%s", doc, g)
+		}
+	}
 }
