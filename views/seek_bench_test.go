@@ -14,16 +14,7 @@ import (
 func BenchmarkSeek(b *testing.B) {
 	for _, name := range []string{"counter-30x200", "fair-fifo"} {
 		b.Run(name, func(b *testing.B) {
-			s, err := bundled(b).Find(name)
-			if err != nil {
-				b.Fatal(err)
-			}
-			ss, err := scenario.Open(s, scenario.Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer ss.Close()
-			ss.Settle()
+			ss := openSettled(b, name)
 			last := ss.Steps()
 			rng := rand.New(rand.NewPCG(1, 2))
 			b.ResetTimer()
@@ -45,16 +36,7 @@ func BenchmarkSeek(b *testing.B) {
 func BenchmarkBack(b *testing.B) {
 	for _, name := range []string{"counter-30x200", "fair-fifo"} {
 		b.Run(name, func(b *testing.B) {
-			s, err := bundled(b).Find(name)
-			if err != nil {
-				b.Fatal(err)
-			}
-			ss, err := scenario.Open(s, scenario.Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer ss.Close()
-			ss.Settle()
+			ss := openSettled(b, name)
 			last := ss.Steps()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -68,4 +50,21 @@ func BenchmarkBack(b *testing.B) {
 			}
 		})
 	}
+}
+
+// openSettled opens the bundled scenario name with every checkpoint built,
+// so that a benchmark times seeks, not the background builder.
+func openSettled(b *testing.B, name string) *scenario.Player {
+	b.Helper()
+	s, err := bundled(b).Find(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ss, err := scenario.Open(s, scenario.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(ss.Close)
+	ss.Settle()
+	return ss
 }
