@@ -4,7 +4,11 @@
 // judges the run from true time. It knows nothing of YAML or terminals.
 package model
 
-import "time"
+import (
+	"time"
+
+	"github.com/lockstep-sim/lockstep/sim"
+)
 
 // Config is everything needed to build a World. Package scenario fills it
 // from a scenario file; tests fill it directly.
@@ -13,6 +17,7 @@ type Config struct {
 	Duration time.Duration
 	Latency  time.Duration // one-way network latency
 	Jitter   time.Duration
+	Links    []sim.Link // per-link extra latency and loss (network.links)
 	Nodes    NodesConfig
 	Lock     LockConfig
 	Clients  []ClientConfig

@@ -49,6 +49,9 @@ func NewWorld(cfg Config) (*World, error) {
 	k := sim.NewKernel(cfg.Seed)
 	w := &World{K: k, Net: k.NewNetwork(cfg.Latency, cfg.Jitter), Cfg: cfg, byName: map[string]any{},
 		cutSince: map[string]time.Duration{}}
+	for _, l := range cfg.Links {
+		w.Net.SetLink(l)
+	}
 	st, err := newStrategy(cfg.Lock)
 	if err != nil {
 		return nil, err

@@ -64,6 +64,7 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 		Duration: s.Duration,
 		Latency:  s.Network.Latency,
 		Jitter:   s.Network.Jitter,
+		Links:    simLinks(s.Network.Links),
 		Nodes: model.NodesConfig{
 			Masters:        s.Redis.Nodes,
 			Replicas:       s.Redis.Replicas,

@@ -68,6 +68,13 @@ const (
 	keyWork   = "work"
 	keyThink  = "think"
 	keyNested = "nested"
+
+	// network.links (links.go)
+	keyLinks  = "links"
+	keyFrom   = "from"
+	keyTo     = "to"
+	keyLoss   = "loss"
+	keyOneway = "oneway"
 )
 
 // dot joins a field path: dot("lock", "ttl") is "lock.ttl"; an empty

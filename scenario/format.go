@@ -59,6 +59,8 @@ var networkSection = newSection(keyNetwork, keyNetwork+".",
 		val: func(n *Network) any { return &n.Latency }},
 	field[Network]{name: keyJitter, doc: "uniform extra delay in [0, jitter)",
 		val: func(n *Network) any { return &n.Jitter }},
+	field[Network]{name: keyLinks, doc: "per-link extra latency and loss: a list of {from, to, latency, loss, oneway}",
+		read: readLinks, write: writeLinks, skip: func(n *Network) bool { return len(n.Links) == 0 }},
 )
 
 var redisSection = newSection(keyRedis, keyRedis+".",

@@ -42,6 +42,7 @@ type Scenario struct {
 type Network struct {
 	Latency time.Duration // one way; default 1ms
 	Jitter  time.Duration // uniform extra delay in [0, Jitter)
+	Links   []Link        // per-link extra latency and loss (links.go)
 }
 
 // Redis describes the nodes of the world.

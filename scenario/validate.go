@@ -163,6 +163,7 @@ func (c *checker) scenario() {
 	lat, jit := dot(keyNetwork, keyLatency), dot(keyNetwork, keyJitter)
 	c.nonNegative(lat, lat, s.Network.Latency)
 	c.nonNegative(jit, jit, s.Network.Jitter)
+	c.links()
 	c.redis()
 }
 
