@@ -37,6 +37,15 @@ type LockConfig struct {
 	DriftFactor float64       // redlock
 	NodeTimeout time.Duration // redlock request_timeout
 	Parallel    bool          // redlock
+	// WaitReplicas: WAIT after a single-instance grant (wait_replicas.go).
+	WaitReplicas *WaitReplicasConfig
+}
+
+// WaitReplicasConfig is lock.wait_replicas: after a grant the client sends
+// WAIT Replicas Timeout and releases the lock if fewer replicas acked.
+type WaitReplicasConfig struct {
+	Replicas int
+	Timeout  time.Duration
 }
 
 // WatchdogConfig is lease renewal every Every, at most MaxRenewals times (0: no limit).

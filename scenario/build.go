@@ -103,6 +103,7 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 		r := *l.Retry
 		cfg.Lock.Retry = &model.RetryConfig{Attempts: r.Attempts, Delay: r.Delay, Backoff: r.Backoff, MaxDelay: r.MaxDelay, Jitter: r.Jitter}
 	}
+	redisSideConfig(s, &cfg, l)
 	for _, c := range s.Clients {
 		cfg.Clients = append(cfg.Clients, model.ClientConfig{
 			Name: c.Name, Start: c.Start, Holds: c.Holds, Work: c.Work, Think: c.Think, Nested: c.Nested,

@@ -75,6 +75,11 @@ const (
 	keyTo     = "to"
 	keyLoss   = "loss"
 	keyOneway = "oneway"
+
+	// issue 13's Redis-side mitigations (redisside.go)
+	keyMinReplicasToWrite = "min_replicas_to_write"
+	keyMinReplicasMaxLag  = "min_replicas_max_lag"
+	keyWaitReplicas       = "wait_replicas"
 )
 
 // dot joins a field path: dot("lock", "ttl") is "lock.ttl"; an empty

@@ -80,6 +80,10 @@ var redisSection = newSection(keyRedis, keyRedis+".",
 		val: func(r *Redis) any { return &r.RestartDelay }},
 	field[Redis]{name: keyClock, doc: "wall | monotonic: the clock TTLs are measured by; default wall",
 		val: func(r *Redis) any { return &r.Clock }, skip: func(r *Redis) bool { return r.Clock == "" }, late: true},
+	field[Redis]{name: keyMinReplicasToWrite, doc: "a master refuses writes (NOREPLICAS) without this many replicas acked recently; default 0: off",
+		val: func(r *Redis) any { return &r.MinReplicasToWrite }, skip: func(r *Redis) bool { return r.MinReplicasToWrite == 0 }, late: true},
+	field[Redis]{name: keyMinReplicasMaxLag, doc: "how recent, whole seconds; default 10s",
+		val: func(r *Redis) any { return &r.MinReplicasMaxLag }, skip: func(r *Redis) bool { return r.MinReplicasMaxLag == 0 }, late: true},
 )
 
 var lockSection = newSection(keyLock, keyLock+".",
@@ -116,6 +120,10 @@ var lockSection = newSection(keyLock, keyLock+".",
 			readSection(p, e.v, redlockSection, &l.Redlock, path, pt)
 		},
 		write: func(l *Lock) *yaml.Node { return writeSection(redlockSection, &l.Redlock) }},
+	field[Lock]{name: keyWaitReplicas, doc: "WAIT after a grant; too few acks fail the acquire; absent: none",
+		read:  readWaitReplicas,
+		write: func(l *Lock) *yaml.Node { return writeSection(waitReplicasSection, l.WaitReplicas) },
+		skip:  func(l *Lock) bool { return l.WaitReplicas == nil }, late: true},
 )
 
 var watchdogSection = newSection(keyWatchdog, keyWatchdog+".",

@@ -55,6 +55,10 @@ type Redis struct {
 	Persistence    string        // none | everysec | always; default none
 	RestartDelay   time.Duration
 	Clock          string // wall | monotonic; default wall
+	// MinReplicasToWrite > 0: masters refuse writes (NOREPLICAS) without
+	// that many replicas acked within MinReplicasMaxLag (default 10s).
+	MinReplicasToWrite int
+	MinReplicasMaxLag  time.Duration
 }
 
 // Lock is the lock design under test.
@@ -69,6 +73,8 @@ type Lock struct {
 	Fencing   string // none | token | cas; default none
 	Retry     *Retry // nil: a single attempt
 	Redlock   Redlock
+	// WaitReplicas: WAIT after each grant; nil: none (redisside.go).
+	WaitReplicas *WaitReplicas
 }
 
 // Watchdog is Redisson-style lease renewal.

@@ -189,6 +189,7 @@ func (c *checker) redis() {
 	c.nonNegative(at(keyRestartDelay), at(keyRestartDelay), r.RestartDelay)
 	c.oneOf(at(keyPersistence), at(keyPersistence), r.Persistence, Persistences)
 	c.oneOf(at(keyClock), at(keyClock), r.Clock, Clocks)
+	c.redisSide()
 }
 
 // name checks a name: not too long, no control characters, only the
@@ -274,6 +275,7 @@ func (c *checker) lock() {
 	c.watchdog(l.Watchdog)
 	c.retry(l.Retry)
 	c.redlock(l.Redlock)
+	c.waitReplicas()
 
 	// Which modifiers a strategy can run is decided in one place (design.go),
 	// which Compare uses too.

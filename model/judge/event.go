@@ -80,6 +80,8 @@ const (
 	ResourceRead    // Client read the resource (OK: admitted)
 	ResourceWrite   // Client wrote Value (OK: accepted)
 	Final           // the end of the run
+
+	WriteRefused // Node refused Client's lock write: NOREPLICAS (min_replicas_to_write)
 )
 
 // Op says what a command means to the lock, so the judge can keep ground

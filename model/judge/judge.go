@@ -122,6 +122,8 @@ func (j *Judge) Feed(e *Event) {
 		j.keyEvent(e)
 	case Final:
 		j.finish(e)
+	case WriteRefused:
+		j.m.RefusedWrites++
 	default:
 		j.clientFault(e, j.client(e.Client))
 	}

@@ -40,6 +40,14 @@ type Config struct {
 	// instead of the Go fast path (--lua=interpreted); the outcome is the
 	// same, only slower. Copied into each NodeConfig.
 	LuaInterpreted bool
+	// MinReplicasToWrite and MinReplicasMaxLag are Redis's
+	// min-replicas-to-write and min-replicas-max-lag on every master
+	// (acks.go). ReplicaAcks makes replicas send REPLCONF ACK once a second
+	// (needed by both it and WAIT; off, no ack is simulated and runs stay
+	// what they were before acks existed).
+	MinReplicasToWrite int
+	MinReplicasMaxLag  time.Duration
+	ReplicaAcks        bool
 }
 
 // Observer hears of the node events that may end, move or undermine a
@@ -101,6 +109,9 @@ func NewCluster(k *sim.Kernel, net *sim.Network, cfg Config, obs Observer) *Clus
 	for i := 0; i < cfg.Sentinels; i++ {
 		w.Sentinels = append(w.Sentinels, SentinelName(i+1))
 	}
+	if cfg.ReplicaAcks {
+		w.startAcks()
+	}
 	return w
 }
 
@@ -111,7 +122,11 @@ func (w *Cluster) addNode(name string) *Node {
 		Persistence:    w.Cfg.Persistence,
 		RestartDelay:   w.Cfg.RestartDelay,
 		LuaInterpreted: w.Cfg.LuaInterpreted,
+
+		MinReplicasToWrite: w.Cfg.MinReplicasToWrite,
+		MinReplicasMaxLag:  w.Cfg.MinReplicasMaxLag,
 	})
+	n.emit = w.Emit
 	n.id = len(w.Nodes)
 	w.Nodes = append(w.Nodes, n)
 	return n

@@ -21,6 +21,7 @@ func (w *Cluster) CrashNode(n *Node) {
 	}
 	n.Crash(now)
 	n.crashedAt = now
+	n.dropWaits()
 	for _, s := range n.downstream {
 		s.breakLink(n.Name() + " crashed")
 	}

@@ -30,6 +30,7 @@ func (n *Node) applyEffect(now time.Duration, e Effect) {
 // master again (failover promotion).
 func (n *Node) SetReplica(on bool) {
 	n.replica = on
+	n.acks = nil         // a replica counts no replicas; a promoted one starts afresh
 	n.st.SetReadOnly(on) // preHook reads it on every command
 }
 

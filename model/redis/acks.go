@@ -1,0 +1,117 @@
+package redis
+
+import (
+	"time"
+
+	"github.com/lockstep-sim/lockstep/model/store"
+)
+
+// AckEvery is how often a replica tells its master how far it has applied
+// the replication stream (REPLCONF ACK <offset>): Redis's replicationCron
+// runs once a second and calls replicationSendAck on every run.
+const AckEvery = time.Second
+
+// DefaultMinReplicasMaxLag is Redis's min-replicas-max-lag default (10 s).
+const DefaultMinReplicasMaxLag = 10 * time.Second
+
+// IsNoReplicas reports whether err is the NOREPLICAS refusal a master
+// short of good replicas gives a write (min-replicas-to-write).
+func IsNoReplicas(err error) bool { return store.IsNoReplicas(err) }
+
+// ackRecord is what a master knows of one replica from its acks: when the
+// last one arrived, by the master's wall clock (Redis's repl_ack_time is
+// server.unixtime, whole seconds).
+type ackRecord struct {
+	replica *Node
+	at      time.Duration
+}
+
+// noteAck records that r acknowledged at true time now (or came online:
+// Redis sets repl_ack_time when a replica finishes its sync).
+func (n *Node) noteAck(r *Node, now time.Duration) {
+	at := n.clock.Wall(now)
+	for i := range n.acks {
+		if n.acks[i].replica == r {
+			n.acks[i].at = at
+			return
+		}
+	}
+	n.acks = append(n.acks, ackRecord{replica: r, at: at})
+}
+
+// goodReplicas counts the replicas whose last ack is at most
+// min_replicas_max_lag old, in whole seconds of the master's wall clock, as
+// Redis's refreshGoodSlavesCount does (lag = unixtime - repl_ack_time). A
+// replica that follows another master now stops acking here and ages out;
+// the master cannot know sooner.
+func (n *Node) goodReplicas(now time.Duration) int {
+	sec := n.clock.Wall(now) / time.Second
+	lag := n.cfg.MinReplicasMaxLag / time.Second
+	good := 0
+	for _, a := range n.acks {
+		if sec-a.at/time.Second <= lag {
+			good++
+		}
+	}
+	return good
+}
+
+// checkMinReplicas arms or lifts the NOREPLICAS refusal before a command on
+// a master with min_replicas_to_write, and traces each change.
+func (n *Node) checkMinReplicas(now time.Duration) {
+	need := n.cfg.MinReplicasToWrite
+	if need <= 0 || n.replica {
+		return
+	}
+	good := n.goodReplicas(now)
+	refuse := good < need
+	if refuse != n.st.NoReplicas() && n.emit != nil {
+		// Redis logs nothing here; the trace says it once per change.
+		if refuse {
+			n.emit(n.Name(), "noreplicas", "%s has %d good replica(s) (acked within %s), fewer than min_replicas_to_write %d: it refuses writes with NOREPLICAS",
+				n.Name(), good, n.cfg.MinReplicasMaxLag, need)
+		} else {
+			n.emit(n.Name(), "noreplicas", "%s has %d good replica(s) again: it accepts writes", n.Name(), good)
+		}
+	}
+	n.st.SetNoReplicas(refuse)
+}
+
+// startAcks runs every replica's replicationCron ack, once per AckEvery of
+// true time, for the whole run (Config.ReplicaAcks).
+func (w *Cluster) startAcks() {
+	var tick func()
+	tick = func() {
+		for _, r := range w.Nodes {
+			if s := r.upstream; s != nil && r.Up() && !s.needSync {
+				w.sendAck(s)
+			}
+		}
+		w.K.After(AckEvery, tick)
+	}
+	w.K.After(AckEvery, tick)
+}
+
+// sendAck sends REPLCONF ACK <offset> from the stream's replica to its
+// master: a message on the network, so a partition drops it and a slow or
+// long link delays it.
+func (w *Cluster) sendAck(s *replStream) {
+	off := s.applied
+	w.Net.Send(s.replica.Name(), s.master.Name(), func() { w.ackArrived(s, off) })
+}
+
+// ackArrived is a replica's ack reaching its master.
+func (w *Cluster) ackArrived(s *replStream, off int64) {
+	m := s.master
+	if !m.Up() || s.dead {
+		return
+	}
+	now := w.Now()
+	m.noteAck(s.replica, now)
+	s.acked = max(s.acked, off)
+	w.answerWaits(m)
+}
+
+// ReplicaAcksSince is, for tests and displays, how many of n's replicas it
+// counts as good at true time now.
+func (n *Node) ReplicaAcksSince(now time.Duration) int { return n.goodReplicas(now) }
