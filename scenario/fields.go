@@ -80,6 +80,7 @@ const (
 	keyMinReplicasToWrite = "min_replicas_to_write"
 	keyMinReplicasMaxLag  = "min_replicas_max_lag"
 	keyWaitReplicas       = "wait_replicas"
+	keyMaxmemoryPolicy    = "maxmemory_policy"
 )
 
 // dot joins a field path: dot("lock", "ttl") is "lock.ttl"; an empty

@@ -84,6 +84,8 @@ var redisSection = newSection(keyRedis, keyRedis+".",
 		val: func(r *Redis) any { return &r.MinReplicasToWrite }, skip: func(r *Redis) bool { return r.MinReplicasToWrite == 0 }, late: true},
 	field[Redis]{name: keyMinReplicasMaxLag, doc: "how recent, whole seconds; default 10s",
 		val: func(r *Redis) any { return &r.MinReplicasMaxLag }, skip: func(r *Redis) bool { return r.MinReplicasMaxLag == 0 }, late: true},
+	field[Redis]{name: keyMaxmemoryPolicy, doc: "which keys memory pressure may evict (the evict fault); default noeviction",
+		val: func(r *Redis) any { return &r.MaxmemoryPolicy }, skip: func(r *Redis) bool { return r.MaxmemoryPolicy == "" }, late: true},
 )
 
 var lockSection = newSection(keyLock, keyLock+".",

@@ -54,6 +54,17 @@ func (c *checker) redisSide() {
 	}
 }
 
+// eviction checks redis.maxmemory_policy. An evict fault that the policy
+// forbids is not an error of the file: like a fault injected live, it is
+// refused when it strikes, with the reason in the trace ("skipped"), so
+// that a run exported with such a fault loads again.
+func (c *checker) eviction() {
+	pol := dot(keyRedis, keyMaxmemoryPolicy)
+	if p := c.s.Redis.MaxmemoryPolicy; p != "" {
+		c.oneOf(pol, pol, p, redis.MaxmemoryPolicies)
+	}
+}
+
 // waitReplicas checks lock.wait_replicas.
 func (c *checker) waitReplicas() {
 	w := c.s.Lock.WaitReplicas
@@ -90,5 +101,6 @@ func redisSideConfig(s *Scenario, cfg *model.Config, l Lock) {
 	if w := l.WaitReplicas; w != nil && cfg.Lock.Strategy != model.StrategyRedlock {
 		cfg.Lock.WaitReplicas = &model.WaitReplicasConfig{Replicas: w.Replicas, Timeout: w.Timeout}
 	}
+	cfg.Nodes.MaxmemoryPolicy = s.Redis.MaxmemoryPolicy
 	cfg.Nodes.ReplicaAcks = cfg.Nodes.MinReplicasToWrite > 0 || cfg.Lock.WaitReplicas != nil
 }

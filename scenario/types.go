@@ -59,6 +59,7 @@ type Redis struct {
 	// that many replicas acked within MinReplicasMaxLag (default 10s).
 	MinReplicasToWrite int
 	MinReplicasMaxLag  time.Duration
+	MaxmemoryPolicy    string // noeviction (default) | allkeys-lru | volatile-lru | ... (redis.MaxmemoryPolicies)
 }
 
 // Lock is the lock design under test.

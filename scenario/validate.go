@@ -190,6 +190,7 @@ func (c *checker) redis() {
 	c.oneOf(at(keyPersistence), at(keyPersistence), r.Persistence, Persistences)
 	c.oneOf(at(keyClock), at(keyClock), r.Clock, Clocks)
 	c.redisSide()
+	c.eviction()
 }
 
 // name checks a name: not too long, no control characters, only the

@@ -82,6 +82,7 @@ const (
 	Final           // the end of the run
 
 	WriteRefused // Node refused Client's lock write: NOREPLICAS (min_replicas_to_write)
+	Evicted      // Node evicted the lock key under memory pressure (Note: the policy)
 )
 
 // Op says what a command means to the lock, so the judge can keep ground

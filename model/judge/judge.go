@@ -124,6 +124,8 @@ func (j *Judge) Feed(e *Event) {
 		j.finish(e)
 	case WriteRefused:
 		j.m.RefusedWrites++
+	case Evicted:
+		j.evicted(e)
 	default:
 		j.clientFault(e, j.client(e.Client))
 	}

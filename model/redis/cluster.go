@@ -48,6 +48,9 @@ type Config struct {
 	MinReplicasToWrite int
 	MinReplicasMaxLag  time.Duration
 	ReplicaAcks        bool
+	// MaxmemoryPolicy is every node's maxmemory-policy ("": noeviction),
+	// which decides whether an evict fault may take the lock key (evict.go).
+	MaxmemoryPolicy string
 }
 
 // Observer hears of the node events that may end, move or undermine a
