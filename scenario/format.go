@@ -86,6 +86,8 @@ var redisSection = newSection(keyRedis, keyRedis+".",
 		val: func(r *Redis) any { return &r.MinReplicasMaxLag }, skip: func(r *Redis) bool { return r.MinReplicasMaxLag == 0 }, late: true},
 	field[Redis]{name: keyMaxmemoryPolicy, doc: "which keys memory pressure may evict (the evict fault); default noeviction",
 		val: func(r *Redis) any { return &r.MaxmemoryPolicy }, skip: func(r *Redis) bool { return r.MaxmemoryPolicy == "" }, late: true},
+	field[Redis]{name: keyVersion, doc: "6 | 7: how expiries reach replicas (7: absolute PXAT; 6: relative PX); default 7",
+		val: func(r *Redis) any { return &r.Version }, skip: func(r *Redis) bool { return r.Version == 0 }, late: true},
 )
 
 var lockSection = newSection(keyLock, keyLock+".",

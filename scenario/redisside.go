@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"slices"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model"
@@ -63,6 +64,10 @@ func (c *checker) eviction() {
 	if p := c.s.Redis.MaxmemoryPolicy; p != "" {
 		c.oneOf(pol, pol, p, redis.MaxmemoryPolicies)
 	}
+	if v := c.s.Redis.Version; v != 0 && !slices.Contains(redis.Versions, v) {
+		ver := dot(keyRedis, keyVersion)
+		c.errorf(ver, "unknown %s %d (allowed: 6, 7: the Redis major version, which decides how expiries reach replicas)", ver, v)
+	}
 }
 
 // waitReplicas checks lock.wait_replicas.
@@ -102,5 +107,6 @@ func redisSideConfig(s *Scenario, cfg *model.Config, l Lock) {
 		cfg.Lock.WaitReplicas = &model.WaitReplicasConfig{Replicas: w.Replicas, Timeout: w.Timeout}
 	}
 	cfg.Nodes.MaxmemoryPolicy = s.Redis.MaxmemoryPolicy
+	cfg.Nodes.Version = s.Redis.Version
 	cfg.Nodes.ReplicaAcks = cfg.Nodes.MinReplicasToWrite > 0 || cfg.Lock.WaitReplicas != nil
 }

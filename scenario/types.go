@@ -60,6 +60,7 @@ type Redis struct {
 	MinReplicasToWrite int
 	MinReplicasMaxLag  time.Duration
 	MaxmemoryPolicy    string // noeviction (default) | allkeys-lru | volatile-lru | ... (redis.MaxmemoryPolicies)
+	Version            int    // 6 | 7; 0: 7 (how expiries reach replicas)
 }
 
 // Lock is the lock design under test.

@@ -51,6 +51,9 @@ type Config struct {
 	// MaxmemoryPolicy is every node's maxmemory-policy ("": noeviction),
 	// which decides whether an evict fault may take the lock key (evict.go).
 	MaxmemoryPolicy string
+	// Version is the Redis major version of every node: 7 (0 too) sends
+	// replicas absolute expiries (PXAT), 6 relative ones (version.go).
+	Version int
 }
 
 // Observer hears of the node events that may end, move or undermine a
@@ -128,6 +131,7 @@ func (w *Cluster) addNode(name string) *Node {
 
 		MinReplicasToWrite: w.Cfg.MinReplicasToWrite,
 		MinReplicasMaxLag:  w.Cfg.MinReplicasMaxLag,
+		Version:            w.Cfg.Version,
 	})
 	n.emit = w.Emit
 	n.id = len(w.Nodes)

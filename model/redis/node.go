@@ -35,6 +35,9 @@ type NodeConfig struct {
 	// that many replicas acked within MinReplicasMaxLag (acks.go).
 	MinReplicasToWrite int
 	MinReplicasMaxLag  time.Duration
+	// Version is the Redis major version, 6 or 7 (0: 7). It decides how a
+	// master's expiries reach its replicas (version.go).
+	Version int
 }
 
 // Node is a simulated Redis server: a store (the data, on the node's clock)

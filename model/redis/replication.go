@@ -17,6 +17,7 @@ func (n *Node) ApplyEffects(now time.Duration, effs []Effect) {
 }
 
 func (n *Node) applyEffect(now time.Duration, e Effect) {
+	e = n.asReplicated(now, e)
 	if !n.st.WriteState(e) {
 		// Already expired by this node's clock: the key is gone here.
 		e = Effect{Key: e.Key, Deleted: true}

@@ -208,7 +208,7 @@ func (s *replStream) flush() {
 		s.applied = b.off
 		s.replica.ApplyEffects(now, b.effs)
 		for _, e := range b.effs {
-			applied = append(applied, e.String())
+			applied = append(applied, s.replica.appliedString(e))
 		}
 	}
 	if len(s.queue) == 0 {
