@@ -111,7 +111,3 @@ func (w *Cluster) ackArrived(s *replStream, off int64) {
 	s.acked = max(s.acked, off)
 	w.answerWaits(m)
 }
-
-// ReplicaAcksSince is, for tests and displays, how many of n's replicas it
-// counts as good at true time now.
-func (n *Node) ReplicaAcksSince(now time.Duration) int { return n.goodReplicas(now) }
