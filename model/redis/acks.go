@@ -26,8 +26,27 @@ type ackRecord struct {
 	at      time.Duration
 }
 
-// noteAck records that r acknowledged at true time now (or came online:
-// Redis sets repl_ack_time when a replica finishes its sync).
+// online records that replica r finished its sync with master n at true
+// time now: Redis's putSlaveOnline sets repl_ack_time and refreshes the
+// good count.
+func (n *Node) online(r *Node, now time.Duration) {
+	n.noteAck(r, now)
+	n.refreshGood(now)
+}
+
+// forgetReplica drops replica r from master n's count at once: its
+// connection closed (the replica process died), which Redis notices.
+func (n *Node) forgetReplica(r *Node, now time.Duration) {
+	for i := range n.acks {
+		if n.acks[i].replica == r {
+			n.acks = append(n.acks[:i:i], n.acks[i+1:]...)
+			n.refreshGood(now)
+			return
+		}
+	}
+}
+
+// noteAck records that r acknowledged at true time now.
 func (n *Node) noteAck(r *Node, now time.Duration) {
 	at := n.clock.Wall(now)
 	for i := range n.acks {
@@ -56,11 +75,15 @@ func (n *Node) goodReplicas(now time.Duration) int {
 	return good
 }
 
-// checkMinReplicas arms or lifts the NOREPLICAS refusal before a command on
-// a master with min_replicas_to_write, and traces each change.
-func (n *Node) checkMinReplicas(now time.Duration) {
+// refreshGood recounts a master's good replicas and arms or lifts the
+// NOREPLICAS refusal, tracing each change: Redis's refreshGoodSlavesCount,
+// which runs in the once-a-second replicationCron and when a replica comes
+// online or its connection closes; between those the count stands, so a
+// fresh ack lifts a refusal only at the next cron. A promoted replica, or a
+// restarted master, starts counting none.
+func (n *Node) refreshGood(now time.Duration) {
 	need := n.cfg.MinReplicasToWrite
-	if need <= 0 || n.replica {
+	if need <= 0 || n.replica || !n.up {
 		return
 	}
 	good := n.goodReplicas(now)
@@ -82,10 +105,12 @@ func (n *Node) checkMinReplicas(now time.Duration) {
 func (w *Cluster) startAcks() {
 	var tick func()
 	tick = func() {
-		for _, r := range w.Nodes {
-			if s := r.upstream; s != nil && r.Up() && !s.needSync {
+		now := w.Now()
+		for _, n := range w.Nodes {
+			if s := n.upstream; s != nil && n.Up() && !s.needSync {
 				w.sendAck(s)
 			}
+			n.refreshGood(now)
 		}
 		w.K.After(AckEvery, tick)
 	}

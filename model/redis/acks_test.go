@@ -36,9 +36,10 @@ func write(c *Cluster, args ...string) error {
 }
 
 // A master counts a replica good while its last ack (once a second, over
-// the network) is at most max_lag whole seconds old; an isolation drops the
-// acks, the master refuses writes and scripts' writes with NOREPLICAS, and
-// the first ack after the heal lifts it.
+// the network) is at most max_lag whole seconds old, recounting in its
+// once-a-second cron; an isolation drops the acks, the master refuses
+// writes and scripts' writes with NOREPLICAS, and the cron after the first
+// ack that follows the heal lifts it.
 func TestMinReplicasFollowsAcks(t *testing.T) {
 	k, net, c := ackWorld(1, time.Second)
 	type step struct {
@@ -57,7 +58,8 @@ func TestMinReplicasFollowsAcks(t *testing.T) {
 		{3100 * time.Millisecond, []string{"EVAL", "return redis.call('set', KEYS[1], 'x')", "1", "k"}, true},
 		{3200 * time.Millisecond, release, false},                    // a script that writes nothing runs
 		{4500 * time.Millisecond, []string{"SET", "k", "v4"}, true},  // healed, but no ack since 1s
-		{5500 * time.Millisecond, []string{"SET", "k", "v5"}, false}, // the 5s ack arrived
+		{5500 * time.Millisecond, []string{"SET", "k", "v5"}, true},  // the 5s ack arrived after the 5s cron counted
+		{6500 * time.Millisecond, []string{"SET", "k", "v6"}, false}, // the 6s cron counted it
 	}
 	for _, s := range steps {
 		k.RunUntil(s.at)
@@ -65,6 +67,34 @@ func TestMinReplicasFollowsAcks(t *testing.T) {
 		if got := IsNoReplicas(err); got != s.refused {
 			t.Errorf("at %v %v: err %v, want refused=%v", s.at, s.args[0], err, s.refused)
 		}
+	}
+}
+
+// A replica's crash closes its connection: its master stops counting it at
+// once, without waiting for max_lag; a promoted replica with no replica of
+// its own refuses writes at once.
+func TestMinReplicasCrashAndPromotion(t *testing.T) {
+	k, _, c := ackWorld(1, 10*time.Second)
+	m, r := c.Shards[0].Master, c.Shards[0].Replicas[0]
+	k.RunUntil(2 * time.Second)
+	if err := write(c, "SET", "k", "v"); err != nil {
+		t.Fatalf("with a fresh replica: %v", err)
+	}
+	c.CrashNode(r)
+	if err := write(c, "SET", "k", "w"); !IsNoReplicas(err) {
+		t.Fatalf("right after the replica crashed: %v, want NOREPLICAS", err)
+	}
+	c.RestartNode(r)
+	k.RunUntil(3 * time.Second)
+	if err := write(c, "SET", "k", "x"); err != nil {
+		t.Fatalf("after the replica resynced: %v", err)
+	}
+	c.CrashNode(m)
+	if _, err := c.Failover(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := write(c, "SET", "k", "y"); !IsNoReplicas(err) {
+		t.Fatalf("on the promoted replica without replicas: %v, want NOREPLICAS", err)
 	}
 }
 

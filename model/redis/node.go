@@ -97,6 +97,9 @@ func (n *Node) boot(now time.Duration) {
 	n.st.SetReadOnly(n.replica)
 	n.up = true
 	n.acks = nil // a restarted master has heard from no replica yet
+	if n.emit != nil {
+		n.refreshGood(now) // a restart (not the first boot, before any replica)
+	}
 }
 
 // ID is the node's place in its cluster's Nodes.
@@ -143,9 +146,6 @@ func (n *Node) DoTracked(now time.Duration, conn, key string, args []string) (an
 	}
 	n.st.Advance(now)
 	n.keep()
-	if n.cfg.MinReplicasToWrite > 0 {
-		n.checkMinReplicas(now)
-	}
 	if now < n.loadingUntil {
 		return nil, n.st.Unchanged(key), store.ErrLoading
 	}

@@ -72,7 +72,7 @@ func (w *Cluster) attachReplica(r, m *Node, fullSync bool) {
 	if fullSync {
 		s.flush()
 	} else if w.Cfg.ReplicaAcks {
-		m.noteAck(r, w.Now()) // both empty and online from the start
+		m.online(r, w.Now()) // both empty and online from the start
 	}
 }
 
@@ -194,7 +194,7 @@ func (s *replStream) flush() {
 		w.fullSync(s.replica, s.master)
 		s.applied = s.pushed // the snapshot holds every write so far
 		if w.Cfg.ReplicaAcks {
-			s.master.noteAck(s.replica, now) // online: Redis sets repl_ack_time
+			s.master.online(s.replica, now)
 		}
 	}
 	var applied []string
