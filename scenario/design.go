@@ -51,6 +51,8 @@ const (
 	lockReentrant = keyLock + "." + keyReentrant
 	lockFair      = keyLock + "." + keyFair
 	lockFencing   = keyLock + "." + keyFencing
+	// issue 13 (redisside.go)
+	lockWaitReplicas = keyLock + "." + keyWaitReplicas
 )
 
 var modifiers = []modifier{
@@ -62,6 +64,8 @@ var modifiers = []modifier{
 		[]string{model.StrategyLuaRelease}, lacks("queue waiters behind", keyFair)},
 	{lockFencing, keyFencing + ": cas", func(l Lock) bool { return l.Fencing == "cas" }, func(l *Lock) { l.Fencing = "none" },
 		ownerStrategy, lacks("stamp the resource with", "cas")},
+	{lockWaitReplicas, lockWaitReplicas, func(l Lock) bool { return l.WaitReplicas != nil }, func(l *Lock) { l.WaitReplicas = nil },
+		singleStrategies, func(string) string { return "WAIT follows a grant on the one master; strategy redlock has no wait_replicas variant" }},
 }
 
 // conflicts are modifiers that cannot be combined under any strategy: each

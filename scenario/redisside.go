@@ -19,6 +19,10 @@ type WaitReplicas struct {
 	Timeout  time.Duration
 }
 
+// singleStrategies are the single-instance strategies, whose acquire
+// (model/single.go) runs the WAIT step.
+var singleStrategies = []string{model.StrategySetnxDel, model.StrategySetnxExpire, model.StrategySetDel, model.StrategyLuaRelease}
+
 // defaultWaitTimeout is Redisson's slavesSyncTimeout default (1000 ms).
 const defaultWaitTimeout = time.Second
 
@@ -79,9 +83,8 @@ func (c *checker) waitReplicas() {
 	path := dot(keyLock, keyWaitReplicas)
 	reps, to := dot(path, keyReplicas), dot(path, keyTimeout)
 	name := dot(keyWaitReplicas, keyReplicas)
+	// Which strategies can run it is design.go's table (singleStrategies).
 	switch n := c.s.Redis.Replicas; {
-	case c.s.Lock.Strategy == model.StrategyRedlock:
-		c.errorf(path, "%s is a single-instance step (WAIT on the one master after its grant); strategy %s has no replicas to wait for", keyWaitReplicas, model.StrategyRedlock)
 	case n == 0:
 		c.errorf(reps, "%s needs replicas to wait for: redis.%s is 0", keyWaitReplicas, keyReplicas)
 	case w.Replicas < 1 || w.Replicas > n:
@@ -103,7 +106,7 @@ func redisSideConfig(s *Scenario, cfg *model.Config, l Lock) {
 	if cfg.Nodes.MinReplicasToWrite > 0 && cfg.Nodes.MinReplicasMaxLag == 0 {
 		cfg.Nodes.MinReplicasMaxLag = redis.DefaultMinReplicasMaxLag
 	}
-	if w := l.WaitReplicas; w != nil && cfg.Lock.Strategy != model.StrategyRedlock {
+	if w := l.WaitReplicas; w != nil {
 		cfg.Lock.WaitReplicas = &model.WaitReplicasConfig{Replicas: w.Replicas, Timeout: w.Timeout}
 	}
 	cfg.Nodes.MaxmemoryPolicy = s.Redis.MaxmemoryPolicy
