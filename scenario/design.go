@@ -65,7 +65,9 @@ var modifiers = []modifier{
 	{lockFencing, keyFencing + ": cas", func(l Lock) bool { return l.Fencing == "cas" }, func(l *Lock) { l.Fencing = "none" },
 		ownerStrategy, lacks("stamp the resource with", "cas")},
 	{lockWaitReplicas, lockWaitReplicas, func(l Lock) bool { return l.WaitReplicas != nil }, func(l *Lock) { l.WaitReplicas = nil },
-		singleStrategies, func(string) string { return "WAIT follows a grant on the one master; strategy redlock has no wait_replicas variant" }},
+		singleStrategies, func(string) string {
+			return "WAIT follows a grant on the one master; strategy redlock has no wait_replicas variant"
+		}},
 }
 
 // conflicts are modifiers that cannot be combined under any strategy: each
