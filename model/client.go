@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -206,6 +207,7 @@ func (c *Client) retry(t *Thread, token, what string) *Lease {
 		attempts = r.Attempts
 	}
 	l := new(Lease)
+	wait := newWaitBound(t, c.w.Cfg.Lock.Knobs.Wait)
 	for i := 1; ; i++ {
 		// Nothing keeps a failed attempt's lease, so the next attempt
 		// reuses it (a contended lock fails most attempts), and the
@@ -218,7 +220,11 @@ func (c *Client) retry(t *Thread, token, what string) *Lease {
 			c.w.Emit(c.Name, "gave-up", "%s of %s failed after %d attempt(s)", what, token, i)
 			return nil
 		}
-		t.Sleep(c.retryDelay(i))
+		if !wait.pause(t, c.retryDelay(i)) {
+			c.w.Emit(c.Name, "gave-up", "%s of %s failed: lock.wait %s ran out after %d attempt(s)",
+				what, token, tracefmt.Dur(wait.total), i)
+			return nil
+		}
 	}
 }
 
@@ -307,5 +313,8 @@ func (c *Client) work(t *Thread, l *Lease) {
 		return
 	}
 	t.Sleep(c.Cfg.Work)
+	if c.w.Cfg.Lock.Knobs.CheckBeforeWrite && !c.stillValid(t, l) {
+		return
+	}
 	c.w.Res.write(t, l, v+1)
 }

@@ -85,6 +85,7 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 			DriftFactor: l.Redlock.DriftFactor,
 			NodeTimeout: l.Redlock.RequestTimeout,
 			Parallel:    l.Redlock.Parallel,
+			Knobs:       clientKnobs(l),
 		},
 	}
 	if o.Seed != nil {
@@ -96,7 +97,8 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 	}
 	cfg.Nodes.Masters = NodesFor(cfg.Lock.Strategy, cfg.Nodes.Masters)
 	if l.Watchdog != nil {
-		cfg.Lock.Watchdog = &model.WatchdogConfig{Every: l.Watchdog.Every, MaxRenewals: l.Watchdog.MaxRenewals}
+		cfg.Lock.Watchdog = &model.WatchdogConfig{Every: l.Watchdog.Every, MaxRenewals: l.Watchdog.MaxRenewals,
+			RetryOnFailure: l.Watchdog.OnFailure == WatchdogRetry}
 	}
 	if l.Retry != nil {
 		r := *l.Retry
