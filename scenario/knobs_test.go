@@ -1,0 +1,310 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// The real clients' runtime knobs (model.ClientKnobs, scenario/knobs.go),
+// each shown on a run whose outcome it decides: every test also runs the
+// same file without the knob (the edit) and checks that the outcome differs,
+// so each test fails without the knob's code.
+
+// knobRun loads one scenario from yaml (after replacing old by new) and
+// runs it to the end.
+func knobRun(t *testing.T, yaml, old, new string) (*Report, []sim.Event) {
+	t.Helper()
+	if old != "" && !strings.Contains(yaml, old) {
+		t.Fatalf("the edit %q is not in the file", old)
+	}
+	f, err := Load("knobs.yaml", []byte(strings.Replace(yaml, old, new, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRunner(f.Scenarios[0], Options{}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rep := r.Run()
+	return rep, r.Events()
+}
+
+// eventsOf are the messages of the events of kind (any kind when "") by
+// proc (any when "").
+func eventsOf(evs []sim.Event, proc, kind string) []string {
+	var out []string
+	for _, e := range evs {
+		if (kind == "" || e.Kind == kind) && (proc == "" || e.Proc == proc) {
+			out = append(out, e.Msg)
+		}
+	}
+	return out
+}
+
+func countWith(msgs []string, sub string) int {
+	n := 0
+	for _, m := range msgs {
+		if strings.Contains(m, sub) {
+			n++
+		}
+	}
+	return n
+}
+
+const waitYAML = `version: 1
+scenarios:
+  - name: wait
+    duration: 30s
+    lock:
+      key: lock
+      strategy: lua-release
+      ttl: 30s
+      retry: {attempts: 1000, delay: 100ms}
+      wait: 3s
+    clients:
+      - {name: A, work: 10s}
+      - {name: B, start: 10ms, work: 1s}
+`
+
+// lock.wait is tryLock(waitTime): B gives up after 3 s of its own clock,
+// though retry.attempts would let it try 1000 times (RedissonLock.tryLock:
+// "time -= System.currentTimeMillis() - current; if (time <= 0)
+// acquireFailed"); the last pause is cut to what is left, and no attempt
+// follows the end of the wait. Without it B waits out A's 10 s hold.
+func TestLockWaitBoundsTheAcquire(t *testing.T) {
+	rep, evs := knobRun(t, waitYAML, "", "")
+	if rep.FailedAcquires != 1 || rep.Acquired != 1 {
+		t.Fatalf("acquired %d, failed %d; want A's grant and B's failure", rep.Acquired, rep.FailedAcquires)
+	}
+	gave := eventsOf(evs, "B", "gave-up")
+	if len(gave) != 1 || !strings.Contains(gave[0], "lock.wait 3s ran out after 30 attempt(s)") {
+		t.Errorf("B's give-up: %q", gave)
+	}
+	sets := 0
+	for _, e := range evs {
+		if e.Kind == "cmd" && strings.HasPrefix(e.Msg, "B: SET") {
+			sets++
+			if e.At > 3*time.Second+10*time.Millisecond {
+				t.Errorf("B sent a command at %s, after its wait ended", sim.FormatTime(e.At))
+			}
+		}
+	}
+	if sets != 30 {
+		t.Errorf("B sent %d SETs, want 30", sets)
+	}
+	rep, _ = knobRun(t, waitYAML, "      wait: 3s\n", "")
+	if rep.FailedAcquires != 0 || rep.Acquired != 2 {
+		t.Errorf("without lock.wait: acquired %d, failed %d; want both to get in", rep.Acquired, rep.FailedAcquires)
+	}
+}
+
+const resendYAML = `version: 1
+scenarios:
+  - name: resend
+    duration: 40s
+    lock:
+      key: lock
+      strategy: lua-release
+      ttl: 30s
+      timeout: 1s
+      retry: {attempts: 100, delay: 1s}
+      driver: {retries: 3}
+    clients:
+      - {name: A, start: 10ms, work: 1s}
+      - {name: B, start: 3s, work: 1s}
+    faults:
+      - at: 10500us
+        slow: {target: redis-1, latency: 2s, for: 500ms}
+`
+
+// A driver resend is a duplicate that reaches Redis (go-redis retries a
+// read timeout up to MaxRetries 3: redis.go _process, error.go
+// shouldRetry). A's SET NX ran and took the key, its reply was slowed past
+// the timeout; the driver sends the same SET NX again, which answers nil on
+// the key A already holds: the recipe believes it failed while the key is
+// its own, and B waits out the whole TTL. Without the driver A sees the
+// timeout and gives up just the same, but with one SET only.
+func TestDriverResendOfSetNX(t *testing.T) {
+	rep, evs := knobRun(t, resendYAML, "", "")
+	sets := eventsOf(evs, "", "cmd")
+	var mine []string
+	for _, m := range sets {
+		if strings.HasPrefix(m, "A: SET lock A-1 NX") {
+			mine = append(mine, m)
+		}
+	}
+	if len(mine) < 2 || !strings.HasSuffix(mine[0], "=> OK") || !strings.HasSuffix(mine[1], "=> (nil)") {
+		t.Fatalf("A's SETs: %q; want the first OK and its resend nil", mine)
+	}
+	if r := eventsOf(evs, "A", "resend"); len(r) != 1 || !strings.Contains(r[0], "sends SET lock A-1 NX PX 30000 to redis-1 again (retry 1 of 3)") {
+		t.Errorf("resend lines: %q", r)
+	}
+	// A's own retries fail too (SET NX on its own key); nobody gets in
+	// before the key A does not know it holds expires at 30 s.
+	if g := eventsOf(evs, "", "acquired"); len(g) == 0 || rep.MaxWait < 27*time.Second {
+		t.Errorf("grants %q, max wait %s; want the first only when A's key expires", g, rep.MaxWait)
+	}
+	_, evs = knobRun(t, resendYAML, "      driver: {retries: 3}\n", "")
+	if n := len(eventsOf(evs, "A", "resend")); n != 0 {
+		t.Errorf("without driver retries A resent %d commands", n)
+	}
+}
+
+const renewYAML = `version: 1
+scenarios:
+  - name: renew
+    duration: 30s
+    lock:
+      key: lock
+      strategy: lua-release
+      ttl: 3s
+      timeout: 500ms
+      watchdog: {every: 1s, on_failure: retry}
+      retry: {attempts: 100, delay: 200ms}
+    clients:
+      - {name: A, work: 10s}
+      - {name: B, start: 100ms, work: 1s}
+    faults:
+      - at: 1500ms
+        partition: {groups: [[A], [redis-1, B]], for: 1200ms}
+`
+
+// on_failure: retry is Redisson's watchdog: a renewal that timed out (the
+// partition drops it at 2 s) is tried again a period later
+// (renewal/RenewalTask.java, run: on an error it logs and schedule()s
+// again), and at 3 s the partition is over, so the lease never lapses.
+// The watchdog that stops at the first failure lets the key expire at 4 s
+// while A still works: B gets in, two holders.
+func TestWatchdogRetriesAfterAFailedRenewal(t *testing.T) {
+	rep, evs := knobRun(t, renewYAML, "", "")
+	if !rep.Safe || len(eventsOf(evs, "A", "renew-retry")) != 1 || len(eventsOf(evs, "A", "renew-fail")) != 0 {
+		t.Fatalf("with retry: safe %v, retries %q, fails %q", rep.Safe, eventsOf(evs, "A", "renew-retry"), eventsOf(evs, "A", "renew-fail"))
+	}
+	if n := len(eventsOf(evs, "A", "renewed")); n < 8 {
+		t.Errorf("A renewed %d times, want it to go on renewing through its 10 s of work", n)
+	}
+	rep, _ = knobRun(t, renewYAML, ", on_failure: retry}", "}")
+	if rep.Safe {
+		t.Errorf("with stop: the run is safe; want the lapsed lease to let B in beside A")
+	}
+	// It still stops when the key is not ours: no key, no renewal.
+	rep, evs = knobRun(t, renewYAML, "    faults:\n", "    faults:\n      - at: 1200ms\n        crash: {target: redis-1, restart_after: 100ms}\n")
+	if fails := eventsOf(evs, "A", "renew-fail"); len(fails) != 1 {
+		t.Errorf("a renewal the node answered 'not ours' must stop the watchdog; renew-fail events %q", fails)
+	}
+	_ = rep
+}
+
+const fairYAML = `version: 1
+scenarios:
+  - name: fair
+    duration: 30s
+    lock:
+      key: lock
+      strategy: lua-release
+      ttl: 30s
+      fair: true
+      fair_timeout: 500ms
+      retry: {attempts: 100, delay: 100ms}
+    clients:
+      - {name: A, work: 2s}
+      - {name: W, start: 100ms, work: 1s}
+      - {name: B, start: 200ms, work: 1s}
+    faults:
+      - at: 150ms
+        crash: {target: W}
+`
+
+// lock.fair_timeout is Redisson's threadWaitTime (RedissonFairLock: a
+// waiter whose timeout in the sorted set has passed is removed from the
+// queue by the next acquire script). W queues behind A and dies; with a
+// place of 500 ms B, queued behind W, gets the lock as soon as A lets go
+// (at 2 s); with the default 5 s B waits until W's place runs out.
+func TestFairTimeoutDropsADeadWaiter(t *testing.T) {
+	grantAt := func(evs []sim.Event) time.Duration {
+		for _, e := range evs {
+			if e.Kind == "acquired" && e.Proc == "B" {
+				return e.At
+			}
+		}
+		return -1
+	}
+	_, evs := knobRun(t, fairYAML, "", "")
+	if at := grantAt(evs); at < 2*time.Second || at > 2200*time.Millisecond {
+		t.Errorf("fair_timeout 500ms: B got the lock at %s, want right after A's release at 2s", sim.FormatTime(at))
+	}
+	_, evs = knobRun(t, fairYAML, "      fair_timeout: 500ms\n", "")
+	if at := grantAt(evs); at < 5*time.Second {
+		t.Errorf("default place timeout: B got the lock at %s, want it behind the dead waiter's 5s", sim.FormatTime(at))
+	}
+}
+
+const checkYAML = `version: 1
+scenarios:
+  - name: check
+    duration: 30s
+    lock:
+      key: lock
+      strategy: lua-release
+      ttl: 2s
+      check_before_write: true
+      retry: {attempts: 100, delay: 100ms}
+    clients:
+      - {name: A, work: 1s}
+      - {name: B, start: 2500ms, work: 2s}
+    faults:
+      - at: 500ms
+        pause: {target: A, for: 3s}
+`
+
+// check_before_write is the tutorials' advice: A's GC pause outlasts its
+// lease; when it wakes it sees by its clock that the lease ended and skips
+// the write, so B's update is not lost (the two still overlapped: the
+// check cannot undo the read A made in time).
+func TestCheckBeforeWriteSkipsALateWrite(t *testing.T) {
+	rep, evs := knobRun(t, checkYAML, "", "")
+	skipped := eventsOf(evs, "A", "write-skipped")
+	if len(skipped) != 1 || !strings.Contains(skipped[0], "the lease of A-1 ended at") || rep.LostUpdates != 0 {
+		t.Fatalf("skips %q, lost updates %d; want A's write skipped and no update lost", skipped, rep.LostUpdates)
+	}
+	rep, _ = knobRun(t, checkYAML, "      check_before_write: true\n", "")
+	if rep.LostUpdates == 0 {
+		t.Errorf("without the check no update is lost; want A's late write to clobber B's")
+	}
+}
+
+const windowYAML = `version: 1
+scenarios:
+  - name: window
+    duration: 30s
+    lock:
+      key: lock
+      strategy: lua-release
+      ttl: 1s
+      check_before_write: true
+      retry: {attempts: 100, delay: 10ms}
+    clients:
+      - {name: A, work: 990ms}
+      - {name: B, start: 500ms, work: 500ms}
+    faults:
+      - at: 900ms
+        slow: {target: A, latency: 100ms, for: 1s}
+`
+
+// The window the check leaves: it is made on the client, the write lands
+// on the resource later. A checks with a few milliseconds of its lease
+// left and sends its write; the write spends 100 ms on a slow link, the
+// lease ends meanwhile, B takes the lock and reads the old value, and A's
+// write, then B's, land: an update is lost though A checked. (A GC pause
+// between the check and the send is the same window; in the simulator the
+// two happen at one instant, so the window is the write's transit.)
+func TestCheckBeforeWriteWindow(t *testing.T) {
+	rep, evs := knobRun(t, windowYAML, "", "")
+	if n := len(eventsOf(evs, "A", "write-skipped")); n != 0 || rep.LostUpdates == 0 {
+		t.Errorf("skips %d, lost updates %d; want A's checked write to land late and lose an update", n, rep.LostUpdates)
+	}
+}
