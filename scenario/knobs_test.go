@@ -1,10 +1,12 @@
 package scenario
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -306,5 +308,76 @@ func TestCheckBeforeWriteWindow(t *testing.T) {
 	rep, evs := knobRun(t, windowYAML, "", "")
 	if n := len(eventsOf(evs, "A", "write-skipped")); n != 0 || rep.LostUpdates == 0 {
 		t.Errorf("skips %d, lost updates %d; want A's checked write to land late and lose an update", n, rep.LostUpdates)
+	}
+}
+
+const allKnobsYAML = `version: 1
+scenarios:
+  - name: knobs
+    duration: 30s
+    lock:
+      key: lock
+      strategy: lua-release
+      ttl: 2s
+      watchdog: {every: 500ms, on_failure: retry}
+      fair: true
+      retry: {attempts: 10, delay: 100ms}
+      wait: 3s
+      driver: {retries: 4, lock_commands: false}
+      fair_timeout: 700ms
+      check_before_write: true
+    clients:
+      - {name: A, work: 1s}
+`
+
+// Every knob survives an export and a load, and reaches the model.
+func TestKnobsRoundTrip(t *testing.T) {
+	f, err := Load("knobs.yaml", []byte(allKnobsYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := f.Scenarios[0]
+	out, err := Export(s, Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load("exported.yaml", out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got := back.Scenarios[0].Lock; !reflect.DeepEqual(got, s.Lock) {
+		t.Fatalf("lost in export:\n got %+v\nwant %+v\n%s", got, s.Lock, out)
+	}
+	k := ModelConfig(s, Options{}).Lock
+	want := model.ClientKnobs{Wait: 3 * time.Second, DriverRetries: 4, DriverSkipsLock: true,
+		FairTimeout: 700 * time.Millisecond, CheckBeforeWrite: true}
+	if k.Knobs != want || !k.Watchdog.RetryOnFailure {
+		t.Errorf("model knobs %+v (watchdog %+v), want %+v and RetryOnFailure", k.Knobs, *k.Watchdog, want)
+	}
+	// lock_commands defaults to true: the driver resends every command.
+	f, err = Load("knobs.yaml", []byte(strings.Replace(allKnobsYAML, ", lock_commands: false", "", 1)))
+	if err != nil || !f.Scenarios[0].Lock.Driver.LockCommands {
+		t.Errorf("driver without lock_commands: %v, %+v", err, f.Scenarios[0].Lock.Driver)
+	}
+}
+
+// Each bad knob is one FILE:LINE:COL line naming the field and its range.
+func TestKnobErrors(t *testing.T) {
+	cases := []struct{ old, new, pos, phrase string }{
+		{"      wait: 3s\n", "      wait: -1s\n", "12:13", "lock.wait must be between 0s and 24h (got -1s)"},
+		{"      retry: {attempts: 10, delay: 100ms}\n", "", "11:13", "lock.wait bounds the retries of lock.retry"},
+		{"      fair: true\n", "", "13:21", "lock.fair_timeout is the place of a waiter of a fair lock"},
+		{"      fair_timeout: 700ms\n", "      fair_timeout: 25h\n", "14:21", "lock.fair_timeout must be between 0s and 24h"},
+		{"on_failure: retry", "on_failure: again", "9:44", `unknown watchdog.on_failure "again" (allowed: stop, retry)`},
+		{"retries: 4", "retries: 17", "13:25", "driver.retries must be between 0 and 16 (got 17)"},
+		{"retries: 4, ", "", "13:7", "driver.retries is required"},
+		{"check_before_write: true", "check_before_write: maybe", "15:27", "lock.check_before_write must be true or false"},
+	}
+	for _, c := range cases {
+		if !strings.Contains(allKnobsYAML, c.old) {
+			t.Fatalf("edit %q not in the file", c.old)
+		}
+		_, err := Load("knobs.yaml", []byte(strings.Replace(allKnobsYAML, c.old, c.new, 1)))
+		checkError(t, c.phrase, err, "knobs.yaml:"+c.pos+": ", c.phrase)
 	}
 }
