@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"time"
@@ -45,6 +46,7 @@ type Client struct {
 	hungSince   time.Duration
 	hung        bool
 	renewals    int
+	sub         *subscription // lock.notify: pubsub, while it waits for a release (pubsub.go)
 
 	view   []*Node       // per shard, the master this client talks to (see World.masterFor)
 	timers []*localTimer // wake-ups set by its monotonic clock, rescheduled on drift
@@ -205,6 +207,8 @@ func (c *Client) retry(t *Thread, token, what string) *Lease {
 	attempts := 1
 	if r != nil && r.Attempts > 1 {
 		attempts = r.Attempts
+	} else if r == nil && c.w.Cfg.Lock.Knobs.Notify == NotifyPubSub {
+		attempts = math.MaxInt // Redisson's lock(): until granted (or lock.wait ends)
 	}
 	l := new(Lease)
 	wait := newWaitBound(t, c.w.Cfg.Lock.Knobs.Wait)
@@ -214,13 +218,16 @@ func (c *Client) retry(t *Thread, token, what string) *Lease {
 		// storage of its Nodes (see single.Acquire).
 		*l = Lease{Token: token, Start: t.Wall(), Nodes: l.Nodes[:0]}
 		if c.w.strategy.Acquire(t, l) {
+			c.unsubscribe()
 			return l
 		}
 		if i >= attempts {
+			c.unsubscribe()
 			c.w.Emit(c.Name, "gave-up", "%s of %s failed after %d attempt(s)", what, token, i)
 			return nil
 		}
-		if !wait.pause(t, c.retryDelay(i)) {
+		if !c.pauseBeforeRetry(t, wait, i) {
+			c.unsubscribe()
 			c.w.Emit(c.Name, "gave-up", "%s of %s failed: lock.wait %s ran out after %d attempt(s)",
 				what, token, tracefmt.Dur(wait.total), i)
 			return nil

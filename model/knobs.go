@@ -28,6 +28,9 @@ type ClientKnobs struct {
 	// CheckBeforeWrite: the client compares its lease with its clock just
 	// before its write and skips the write when the lease has run out.
 	CheckBeforeWrite bool
+	// Notify is how a waiter learns of a release: "" polls (retry.delay);
+	// NotifyPubSub waits for Redisson's release message (pubsub.go).
+	Notify string
 }
 
 // MaxDriverRetries bounds ClientKnobs.DriverRetries (the scenario format's

@@ -213,6 +213,9 @@ func (r *rpcRequest) Fire() {
 	var ok bool
 	if call.node != nil {
 		call.res.reply, call.res.err, ok = w.serve(call.node, call.c.Name, call.op, call.args)
+		if call.op == OpRelease && w.Cfg.Lock.Knobs.Notify == NotifyPubSub && w.releasedKey(call.node, call.res.reply) {
+			w.publishRelease(call.node)
+		}
 	} else {
 		call.res.reply, call.res.err, ok = call.handle()
 	}

@@ -57,3 +57,13 @@ func (c *Client) stillValid(t *Thread, l *Lease) bool {
 	c.w.emitLine(c.Name, "write-skipped", append(b, "; the write is skipped"...))
 	return false
 }
+
+// pauseBeforeRetry is the pause after failed attempt i: the retry delay, or
+// under notify: pubsub the wait for a release message; false when lock.wait
+// ran out.
+func (c *Client) pauseBeforeRetry(t *Thread, wait waitBound, i int) bool {
+	if c.w.Cfg.Lock.Knobs.Notify == NotifyPubSub {
+		return c.awaitRelease(t, wait)
+	}
+	return wait.pause(t, c.retryDelay(i))
+}

@@ -62,7 +62,12 @@ var modifiers = []modifier{
 		[]string{model.StrategyLuaRelease}, lacks("queue waiters behind", keyFair)},
 	{lockFencing, keyFencing + ": cas", func(l Lock) bool { return l.Fencing == "cas" }, func(l *Lock) { l.Fencing = "none" },
 		ownerStrategy, lacks("stamp the resource with", "cas")},
+	{lockNotify, lockNotify + ": " + model.NotifyPubSub, func(l Lock) bool { return l.Notify == model.NotifyPubSub }, func(l *Lock) { l.Notify = "" },
+		[]string{model.StrategyLuaRelease}, lacks("publish the release of", "pubsub")},
 }
+
+// lockNotify is where lock.notify is written.
+const lockNotify = keyLock + "." + keyNotify
 
 // conflicts are modifiers that cannot be combined under any strategy: each
 // is its own script, and combining them would silently drop one.

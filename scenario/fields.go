@@ -77,6 +77,7 @@ const (
 	keyOnFailure        = "on_failure"
 	keyRetries          = "retries"
 	keyLockCommands     = "lock_commands"
+	keyNotify           = "notify"
 )
 
 // dot joins a field path: dot("lock", "ttl") is "lock.ttl"; an empty

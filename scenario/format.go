@@ -127,6 +127,8 @@ var lockSection = newSection(keyLock, keyLock+".",
 		val: func(l *Lock) any { return &l.FairTimeout }, skip: func(l *Lock) bool { return l.FairTimeout == 0 }},
 	field[Lock]{name: keyCheckBeforeWrite, doc: "skip the write when the lease has run out by the client's clock",
 		val: func(l *Lock) any { return &l.CheckBeforeWrite }, skip: func(l *Lock) bool { return !l.CheckBeforeWrite }},
+	field[Lock]{name: keyNotify, doc: "poll | pubsub: how a waiter learns of a release; default poll",
+		val: func(l *Lock) any { return &l.Notify }, skip: func(l *Lock) bool { return l.Notify == "" }},
 )
 
 var driverSection = newSection(keyDriver, keyDriver+".",

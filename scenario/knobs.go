@@ -9,6 +9,12 @@ import "github.com/lockstep-sim/lockstep/model"
 // order.
 var WatchdogOnFailure = []string{WatchdogStop, WatchdogRetry}
 
+// NotifyModes lists lock.notify's values, in documented order.
+var NotifyModes = []string{NotifyPoll, model.NotifyPubSub}
+
+// NotifyPoll is lock.notify's default: a waiter polls with retry.delay.
+const NotifyPoll = "poll"
+
 // The values of lock.watchdog.on_failure.
 const (
 	WatchdogStop  = "stop"   // a failed renewal ends renewal (the default)
@@ -18,6 +24,9 @@ const (
 // clientKnobs is lock l's knobs as the model takes them.
 func clientKnobs(l Lock) model.ClientKnobs {
 	k := model.ClientKnobs{Wait: l.Wait, FairTimeout: l.FairTimeout, CheckBeforeWrite: l.CheckBeforeWrite}
+	if l.Notify == model.NotifyPubSub {
+		k.Notify = model.NotifyPubSub
+	}
 	if d := l.Driver; d != nil {
 		k.DriverRetries, k.DriverSkipsLock = d.Retries, !d.LockCommands
 	}
@@ -28,9 +37,12 @@ func clientKnobs(l Lock) model.ClientKnobs {
 func (c *checker) knobs(l Lock) {
 	at := func(key string) string { return dot(keyLock, key) }
 	c.nonNegative(at(keyWait), at(keyWait), l.Wait)
-	if l.Wait > 0 && l.Retry == nil {
-		c.errorf(at(keyWait), "%s bounds the retries of %s: without %s there is one attempt and nothing to bound (set %s: {%s: 1000, %s: 100ms})",
-			at(keyWait), at(keyRetry), keyRetry, keyRetry, keyAttempts, keyDelay)
+	if l.Notify != "" {
+		c.oneOf(at(keyNotify), at(keyNotify), l.Notify, NotifyModes)
+	}
+	if l.Wait > 0 && l.Retry == nil && l.Notify != model.NotifyPubSub {
+		c.errorf(at(keyWait), "%s bounds the retries of %s: without %s there is one attempt and nothing to bound (set %s: {%s: 1000, %s: 100ms}, or %s: %s)",
+			at(keyWait), at(keyRetry), keyRetry, keyRetry, keyAttempts, keyDelay, at(keyNotify), model.NotifyPubSub)
 	}
 	c.nonNegative(at(keyFairTimeout), at(keyFairTimeout), l.FairTimeout)
 	if l.FairTimeout > 0 && !l.Fair {

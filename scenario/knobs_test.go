@@ -326,6 +326,7 @@ scenarios:
       driver: {retries: 4, lock_commands: false}
       fair_timeout: 700ms
       check_before_write: true
+      notify: pubsub
     clients:
       - {name: A, work: 1s}
 `
@@ -350,7 +351,7 @@ func TestKnobsRoundTrip(t *testing.T) {
 	}
 	k := ModelConfig(s, Options{}).Lock
 	want := model.ClientKnobs{Wait: 3 * time.Second, DriverRetries: 4, DriverSkipsLock: true,
-		FairTimeout: 700 * time.Millisecond, CheckBeforeWrite: true}
+		FairTimeout: 700 * time.Millisecond, CheckBeforeWrite: true, Notify: model.NotifyPubSub}
 	if k.Knobs != want || !k.Watchdog.RetryOnFailure {
 		t.Errorf("model knobs %+v (watchdog %+v), want %+v and RetryOnFailure", k.Knobs, *k.Watchdog, want)
 	}
@@ -365,12 +366,12 @@ func TestKnobsRoundTrip(t *testing.T) {
 func TestKnobErrors(t *testing.T) {
 	cases := []struct{ old, new, pos, phrase string }{
 		{"      wait: 3s\n", "      wait: -1s\n", "12:13", "lock.wait must be between 0s and 24h (got -1s)"},
-		{"      retry: {attempts: 10, delay: 100ms}\n", "", "11:13", "lock.wait bounds the retries of lock.retry"},
 		{"      fair: true\n", "", "13:21", "lock.fair_timeout is the place of a waiter of a fair lock"},
 		{"      fair_timeout: 700ms\n", "      fair_timeout: 25h\n", "14:21", "lock.fair_timeout must be between 0s and 24h"},
 		{"on_failure: retry", "on_failure: again", "9:44", `unknown watchdog.on_failure "again" (allowed: stop, retry)`},
 		{"retries: 4", "retries: 17", "13:25", "driver.retries must be between 0 and 16 (got 17)"},
 		{"retries: 4, ", "", "13:7", "driver.retries is required"},
+		{"notify: pubsub", "notify: push", "16:15", `unknown lock.notify "push" (allowed: poll, pubsub)`},
 		{"check_before_write: true", "check_before_write: maybe", "15:27", "lock.check_before_write must be true or false"},
 	}
 	for _, c := range cases {
@@ -379,5 +380,65 @@ func TestKnobErrors(t *testing.T) {
 		}
 		_, err := Load("knobs.yaml", []byte(strings.Replace(allKnobsYAML, c.old, c.new, 1)))
 		checkError(t, c.phrase, err, "knobs.yaml:"+c.pos+": ", c.phrase)
+	}
+	// Two that need a smaller file: without notify: pubsub lock.wait needs
+	// lock.retry; notify: pubsub needs the check-and-delete release.
+	_, err := Load("knobs.yaml", []byte(strings.Replace(waitYAML, "      retry: {attempts: 1000, delay: 100ms}\n", "", 1)))
+	checkError(t, "wait without retry", err, "knobs.yaml:9:13: ", "lock.wait bounds the retries of lock.retry")
+	_, err = Load("knobs.yaml", []byte(strings.Replace(notifyYAML, "strategy: lua-release", "strategy: set-del", 1)))
+	checkError(t, "notify under set-del", err, "knobs.yaml:9:15: ",
+		"lock.notify: pubsub needs strategy lua-release; strategy set-del stores no owner to publish the release of")
+}
+
+const notifyYAML = `version: 1
+scenarios:
+  - name: notify
+    duration: 1m
+    lock:
+      key: lock
+      strategy: lua-release
+      ttl: 30s
+      notify: pubsub
+      wait: 45s
+    clients:
+      - {name: A, work: 2s}
+      - {name: B, start: 100ms, work: 1s}
+`
+
+// notify: pubsub is Redisson's wait for the release message (RedissonLock
+// .tryLock: subscribe, then latch.tryAcquire(min(ttl, time))): B tries once,
+// asks the key's PTTL, waits, and is woken by redis-1's message when A's
+// unlock deletes the key; it gets the lock a round trip after the release.
+// When a partition drops the message, B waits out the TTL it was given:
+// the lock is free from 2 s, B takes it only at about 30 s.
+func TestNotifyPubSub(t *testing.T) {
+	grant := func(evs []sim.Event) time.Duration {
+		for _, e := range evs {
+			if e.Kind == "acquired" && e.Proc == "B" {
+				return e.At
+			}
+		}
+		return -1
+	}
+	_, evs := knobRun(t, notifyYAML, "", "")
+	if n := countWith(eventsOf(evs, "", "cmd"), "B: SET lock B-1 NX"); n != 2 {
+		t.Errorf("B made %d attempts, want 2 (the first, and one after the message)", n)
+	}
+	if len(eventsOf(evs, "redis-1", "publish")) != 1 || len(eventsOf(evs, "B", "notified")) != 1 {
+		t.Errorf("publish %q, notified %q", eventsOf(evs, "redis-1", "publish"), eventsOf(evs, "B", "notified"))
+	}
+	if at := grant(evs); at < 2*time.Second || at > 2010*time.Millisecond {
+		t.Errorf("B got the lock at %s, want a round trip after A's release at about 2s", sim.FormatTime(at))
+	}
+	cut := "      - {name: B, start: 100ms, work: 1s}\n    faults:\n      - at: 1900ms\n        isolate: {target: B, for: 200ms}\n"
+	_, evs = knobRun(t, notifyYAML, "      - {name: B, start: 100ms, work: 1s}\n", cut)
+	if at := grant(evs); at < 30*time.Second || at > 30100*time.Millisecond || len(eventsOf(evs, "B", "notified")) != 0 {
+		t.Errorf("message dropped: B got the lock at %s (notified %q), want at the end of the TTL B was told, about 30s",
+			sim.FormatTime(at), eventsOf(evs, "B", "notified"))
+	}
+	// Polling (no notify) takes the retry delay instead.
+	_, evs = knobRun(t, notifyYAML, "      notify: pubsub\n", "      retry: {attempts: 100, delay: 700ms}\n")
+	if at := grant(evs); at < 2100*time.Millisecond {
+		t.Errorf("polling every 700ms: B got the lock at %s, want at its first poll after 2s", sim.FormatTime(at))
 	}
 }

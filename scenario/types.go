@@ -74,6 +74,7 @@ type Lock struct {
 	Driver           *Driver       // nil: the driver never resends
 	FairTimeout      time.Duration // a fair-lock waiter's place; 0: the default
 	CheckBeforeWrite bool          // skip the write once the lease ran out
+	Notify           string        // poll | pubsub; "" = poll
 }
 
 // Driver is the Redis driver's resend of a command whose reply timed out.
