@@ -301,9 +301,13 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 func (c *Client) reenter(t *Thread, l *Lease) (depth int, ok bool) {
 	for ; depth < c.Cfg.Nested; depth++ {
 		c.setState(StateAcquiring)
-		if c.retry(t, l.Token, "nested acquire") == nil {
+		nl := c.retry(t, l.Token, "nested acquire")
+		if nl == nil {
 			c.w.clientEvent(judge.NestedFailed, c.Name)
 			return depth, false
+		}
+		if nl.Fence > l.Fence {
+			l.Fence = nl.Fence // a FencedLock's re-entry draws a token; the inner code writes with it
 		}
 		c.w.Emit(c.Name, "reentered", "re-acquired %s (depth %d)", l.Token, depth+2)
 	}

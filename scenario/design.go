@@ -77,8 +77,8 @@ var conflicts = []struct {
 	msg   string
 }{
 	{lockFair, func(l Lock) bool { return l.Reentrant && l.Fair }, lockFair + " and " + lockReentrant + " cannot be combined; choose one"},
-	{lockFencing, func(l Lock) bool { return l.Fencing == "token" && (l.Reentrant || l.Fair) },
-		keyFencing + ": token cannot be combined with " + lockReentrant + " or " + lockFair},
+	{lockFencing, func(l Lock) bool { return l.Fencing == "token" && l.Fair },
+		keyFencing + ": token cannot be combined with " + lockFair + " (with " + lockReentrant + " it is Redisson's FencedLock)"},
 }
 
 // DesignProblems lists every reason lock l cannot run under strategy, in

@@ -442,3 +442,37 @@ func TestNotifyPubSub(t *testing.T) {
 		t.Errorf("polling every 700ms: B got the lock at %s, want at its first poll after 2s", sim.FormatTime(at))
 	}
 }
+
+const fencedLockYAML = `version: 1
+scenarios:
+  - name: fenced-lock
+    duration: 30s
+    lock:
+      key: lock
+      strategy: lua-release
+      ttl: 10s
+      reentrant: true
+      fencing: token
+      retry: {attempts: 100, delay: 100ms}
+    clients:
+      - {name: A, work: 1s, nested: 2}
+      - {name: B, start: 100ms, work: 1s}
+`
+
+// reentrant with fencing: token is Redisson's FencedLock: the acquire
+// script INCRs the token on every acquisition, re-entries included
+// (RedissonFencedLock.tryLockInnerAsync), so A's hold with two re-entries
+// draws tokens 1, 2 and 3 and writes with 3, and B's grant carries 4.
+func TestFencedLockCountsReentries(t *testing.T) {
+	rep, evs := knobRun(t, fencedLockYAML, "", "")
+	if !rep.Safe || rep.FencingRejections != 0 {
+		t.Fatalf("safe %v, fencing rejections %d", rep.Safe, rep.FencingRejections)
+	}
+	if w := eventsOf(evs, "resource", "write"); len(w) != 2 || !strings.Contains(w[0], "A wrote counter = 1 [token 3]") ||
+		!strings.Contains(w[1], "B wrote counter = 2 [token 4]") {
+		t.Errorf("writes %q; want A's with token 3 (its third acquisition), B's with 4", w)
+	}
+	if n := countWith(eventsOf(evs, "", "cmd"), "A: EVAL <reentrant-fenced-acquire> 2 lock lock:fence A-1"); n != 3 {
+		t.Errorf("A ran the FencedLock acquire %d times, want 3", n)
+	}
+}
