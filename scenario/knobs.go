@@ -33,6 +33,14 @@ func clientKnobs(l Lock) model.ClientKnobs {
 	return k
 }
 
+// watchdogConfig is lock.watchdog as the model takes it; nil for none.
+func watchdogConfig(w *Watchdog) *model.WatchdogConfig {
+	if w == nil {
+		return nil
+	}
+	return &model.WatchdogConfig{Every: w.Every, MaxRenewals: w.MaxRenewals, RetryOnFailure: w.OnFailure == WatchdogRetry}
+}
+
 // knobs checks the knobs of lock: (paths as the file writes them).
 func (c *checker) knobs(l Lock) {
 	at := func(key string) string { return dot(keyLock, key) }
