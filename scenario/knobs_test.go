@@ -476,3 +476,28 @@ func TestFencedLockCountsReentries(t *testing.T) {
 		t.Errorf("A ran the FencedLock acquire %d times, want 3", n)
 	}
 }
+
+// lock_commands: false is Redisson's driver: its lock and unlock scripts go
+// out with evalWriteSyncedNoRetryAsync (RedissonLock.tryLockInnerAsync), so
+// a lost acquire reply is not resent; the renewals still are. And why it
+// matters for a reentrant lock: a resent acquire of the hash re-enters, so
+// the count is 2 after one grant, the one release leaves the key held,
+// and B waits for the TTL.
+func TestDriverLockCommands(t *testing.T) {
+	_, evs := knobRun(t, resendYAML, "driver: {retries: 3}", "driver: {retries: 3, lock_commands: false}")
+	if n := len(eventsOf(evs, "A", "resend")); n != 0 {
+		t.Errorf("lock_commands: false resent %d lock commands", n)
+	}
+	reent := strings.Replace(resendYAML, "      timeout: 1s\n", "      timeout: 1s\n      reentrant: true\n", 1)
+	rep, evs := knobRun(t, reent, "", "")
+	acq := eventsOf(evs, "", "acquired")
+	if len(eventsOf(evs, "A", "resend")) != 1 || len(acq) == 0 || !strings.HasPrefix(acq[0], "acquired A-1") {
+		t.Fatalf("reentrant resend: resends %q, grants %q; want A granted by its resend", eventsOf(evs, "A", "resend"), acq)
+	}
+	if n := countWith(eventsOf(evs, "", "cmd"), "A: EVAL <reentrant-release> 1 lock A-1 => (integer) 1"); n != 1 {
+		t.Errorf("A's release ran %d times, want once (it counts the hash down from 2 to 1)", n)
+	}
+	if rep.MaxWait < 25*time.Second {
+		t.Errorf("max wait %s: the double-counted hash should keep B out until A's key expires", rep.MaxWait)
+	}
+}
