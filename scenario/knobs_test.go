@@ -309,6 +309,14 @@ func TestCheckBeforeWriteWindow(t *testing.T) {
 	if n := len(eventsOf(evs, "A", "write-skipped")); n != 0 || rep.LostUpdates == 0 {
 		t.Errorf("skips %d, lost updates %d; want A's checked write to land late and lose an update", n, rep.LostUpdates)
 	}
+	// A clock that runs slow passes the check too: at half speed A's 900 ms
+	// of work end 1.8 s into the run, its clock reads 0.9 s < 1 s, and the
+	// write it sends lands after B's and loses it.
+	drift := "      - {name: A, work: 900ms}\n      - {name: B, start: 500ms, work: 500ms}\n    faults:\n      - at: 0s\n        clock_drift: {target: A, rate: 0.5}\n"
+	rep, evs = knobRun(t, windowYAML[:strings.Index(windowYAML, "      - {name: A")]+drift, "", "")
+	if n := len(eventsOf(evs, "A", "write-skipped")); n != 0 || rep.LostUpdates == 0 {
+		t.Errorf("slow clock: skips %d, lost updates %d; want the check passed and an update lost", n, rep.LostUpdates)
+	}
 }
 
 const allKnobsYAML = `version: 1
