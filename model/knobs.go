@@ -31,6 +31,10 @@ type ClientKnobs struct {
 	// Notify is how a waiter learns of a release: "" polls (retry.delay);
 	// NotifyPubSub waits for Redisson's release message (pubsub.go).
 	Notify string
+	// Regrant: the acquire also grants when the key already holds our
+	// token (bsm/redislock's obtain.lua), for set-del and lua-release
+	// without a variant; a resent acquire is then harmless.
+	Regrant bool
 }
 
 // MaxDriverRetries bounds ClientKnobs.DriverRetries (the scenario format's

@@ -89,7 +89,11 @@ var renewScripts = [nVariants]string{plain: renewScript, reentrant: reentrantRen
 
 func newSingle(c LockConfig) Strategy {
 	r, v := singleRecipes[c.Strategy], variantOf(c)
-	return &single{cfg: c, kind: c.Strategy, acquire: r.acquire[v], release: r.release[v], renew: renewScripts[v]}
+	s := &single{cfg: c, kind: c.Strategy, acquire: r.acquire[v], release: r.release[v], renew: renewScripts[v]}
+	if c.Knobs.Regrant && v == plain && (c.Strategy == StrategySetDel || c.Strategy == StrategyLuaRelease) {
+		s.acquire = regrantAcquire // SET NX PX that also re-grants our own key (regrant.go)
+	}
+	return s
 }
 
 // ttlArg is the lock's TTL in milliseconds as a command argument.

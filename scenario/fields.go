@@ -78,6 +78,7 @@ const (
 	keyRetries          = "retries"
 	keyLockCommands     = "lock_commands"
 	keyNotify           = "notify"
+	keyRegrant          = "regrant"
 )
 
 // dot joins a field path: dot("lock", "ttl") is "lock.ttl"; an empty

@@ -129,6 +129,8 @@ var lockSection = newSection(keyLock, keyLock+".",
 		val: func(l *Lock) any { return &l.CheckBeforeWrite }, skip: func(l *Lock) bool { return !l.CheckBeforeWrite }},
 	field[Lock]{name: keyNotify, doc: "poll | pubsub: how a waiter learns of a release; default poll",
 		val: func(l *Lock) any { return &l.Notify }, skip: func(l *Lock) bool { return l.Notify == "" }},
+	field[Lock]{name: keyRegrant, doc: "the acquire also grants when the key holds our token already (bsm/redislock)",
+		val: func(l *Lock) any { return &l.Regrant }, skip: func(l *Lock) bool { return !l.Regrant }},
 )
 
 var driverSection = newSection(keyDriver, keyDriver+".",

@@ -23,7 +23,7 @@ const (
 
 // clientKnobs is lock l's knobs as the model takes them.
 func clientKnobs(l Lock) model.ClientKnobs {
-	k := model.ClientKnobs{Wait: l.Wait, FairTimeout: l.FairTimeout, CheckBeforeWrite: l.CheckBeforeWrite}
+	k := model.ClientKnobs{Wait: l.Wait, FairTimeout: l.FairTimeout, CheckBeforeWrite: l.CheckBeforeWrite, Regrant: l.Regrant}
 	if l.Notify == model.NotifyPubSub {
 		k.Notify = model.NotifyPubSub
 	}

@@ -396,6 +396,10 @@ func TestKnobErrors(t *testing.T) {
 	_, err = Load("knobs.yaml", []byte(strings.Replace(notifyYAML, "strategy: lua-release", "strategy: set-del", 1)))
 	checkError(t, "notify under set-del", err, "knobs.yaml:9:15: ",
 		"lock.notify: pubsub needs strategy lua-release; strategy set-del stores no owner to publish the release of")
+	_, err = Load("knobs.yaml", []byte(strings.Replace(fencedLockYAML, "      fencing: token\n", "      fencing: token\n      regrant: true\n", 1)))
+	checkError(t, "regrant with a variant", err, "knobs.yaml:11:16: ", "lock.regrant is a variant of the plain SET NX acquire")
+	_, err = Load("knobs.yaml", []byte(strings.Replace(waitYAML, "strategy: lua-release", "strategy: setnx-del\n      regrant: true", 1)))
+	checkError(t, "regrant under setnx-del", err, "knobs.yaml:8:16: ", "lock.regrant needs strategy set-del or lua-release")
 }
 
 const notifyYAML = `version: 1
@@ -507,5 +511,32 @@ func TestDriverLockCommands(t *testing.T) {
 	}
 	if rep.MaxWait < 25*time.Second {
 		t.Errorf("max wait %s: the double-counted hash should keep B out until A's key expires", rep.MaxWait)
+	}
+}
+
+// lock.regrant is bsm/redislock's obtain.lua: its acquire grants again to
+// the token the key already holds, so the driver's resend of A's acquire
+// (the first send took the key, its reply came too late) is granted at
+// once, where plain SET NX answers nil and costs a whole TTL
+// (TestDriverResendOfSetNX).
+func TestRegrantMakesTheResendHarmless(t *testing.T) {
+	regrant := strings.Replace(resendYAML, "      timeout: 1s\n", "      timeout: 1s\n      regrant: true\n", 1)
+	f, err := Load("regrant.yaml", []byte(regrant))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Export(f.Scenarios[0], Options{}, nil)
+	if back, lerr := Load("exported.yaml", out); err != nil || lerr != nil || !back.Scenarios[0].Lock.Regrant ||
+		!ModelConfig(back.Scenarios[0], Options{}).Lock.Knobs.Regrant {
+		t.Fatalf("lock.regrant lost in export or on the way to the model: %v %v\n%s", err, lerr, out)
+	}
+	rep, evs := knobRun(t, regrant, "", "")
+	cmds := eventsOf(evs, "", "cmd")
+	if countWith(cmds, "A: EVAL <regrant-acquire> 1 lock A-1 30000 => (integer) 1") != 2 {
+		t.Errorf("A's acquires: %q; want the first and its resend both granted", cmds[:min(3, len(cmds))])
+	}
+	acq := eventsOf(evs, "", "acquired")
+	if len(acq) != 2 || !strings.HasPrefix(acq[0], "acquired A-1") || rep.MaxWait > 2*time.Second || !rep.Safe {
+		t.Errorf("grants %q, max wait %s, safe %v; want A at about 1s, then B, no TTL-long wait", acq, rep.MaxWait, rep.Safe)
 	}
 }

@@ -75,6 +75,7 @@ type Lock struct {
 	FairTimeout      time.Duration // a fair-lock waiter's place; 0: the default
 	CheckBeforeWrite bool          // skip the write once the lease ran out
 	Notify           string        // poll | pubsub; "" = poll
+	Regrant          bool          // the acquire also grants our own key again (redislock)
 }
 
 // Driver is the Redis driver's resend of a command whose reply timed out.

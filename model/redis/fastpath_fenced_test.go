@@ -52,3 +52,43 @@ func TestFastPathReentrantFencedDifferential(t *testing.T) {
 		t.Errorf("the fast path answered %d of %d reentrant-fenced acquires", fastHits, scripts)
 	}
 }
+
+// The same for bsm/redislock's obtain (store/regrant.go): SET NX, or a
+// re-grant to the key's own token.
+func TestFastPathRegrantDifferential(t *testing.T) {
+	p := newLuaPair(NodeConfig{Name: "redis-1"})
+	r := rand.New(rand.NewPCG(17, 17))
+	tokens := []string{"A", "A", "B", ""}
+	fastHits, scripts := 0, 0
+	for step := range 1500 {
+		tok := pick(r, tokens)
+		var args []string
+		switch op := r.IntN(10); {
+		case op < 5:
+			args = []string{"EVAL", store.ScriptRegrantAcquire, "1", "lock", tok, diffTTL(r)}
+			if r.IntN(10) == 0 {
+				args[3] = "h" // a hash: WRONGTYPE inside the script
+			}
+		case op < 7:
+			args = []string{"EVAL", store.ScriptRelease, "1", "lock", tok}
+		case op < 8:
+			args = []string{"HSET", "h", "holder", tok}
+		case op < 9:
+			args = []string{"SET", "lock", tok, "NX", "PX", diffTTL(r)}
+		default:
+			args = []string{"DEL", "lock"}
+		}
+		p.do(t, step, "a", args...)
+		if args[1] == store.ScriptRegrantAcquire {
+			scripts++
+			if p.fast.st.FastAnswered() {
+				fastHits++
+			}
+		}
+		p.now += time.Duration(r.IntN(200)) * time.Millisecond
+	}
+	p.same(t, 1500)
+	if fastHits < scripts/2 {
+		t.Errorf("the fast path answered %d of %d regrant acquires", fastHits, scripts)
+	}
+}
