@@ -98,6 +98,18 @@ func TestLockWaitBoundsTheAcquire(t *testing.T) {
 	if sets != 30 {
 		t.Errorf("B sent %d SETs, want 30", sets)
 	}
+	// The wait runs on the wall clock (System.currentTimeMillis): a clock
+	// set forward by 5 s at 1 s ends B's 3 s wait at once.
+	jump := "      - {name: B, start: 10ms, work: 1s}\n    faults:\n      - at: 1s\n        clock_jump: {target: B, by: 5s}\n"
+	_, evs = knobRun(t, waitYAML, "      - {name: B, start: 10ms, work: 1s}\n", jump)
+	for _, e := range evs {
+		if e.Kind == "gave-up" && e.Proc == "B" && e.At > 1100*time.Millisecond {
+			t.Errorf("after a 5s clock jump B gave up at %s, want within a pause of the jump at 1s", sim.FormatTime(e.At))
+		}
+	}
+	if len(eventsOf(evs, "B", "gave-up")) != 1 {
+		t.Errorf("B's give-up after the jump: %q", eventsOf(evs, "B", "gave-up"))
+	}
 	rep, _ = knobRun(t, waitYAML, "      wait: 3s\n", "")
 	if rep.FailedAcquires != 0 || rep.Acquired != 2 {
 		t.Errorf("without lock.wait: acquired %d, failed %d; want both to get in", rep.Acquired, rep.FailedAcquires)
