@@ -32,12 +32,17 @@ type LockConfig struct {
 	DriftFactor float64       // redlock
 	NodeTimeout time.Duration // redlock request_timeout
 	Parallel    bool          // redlock
+	Knobs       ClientKnobs   // the real clients' runtime behaviours (knobs.go)
 }
 
 // WatchdogConfig is lease renewal every Every, at most MaxRenewals times (0: no limit).
 type WatchdogConfig struct {
 	Every       time.Duration
 	MaxRenewals int
+	// RetryOnFailure keeps renewing after a renewal that got no answer or
+	// an error (Redisson); only "the key is not ours" stops it. false: any
+	// failed renewal stops it (today's behaviour).
+	RetryOnFailure bool
 }
 
 // RetryConfig is how a client retries a failed acquire.

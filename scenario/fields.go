@@ -68,6 +68,17 @@ const (
 	keyWork   = "work"
 	keyThink  = "think"
 	keyNested = "nested"
+
+	// The real clients' runtime knobs (lock:, lock.watchdog:, lock.driver:).
+	keyWait             = "wait"
+	keyDriver           = "driver"
+	keyFairTimeout      = "fair_timeout"
+	keyCheckBeforeWrite = "check_before_write"
+	keyOnFailure        = "on_failure"
+	keyRetries          = "retries"
+	keyLockCommands     = "lock_commands"
+	keyNotify           = "notify"
+	keyRegrant          = "regrant"
 )
 
 // dot joins a field path: dot("lock", "ttl") is "lock.ttl"; an empty
