@@ -33,7 +33,7 @@ func (j *Judge) explain(now time.Duration, c, o string) string {
 	}
 	why := j.splitBrain(o)
 	if why == "" {
-		why = j.lastEnd(o)
+		why = j.lastEnd(o, c)
 	}
 	if note := clientClockNote(o, &oc.clock, now); note != "" {
 		if why != "" {
@@ -59,14 +59,20 @@ func (j *Judge) splitBrain(owner string) string {
 	return ""
 }
 
-// lastEnd describes how owner's most recent grant ended, on any node.
-func (j *Judge) lastEnd(owner string) string {
+// lastEnd describes how owner's most recent grant ended: on a node that
+// granted the lock to c, whose key that was, or else on any node.
+func (j *Judge) lastEnd(owner, c string) string {
 	var best *grant
 	var node string
-	for _, n := range j.cfg.Nodes {
-		g := j.ended[n]
-		if g != nil && g.owner == owner && (best == nil || g.endedAt > best.endedAt) {
-			best, node = g, n
+	for pass := 0; pass < 2 && best == nil; pass++ {
+		for _, n := range j.cfg.Nodes {
+			if pass == 0 && (j.grants[n] == nil || j.grants[n].owner != c) {
+				continue
+			}
+			g := j.ended[n]
+			if g != nil && g.owner == owner && (best == nil || g.endedAt > best.endedAt) {
+				best, node = g, n
+			}
 		}
 	}
 	if best == nil {

@@ -41,8 +41,9 @@ type Judge struct {
 	episode  bool
 	first    string
 	firstAt  time.Duration
-	grants   map[string]*grant // node name -> the grant of the lock key in force there
-	ended    map[string]*grant // node name -> the last grant that ended there
+	grants   map[string]*grant   // node name -> the grant of the lock key in force there
+	ended    map[string]*grant   // node name -> the last grant that ended there
+	copies   map[string]*keyCopy // replica name -> the lock key replication brought there
 	stuckWhy string
 	finished bool
 	// clockNotes are the clock faults per node name, in time order.
@@ -118,7 +119,7 @@ func (j *Judge) Feed(e *Event) {
 		c := j.client(e.Client)
 		c.crashed = true
 		j.leaveCS(e.Client, c)
-	case Restarted, FailedOver, Resynced, NodeClockJumped, NodeClockRate:
+	case Restarted, FailedOver, Resynced, NodeClockJumped, NodeClockRate, Replicated:
 		j.keyEvent(e)
 	case Final:
 		j.finish(e)
