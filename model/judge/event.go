@@ -89,6 +89,9 @@ const (
 	// Other (OK: it set or changed the key, Token its value; false: it
 	// deleted it); Key is the key on Node right after.
 	Replicated
+	// Releasing: Client begins to release the lock (a hold's release, or
+	// one after an acquire that failed); the judge checks it holds it.
+	Releasing
 )
 
 // Op says what a command means to the lock, so the judge can keep ground

@@ -66,6 +66,9 @@ func (g *grant) setExpiry(now time.Duration, k KeyState) {
 
 func (j *Judge) end(name string, g *grant, at time.Duration, how string) {
 	g.ended, g.endedAt, g.how = true, at, how
+	if c := j.clients[g.owner]; c != nil {
+		c.lastEnd = how
+	}
 	if j.ended == nil {
 		j.ended = map[string]*grant{}
 	}

@@ -66,6 +66,10 @@ type client struct {
 	hungSince   time.Duration
 	crashed     bool
 	clock       sim.Clock // mirrors its clock faults, for explanations
+	// granted: it entered its critical section since its last release;
+	// lastEnd says how its latest grant since then ended ("" none yet).
+	granted bool
+	lastEnd string
 }
 
 // grant is the ground truth about one lock key on one node.
@@ -108,6 +112,8 @@ func (j *Judge) Feed(e *Event) {
 		j.leaveCS(e.Client, j.client(e.Client))
 	case Working:
 		j.client(e.Client).working = true
+	case Releasing:
+		j.releasing(e)
 	case ResourceRead, ResourceWrite:
 		j.resourceEvent(e)
 	case AcquireFailed:
@@ -199,6 +205,7 @@ func (j *Judge) clientFault(e *Event, c *client) {
 
 func (j *Judge) enterCS(e *Event, c *client) {
 	c.inCS, c.working = true, false
+	c.granted, c.lastEnd = true, ""
 	j.m.Acquired++
 	if len(j.inCS) > 0 && !j.episode {
 		j.episode = true
