@@ -206,3 +206,31 @@ func TestExplanationNamesTheCause(t *testing.T) {
 		}
 	}
 }
+
+// TestLaterViolationsNameTheCauseToo: C's grant at 9.2s overlaps A, still
+// paused past its lease, after B's grant on the same node was released;
+// the books of that node then hold B's grant, not A's, and the explanation
+// must still say how A's lease ended (it used to say nothing).
+func TestLaterViolationsNameTheCauseToo(t *testing.T) {
+	f, err := Load("unheld.yaml", []byte(unheldYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := f.Find("unheld-lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRunnerT(t, s, Options{})
+	defer r.Close()
+	r.Run()
+	var got []string
+	for _, e := range r.Events() {
+		if e.Kind == "VIOLATION" {
+			got = append(got, e.Msg)
+		}
+	}
+	const cause = "A (paused since 0.500s) still believed it held the lock (its lease on redis-1 expired at 5.001s)"
+	if len(got) != 2 || !strings.HasSuffix(got[0], cause) || !strings.HasSuffix(got[1], cause) {
+		t.Errorf("violations %q, want B's and C's, each ending %q", got, cause)
+	}
+}

@@ -60,23 +60,26 @@ func (j *Judge) splitBrain(owner string) string {
 }
 
 // lastEnd describes how owner's most recent grant ended: on a node that
-// granted the lock to c, whose key that was, or else on any node.
+// granted the lock to c, whose key that was, or else on any node; failing
+// both (a later grant on that node has ended since), the owner's own
+// record of it.
 func (j *Judge) lastEnd(owner, c string) string {
 	var best *grant
 	var node string
+	oc := j.client(owner)
 	for pass := 0; pass < 2 && best == nil; pass++ {
 		for _, n := range j.cfg.Nodes {
 			if pass == 0 && (j.grants[n] == nil || j.grants[n].owner != c) {
 				continue
 			}
 			g := j.ended[n]
-			if g != nil && g.owner == owner && (best == nil || g.endedAt > best.endedAt) {
+			if g != nil && g.owner == owner && (oc.token == "" || g.value == oc.token) && (best == nil || g.endedAt > best.endedAt) {
 				best, node = g, n
 			}
 		}
 	}
 	if best == nil {
-		return ""
+		return oc.lastEnd
 	}
 	return best.how + j.cutOff(owner, node, best)
 }

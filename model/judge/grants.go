@@ -44,6 +44,7 @@ func (j *Judge) command(e *Event) {
 		g := &grant{owner: client, at: now, value: k.Owner, lostBy: e.Note}
 		g.setExpiry(now, k)
 		j.grants[name] = g
+		j.client(client).token = g.value
 	case e.Before && !e.After && g != nil:
 		if g.owner != client && e.Op == OpRelease {
 			j.m.WrongReleases++

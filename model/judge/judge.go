@@ -70,6 +70,7 @@ type client struct {
 	// lastEnd says how its latest grant since then ended ("" none yet).
 	granted bool
 	lastEnd string
+	token   string // the value of its latest grant (to tell its holds apart)
 }
 
 // grant is the ground truth about one lock key on one node.
