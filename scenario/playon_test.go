@@ -108,3 +108,42 @@ func TestRunPlaysOnLateRestart(t *testing.T) {
 		t.Errorf("verdict %q does not say STUCK", rep.Verdict())
 	}
 }
+
+// TestIdleTailIsFree: once the workload is over nothing periodic keeps the
+// world busy (watchdog, replication, sentinels, failure detection all
+// quiet down), so playing to a long duration costs no kernel events: the
+// kernel jumps from the last event to the end.
+func TestIdleTailIsFree(t *testing.T) {
+	const doc = `version: 1
+scenarios:
+  - name: idle-tail
+    title: a short workload in a long run
+    story: everything that could tick is on
+    duration: 30s
+    redis: {replicas: 2, failover_after: 2s, sentinels: 3}
+    lock: {key: lock, strategy: lua-release, ttl: 3s, watchdog: {every: 1s}, retry: {attempts: 5, delay: 200ms}}
+    clients:
+      - {name: A, work: 2s}
+      - {name: B, start: 100ms, work: 1s}
+    faults:
+      - at: 500ms
+        partition: {groups: [[A, redis-1], [B, redis-1-r1, redis-1-r2]], for: 1s}
+`
+	steps := map[string]int64{}
+	for _, d := range []string{"30s", "24h"} {
+		f, err := Load("idle.yaml", []byte(strings.Replace(doc, "duration: 30s", "duration: "+d, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := newRunnerT(t, f.Scenarios[0], Options{})
+		rep := r.Run()
+		r.Close()
+		if rep.BudgetExhausted {
+			t.Fatalf("%s: budget exhausted", d)
+		}
+		steps[d] = rep.KernelSteps
+	}
+	if steps["30s"] != steps["24h"] {
+		t.Errorf("kernel events: %d for 30s, %d for 24h: something keeps an idle world busy", steps["30s"], steps["24h"])
+	}
+}
