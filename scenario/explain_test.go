@@ -152,14 +152,44 @@ scenarios:
     faults:
       - at: 500ms
         pause: {target: A, for: 10s}
+  - name: kept-then-early
+    title: explanation case
+    story: a cause of a first violation
+    duration: 60s
+    redis: {replicas: 1, replication_lag: 10ms}
+    lock: {key: lock, strategy: lua-release, ttl: 30s, retry: {attempts: 100, delay: 500ms}}
+    clients:
+      - {name: A, start: 1s, work: 27s}
+      - {name: B, start: 1100ms, work: 1s}
+    faults:
+      - at: 0s
+        clock_jump: {target: redis-1-r1, by: 10s}
+      - at: 5s
+        failover: {target: redis-1}
+  - name: kept-then-drift
+    title: explanation case
+    story: a cause of a first violation
+    duration: 60s
+    redis: {replicas: 1, replication_lag: 10ms}
+    lock: {key: lock, strategy: lua-release, ttl: 30s, retry: {attempts: 100, delay: 500ms}}
+    clients:
+      - {name: A, start: 1s, work: 27s}
+      - {name: B, start: 1100ms, work: 1s}
+    faults:
+      - at: 0s
+        clock_drift: {target: redis-1-r1, rate: 1.5}
+      - at: 5s
+        failover: {target: redis-1}
 `
 
 // TestExplanationNamesTheCause: the first violation's explanation says what
 // happened to A's key on the node that granted B the lock: never replicated
 // there, replicated and then expired early by the replica's clock (a jump,
 // at once or later, before or after the key arrived; a drift), forgotten by
-// the replica's restart, expired early on the master by its clock, lost in
-// the master's restart, or simply run out (a GC pause).
+// the replica's restart, kept through the failover and then expired early
+// on the new master by a clock fault it had before (even one from before the
+// TTL was set: the expiry is absolute), expired early on the master by its
+// clock, lost in the master's restart, or simply run out (a GC pause).
 func TestExplanationNamesTheCause(t *testing.T) {
 	f, err := Load("explain.yaml", []byte(explainYAML))
 	if err != nil {
@@ -181,6 +211,8 @@ func TestExplanationNamesTheCause(t *testing.T) {
 		{"master-jump", []string{"its lease on redis-1 expired 25.001s early because redis-1's clock jumped +28s at 5.000s"}, []string{"failed over"}},
 		{"master-drift", []string{"its lease on redis-1 expired at 15.501s, 15.5s after its 30s TTL was set, because redis-1's clock runs 2x true speed since 1.000s"}, []string{"failed over"}},
 		{"master-restart", []string{"its lease on redis-1 was lost when redis-1 crashed at 2.000s and restarted at 3.000s without it (persistence none)"}, []string{"clock"}},
+		{"kept-then-early", []string{"its lease on redis-1-r1 expired at 21.001s, 20s after its 30s TTL was set on redis-1, because redis-1-r1's clock jumped +10s at 0.000s"}, []string{notRepl}},
+		{"kept-then-drift", []string{"its lease on redis-1-r1 expired at 20.667s, 19.666s after its 30s TTL was set on redis-1, because redis-1-r1's clock runs 1.5x true speed since 0.000s"}, []string{notRepl}},
 		{"gc-pause", []string{"A (paused since 0.500s)", "(its lease on redis-1 expired at 5.001s)"}, []string{"clock", "restart", "failed over"}},
 	} {
 		s, err := f.Find(c.name)

@@ -90,13 +90,17 @@ func (j *Judge) expiredHow(node string, g *grant) string {
 	how := fmt.Sprintf("its lease on %s expired at %s", node, sim.FormatTime(g.expires))
 	var notes []string
 	for _, cn := range j.clockNotes[node] {
-		if cn.at <= g.expires && (cn.drift || cn.at >= g.set) {
+		if cn.at <= g.expires && (cn.drift || cn.at >= g.set || g.from != "") {
 			notes = append(notes, cn.what)
 		}
 	}
 	if len(notes) > 0 && g.ttl > 0 && g.expires >= 0 {
-		how += fmt.Sprintf(", %s after its %s TTL was set, because %s",
-			tracefmt.Dur(g.expires-g.set), tracefmt.Dur(g.ttl), strings.Join(notes, " and "))
+		on := ""
+		if g.from != "" {
+			on = " on " + g.from // it came with a failover
+		}
+		how += fmt.Sprintf(", %s after its %s TTL was set%s, because %s",
+			tracefmt.Dur(g.expires-g.set), tracefmt.Dur(g.ttl), on, strings.Join(notes, " and "))
 	}
 	return how
 }

@@ -62,7 +62,7 @@ func (j *Judge) command(e *Event) {
 
 // setExpiry records that the lock key's TTL was (re)set at now.
 func (g *grant) setExpiry(now time.Duration, k KeyState) {
-	g.set, g.ttl, g.expires = now, k.TTL, k.Expires
+	g.set, g.ttl, g.expires, g.from = now, k.TTL, k.Expires, ""
 }
 
 func (j *Judge) end(name string, g *grant, at time.Duration, how string) {
@@ -124,6 +124,9 @@ func (j *Judge) failedOver(e *Event) {
 		if kept {
 			ng := *g
 			ng.expires = e.key().Expires
+			if ng.from == "" {
+				ng.from = old
+			}
 			j.grants[promoted] = &ng
 			delete(j.grants, old)
 			delete(j.copies, promoted)

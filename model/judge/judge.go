@@ -87,6 +87,10 @@ type grant struct {
 	// lostBy says why a grant still in force no longer counts: its node was
 	// replaced by a failover it could not hear of (split brain).
 	lostBy string
+	// from is the node that set its TTL when that was another (the grant
+	// came with a failover): the absolute expiry is that node's, so every
+	// clock fault of this node bears on it, not only those since set.
+	from string
 }
 
 // New is a judge with empty books.
