@@ -161,6 +161,7 @@ func (j *Judge) adopt(node string, e *Event) {
 	}
 	g := &grant{owner: owner, at: e.At, value: k.Owner}
 	g.setExpiry(e.At, k)
+	g.from = e.Node // its TTL was set on the old master
 	j.grants[node] = g
 }
 
