@@ -37,6 +37,7 @@ type LockConfig struct {
 	DriftFactor float64       // redlock
 	NodeTimeout time.Duration // redlock request_timeout
 	Parallel    bool          // redlock
+	Knobs       ClientKnobs   // the real clients' runtime behaviours (knobs.go)
 	// WaitReplicas: WAIT after a single-instance grant (wait_replicas.go).
 	WaitReplicas *WaitReplicasConfig
 }
@@ -52,6 +53,10 @@ type WaitReplicasConfig struct {
 type WatchdogConfig struct {
 	Every       time.Duration
 	MaxRenewals int
+	// RetryOnFailure keeps renewing after a renewal that got no answer or
+	// an error (Redisson); only "the key is not ours" stops it. false: any
+	// failed renewal stops it (today's behaviour).
+	RetryOnFailure bool
 }
 
 // RetryConfig is how a client retries a failed acquire.

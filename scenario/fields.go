@@ -69,6 +69,16 @@ const (
 	keyThink  = "think"
 	keyNested = "nested"
 
+	// The real clients' runtime knobs (lock:, lock.watchdog:, lock.driver:).
+	keyWait             = "wait"
+	keyDriver           = "driver"
+	keyFairTimeout      = "fair_timeout"
+	keyCheckBeforeWrite = "check_before_write"
+	keyOnFailure        = "on_failure"
+	keyRetries          = "retries"
+	keyLockCommands     = "lock_commands"
+	keyNotify           = "notify"
+	keyRegrant          = "regrant"
 	// network.links (links.go)
 	keyLinks  = "links"
 	keyFrom   = "from"

@@ -19,6 +19,7 @@ type Metrics struct {
 	Acquired          int64         `json:"-"`
 	FailedAcquires    int64         `json:"-"`
 	MaxWait           time.Duration `json:"-"`
+	UnheldReleases    int64         `json:"-"`
 	RefusedWrites     int64         `json:"-"`
 }
 
@@ -34,6 +35,7 @@ const (
 	MetricAcquired          = "acquired"
 	MetricFailedAcquires    = "failed_acquires"
 	MetricMaxWait           = "max_wait"
+	MetricUnheldReleases    = "unheld_releases"
 	MetricRefusedWrites     = "refused_writes"
 )
 
@@ -89,6 +91,8 @@ var metricTable = []Metric{
 		Doc: "attempts that gave up", get: func(m Metrics) int64 { return m.FailedAcquires }},
 	{Name: MetricMaxWait, Kind: Millis, TextLine: 2,
 		Doc: "longest time a client waited for a grant", get: func(m Metrics) int64 { return m.MaxWait.Milliseconds() }},
+	{Name: MetricUnheldReleases, TextLine: 2,
+		Doc: "releases begun by a client that did not hold the lock then (its lease had expired or was lost, or it never got it)", get: func(m Metrics) int64 { return m.UnheldReleases }},
 	{Name: MetricRefusedWrites, TextLine: 2, HideZero: true,
 		Doc: "lock writes a master refused with NOREPLICAS (redis.min_replicas_to_write)", get: func(m Metrics) int64 { return m.RefusedWrites }},
 }

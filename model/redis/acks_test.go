@@ -14,6 +14,7 @@ func (nopObserver) FailedOver(_, _ *Node)                          {}
 func (nopObserver) Resynced(_, _ *Node)                            {}
 func (nopObserver) NodeClockJumped(*Node, time.Duration, []Expiry) {}
 func (nopObserver) NodeClockDrifted(*Node, float64)                {}
+func (nopObserver) Replicated(_, _ *Node, _ []Effect)              {}
 
 // ackWorld is one master with one replica, 1 ms links, 10 ms replication
 // lag and replica acks on.

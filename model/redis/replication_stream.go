@@ -210,6 +210,7 @@ func (s *replStream) flush() {
 		for _, e := range b.effs {
 			applied = append(applied, s.replica.appliedString(e))
 		}
+		w.obs.Replicated(s.replica, s.master, b.effs)
 	}
 	if len(s.queue) == 0 {
 		s.queue = nil
