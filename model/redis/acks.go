@@ -100,8 +100,11 @@ func (n *Node) refreshGood(now time.Duration) {
 	n.st.SetNoReplicas(refuse)
 }
 
-// startAcks runs every replica's replicationCron ack, once per AckEvery of
-// true time, for the whole run (Config.ReplicaAcks).
+// startAcks runs every node's replicationCron once per AckEvery of true
+// time, for the whole run (Config.ReplicaAcks): a replica sends its ack, a
+// master recounts its good replicas. Its cost is bounded by the run: one
+// event per second plus one per replica's ack, at most about 3.2 million in
+// a 24 h run with 9 masters of 4 replicas each.
 func (w *Cluster) startAcks() {
 	var tick func()
 	tick = func() {
@@ -128,8 +131,8 @@ func (w *Cluster) sendAck(s *replStream) {
 // ackArrived is a replica's ack reaching its master.
 func (w *Cluster) ackArrived(s *replStream, off int64) {
 	m := s.master
-	if !m.Up() || s.dead {
-		return
+	if !m.Up() || s.dead || s.needSync {
+		return // the connection it was sent on is gone
 	}
 	now := w.Now()
 	m.noteAck(s.replica, now)
