@@ -29,9 +29,12 @@ func (s *single) waitReplicas(t *Thread, n *Node, l *Lease) bool {
 		return true
 	}
 	c := t.c
-	why := "no reply"
-	if err == nil {
-		why = "only " + strconv.Itoa(acked)
+	why := "only " + strconv.Itoa(acked)
+	switch {
+	case err == ErrTimeout:
+		why = "no reply"
+	case err != nil:
+		why = "the error " + err.Error()
 	}
 	c.w.Emit(c.Name, "wait-failed", "%s's grant on %s: WAIT %d got %s: too few replicas hold it; %s releases it and the attempt fails",
 		c.Name, n.Name(), wr.Replicas, why, c.Name)
