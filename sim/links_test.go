@@ -58,3 +58,30 @@ func TestLinkLoss(t *testing.T) {
 		t.Errorf("A->C lost %d (want 1000), A->D lost %d (want 0)", lostC, lostD)
 	}
 }
+
+// BenchmarkNetworkSend is one message sent and delivered, with no per-link
+// settings (every bundled scenario before network.links) and with a
+// network holding links (none on the measured pair, so only the lookup
+// is paid).
+func BenchmarkNetworkSend(b *testing.B) {
+	for _, links := range []bool{false, true} {
+		name := "no-links"
+		if links {
+			name = "links"
+		}
+		b.Run(name, func(b *testing.B) {
+			k := NewKernel(1)
+			n := k.NewNetwork(time.Millisecond, 0)
+			if links {
+				n.SetLink(Link{From: "A", To: "redis-3", Latency: 80 * time.Millisecond})
+				n.SetLink(Link{From: "redis-3", To: "A", Latency: 80 * time.Millisecond})
+			}
+			deliver := func() {}
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				n.Send("A", "redis-1", deliver)
+				k.Step()
+			}
+		})
+	}
+}
