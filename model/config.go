@@ -4,7 +4,11 @@
 // judges the run from true time. It knows nothing of YAML or terminals.
 package model
 
-import "time"
+import (
+	"time"
+
+	"github.com/lockstep-sim/lockstep/sim"
+)
 
 // Config is everything needed to build a World. Package scenario fills it
 // from a scenario file; tests fill it directly.
@@ -13,6 +17,7 @@ type Config struct {
 	Duration time.Duration
 	Latency  time.Duration // one-way network latency
 	Jitter   time.Duration
+	Links    []sim.Link // per-link extra latency and loss (network.links)
 	Nodes    NodesConfig
 	Lock     LockConfig
 	Clients  []ClientConfig
@@ -33,6 +38,15 @@ type LockConfig struct {
 	NodeTimeout time.Duration // redlock request_timeout
 	Parallel    bool          // redlock
 	Knobs       ClientKnobs   // the real clients' runtime behaviours (knobs.go)
+	// WaitReplicas: WAIT after a single-instance grant (wait_replicas.go).
+	WaitReplicas *WaitReplicasConfig
+}
+
+// WaitReplicasConfig is lock.wait_replicas: after a grant the client sends
+// WAIT Replicas Timeout and releases the lock if fewer replicas acked.
+type WaitReplicasConfig struct {
+	Replicas int
+	Timeout  time.Duration
 }
 
 // WatchdogConfig is lease renewal every Every, at most MaxRenewals times (0: no limit).

@@ -64,6 +64,7 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 		Duration: s.Duration,
 		Latency:  s.Network.Latency,
 		Jitter:   s.Network.Jitter,
+		Links:    simLinks(s.Network.Links),
 		Nodes: model.NodesConfig{
 			Masters:        s.Redis.Nodes,
 			Replicas:       s.Redis.Replicas,
@@ -101,6 +102,7 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 		r := *l.Retry
 		cfg.Lock.Retry = &model.RetryConfig{Attempts: r.Attempts, Delay: r.Delay, Backoff: r.Backoff, MaxDelay: r.MaxDelay, Jitter: r.Jitter}
 	}
+	redisSideConfig(s, &cfg, l)
 	for _, c := range s.Clients {
 		cfg.Clients = append(cfg.Clients, model.ClientConfig{
 			Name: c.Name, Start: c.Start, Holds: c.Holds, Work: c.Work, Think: c.Think, Nested: c.Nested,

@@ -51,6 +51,8 @@ const (
 	lockReentrant = keyLock + "." + keyReentrant
 	lockFair      = keyLock + "." + keyFair
 	lockFencing   = keyLock + "." + keyFencing
+	// issue 13 (redisside.go)
+	lockWaitReplicas = keyLock + "." + keyWaitReplicas
 )
 
 var modifiers = []modifier{
@@ -66,6 +68,10 @@ var modifiers = []modifier{
 		[]string{model.StrategyLuaRelease}, lacks("publish the release of", "pubsub")},
 	{lockRegrant, lockRegrant, func(l Lock) bool { return l.Regrant }, func(l *Lock) { l.Regrant = false },
 		[]string{model.StrategySetDel, model.StrategyLuaRelease}, lacks("grant again to", keyRegrant)},
+	{lockWaitReplicas, lockWaitReplicas, func(l Lock) bool { return l.WaitReplicas != nil }, func(l *Lock) { l.WaitReplicas = nil },
+		singleStrategies, func(string) string {
+			return "WAIT follows a grant on the one master; strategy redlock has no wait_replicas variant"
+		}},
 }
 
 // lockNotify and lockRegrant are where lock.notify and lock.regrant are

@@ -79,6 +79,18 @@ const (
 	keyLockCommands     = "lock_commands"
 	keyNotify           = "notify"
 	keyRegrant          = "regrant"
+	// network.links (links.go)
+	keyLinks  = "links"
+	keyFrom   = "from"
+	keyTo     = "to"
+	keyLoss   = "loss"
+	keyOneway = "oneway"
+
+	// issue 13's Redis-side mitigations (redisside.go)
+	keyMinReplicasToWrite = "min_replicas_to_write"
+	keyMinReplicasMaxLag  = "min_replicas_max_lag"
+	keyWaitReplicas       = "wait_replicas"
+	keyMaxmemoryPolicy    = "maxmemory_policy"
 )
 
 // dot joins a field path: dot("lock", "ttl") is "lock.ttl"; an empty

@@ -49,6 +49,8 @@ const (
 	MaxAttempts = 1_000_000
 	// MaxRenewals is the largest watchdog.max_renewals.
 	MaxRenewals = 1_000_000
+	// MaxLinks is the most entries of network.links.
+	MaxLinks = 256
 	// MaxBackoff is the largest retry.backoff multiplier.
 	MaxBackoff = 1000.0
 	// MaxDriverRetries is the largest lock.driver.retries.

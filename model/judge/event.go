@@ -92,6 +92,9 @@ const (
 	// Releasing: Client begins to release the lock (a hold's release, or
 	// one after an acquire that failed); the judge checks it holds it.
 	Releasing
+
+	WriteRefused // Node refused Client's lock write: NOREPLICAS (min_replicas_to_write)
+	Evicted      // Node evicted the lock key under memory pressure (Note: the policy)
 )
 
 // Op says what a command means to the lock, so the judge can keep ground
