@@ -32,6 +32,16 @@ type LockConfig struct {
 	DriftFactor float64       // redlock
 	NodeTimeout time.Duration // redlock request_timeout
 	Parallel    bool          // redlock
+
+	// Redlock-family behaviours (redlock_family.go). The zero values are the
+	// redis.io recipe lockstep has always run; the client profiles
+	// (scenario/profiles.go) set them as each library behaves.
+	Deadline         string  // "" or DeadlineNode, DeadlineAttempt, DeadlineNone
+	TimeoutFactor    float64 // DeadlineAttempt: the attempt's deadline is TTL × this
+	FirstQuorum      bool    // decide once a quorum has answered either way
+	NoValidityCheck  bool    // a quorum grants whatever the validity
+	NoDriftSlack     bool    // drift is TTL × DriftFactor, without redis.io's 2 ms
+	MonotonicElapsed bool    // elapsed on the client's monotonic clock, not its wall clock
 }
 
 // WatchdogConfig is lease renewal every Every, at most MaxRenewals times (0: no limit).

@@ -137,6 +137,7 @@ func (r *Redlock) nested(t *Thread, l *Lease) bool {
 // attempt is steps 1-5 of the algorithm, once.
 func (r *Redlock) attempt(t *Thread, l *Lease) bool {
 	nodes := r.masters(t)
+	started := r.clock(t)
 	a := r.begin(t, l, nodes)
 	var granted []*Node
 	r.each(t, nodes, OpAcquire, r.acquireArgs(l.Token), func(i int, res rpcResult) {
@@ -145,7 +146,7 @@ func (r *Redlock) attempt(t *Thread, l *Lease) bool {
 			granted = append(granted, nodes[i])
 		}
 	})
-	if r.count(t, l, a) {
+	if r.count(t, l, a, started) {
 		l.Nodes, l.Until, l.Fence = granted, l.Start+a.Validity, a.maxFence()
 		return true
 	}
@@ -165,13 +166,13 @@ func (r *Redlock) acquireArgs(token string) []string {
 	return []string{"SET", key, token, "NX", "PX", ttl}
 }
 
-// count is steps 3 and 4: elapsed by the client's clock, the validity, and
-// whether a quorum granted in time.
-func (r *Redlock) count(t *Thread, l *Lease, a *Attempt) bool {
-	a.Elapsed = t.Wall() - l.Start
-	a.Validity = Validity(r.cfg.TTL, a.Elapsed, r.cfg.DriftFactor)
+// count is steps 3 and 4: elapsed by the client's clock (since its reading
+// started), the validity, and whether a quorum granted in time.
+func (r *Redlock) count(t *Thread, l *Lease, a *Attempt, started time.Duration) bool {
+	a.Elapsed = r.clock(t) - started
+	a.Validity = r.validity(a.Elapsed)
 	a.Done = true
-	a.OK = a.Granted >= a.Quorum && a.Validity > 0
+	a.OK = r.granted(a)
 	a.Nested = r.nested(t, l)
 	for _, o := range r.obs {
 		o.Counted(t.c, a)
@@ -204,7 +205,7 @@ func (r *Redlock) Renew(t *Thread, l *Lease) bool {
 		})
 	now := t.Wall()
 	rn.Late = l.Until >= 0 && now >= l.Until
-	rn.Validity = Validity(r.cfg.TTL, now-start, r.cfg.DriftFactor)
+	rn.Validity = r.validity(now - start)
 	if rn.Extended < rn.Quorum || rn.Late || rn.Validity <= 0 {
 		narrator{}.renewRefused(t.c, rn)
 		return false
@@ -215,21 +216,45 @@ func (r *Redlock) Renew(t *Thread, l *Lease) bool {
 
 // each sends args to every node, in parallel or one after another as
 // configured, and calls onReply (if not nil) for each node in node order
-// once its reply or timeout has been read by the client.
+// once its reply or timeout has been read by the client. Each request is
+// bounded as the deadline knob says (requestTimeout); an acquisition that
+// decides at the first quorum stops reading, or asking, once it is decided
+// (the nodes not read are left pending).
 func (r *Redlock) each(t *Thread, nodes []*Node, op Op, args []string, onReply func(int, rpcResult)) {
+	begun, v := t.Mono(), r.deciding(t, op)
 	if r.cfg.Parallel {
-		res := t.callAll(nodes, op, r.cfg.NodeTimeout, args)
-		if onReply != nil {
-			for i := range res {
+		var enough func(rpcResult) bool
+		if v != nil {
+			enough = v.add
+		}
+		res := t.callAllUntil(nodes, op, r.requestTimeout(t, begun), args, enough)
+		for i := range res {
+			if onReply != nil && res[i].err != errUnread {
 				onReply(i, res[i])
 			}
 		}
 		return
 	}
 	for i, n := range nodes {
-		reply, err := t.CallTimeout(n, op, r.cfg.NodeTimeout, args...)
+		res := r.ask(t, n, op, begun, args)
 		if onReply != nil {
-			onReply(i, rpcResult{reply, err})
+			onReply(i, res)
+		}
+		if v != nil && v.add(res) {
+			return
 		}
 	}
+}
+
+// ask is one request of a sequential round; with the attempt's deadline
+// already passed it is not sent and counts as a timeout, as a Go client's
+// expired context fails the command at once.
+func (r *Redlock) ask(t *Thread, n *Node, op Op, begun time.Duration, args []string) rpcResult {
+	d := r.requestTimeout(t, begun)
+	if d <= 0 {
+		t.c.w.Emit(t.c.Name, "timeout", "no request to %s: the attempt's deadline of %s has passed", n.Name(), r.attemptDeadline())
+		return rpcResult{nil, ErrTimeout}
+	}
+	reply, err := t.CallTimeout(n, op, d, args...)
+	return rpcResult{reply, err}
 }

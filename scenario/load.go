@@ -164,7 +164,8 @@ func defaultScenario() *Scenario {
 		Lock: Lock{
 			Timeout: time.Second,
 			Fencing: "none",
-			Redlock: Redlock{DriftFactor: 0.01, RequestTimeout: model.DefaultNodeTimeout},
+			Redlock: Redlock{DriftFactor: 0.01, RequestTimeout: model.DefaultNodeTimeout,
+				Deadline: model.DeadlineNode, TimeoutFactor: DefaultTimeoutFactor, Decide: DecideAll, Elapsed: ElapsedWall},
 		},
 	}
 }

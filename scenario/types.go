@@ -68,6 +68,7 @@ type Lock struct {
 	Fencing   string // none | token | cas; default none
 	Retry     *Retry // nil: a single attempt
 	Redlock   Redlock
+	Client    string // a client profile (profiles.go); "": none
 }
 
 // Watchdog is Redisson-style lease renewal.
@@ -90,6 +91,14 @@ type Redlock struct {
 	DriftFactor    float64       // default 0.01
 	RequestTimeout time.Duration // default 50ms
 	Parallel       bool
+	// The Redlock-family behaviours (model/redlock_family.go); the zero
+	// values are the redis.io recipe.
+	Deadline        string  // node | attempt | none; default node
+	TimeoutFactor   float64 // deadline attempt: ttl × this; default 0.05
+	Decide          string  // all | first-quorum; default all
+	NoValidityCheck bool    // validity_check: false
+	NoDriftSlack    bool    // drift_slack: false
+	Elapsed         string  // wall | monotonic; default wall
 }
 
 // Client is one simulated lock client process and its workload.

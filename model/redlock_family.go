@@ -1,0 +1,107 @@
+package model
+
+import (
+	"errors"
+	"time"
+)
+
+// The behaviours in which the Redlock libraries differ from the redis.io
+// recipe and from each other (docs/scenario-format.md, lock.redlock). Each
+// is a knob of LockConfig whose zero value is the redis.io recipe; the
+// client profiles set them as each library's source does:
+//
+//   - the deadline of a request: per node (redis.io's "small timeout"), one
+//     deadline for the whole attempt (redsync's expiry × timeoutFactor, a
+//     context that go-redis honours only with ContextTimeoutEnabled), or
+//     none of the lock's own, so a node that never answers holds the client
+//     for the driver's read timeout (lock.timeout; go-redis: 5 s);
+//   - when the attempt is decided: after every reply (redsync's
+//     actOnPoolsAsync reads one result per pool) or as soon as a quorum has
+//     voted either way (node-redlock's _attemptOperation resolves then);
+//   - whether the validity is checked at all (node-redlock v5 and
+//     RedissonRedLock grant on a quorum whatever time is left), with or
+//     without redis.io's 2 ms, and on which of the client's clocks elapsed
+//     time is measured (Go's time.Now carries a monotonic reading, so
+//     redsync's now.Sub(start) ignores a wall-clock jump; Date.now does not).
+
+// The values of LockConfig.Deadline.
+const (
+	DeadlineNode    = "node"    // each request bounded by NodeTimeout (the default)
+	DeadlineAttempt = "attempt" // the whole attempt bounded by TTL × TimeoutFactor
+	DeadlineNone    = "none"    // each request bounded only by Timeout, the driver's read timeout
+)
+
+// errUnread marks a node whose reply the client did not wait for: the
+// attempt was decided at the first quorum. Its SET may well have run.
+var errUnread = errors.New("not awaited")
+
+// requestTimeout is how long a request sent now may take, for a group of
+// requests begun at the client's monotonic reading begun: 0 or less means
+// the attempt's deadline has passed and nothing more is sent.
+func (r *Redlock) requestTimeout(t *Thread, begun time.Duration) time.Duration {
+	switch r.cfg.Deadline {
+	case DeadlineAttempt:
+		return r.attemptDeadline() - (t.Mono() - begun)
+	case DeadlineNone:
+		if r.cfg.Timeout > 0 {
+			return r.cfg.Timeout
+		}
+		return DefaultTimeout
+	}
+	return r.cfg.NodeTimeout
+}
+
+// attemptDeadline is redsync's context timeout: expiry × timeoutFactor,
+// at least a nanosecond.
+func (r *Redlock) attemptDeadline() time.Duration {
+	return max(time.Duration(float64(r.cfg.TTL)*r.cfg.TimeoutFactor), 1)
+}
+
+// clock is the reading elapsed time is measured on.
+func (r *Redlock) clock(t *Thread) time.Duration {
+	if r.cfg.MonotonicElapsed {
+		return t.Mono()
+	}
+	return t.Wall()
+}
+
+// validity is Validity with this recipe's drift formula.
+func (r *Redlock) validity(elapsed time.Duration) time.Duration {
+	v := Validity(r.cfg.TTL, elapsed, r.cfg.DriftFactor)
+	if r.cfg.NoDriftSlack {
+		v += clockSlack
+	}
+	return v
+}
+
+// granted is step 4's verdict: a quorum, and (unless the recipe checks no
+// validity) time left.
+func (r *Redlock) granted(a *Attempt) bool {
+	return a.Granted >= a.Quorum && (r.cfg.NoValidityCheck || a.Validity > 0)
+}
+
+// vote counts an acquisition's replies as they arrive, for a decision at
+// the first quorum: for once Quorum nodes granted, against once Quorum
+// refused (node-redlock's votesFor / votesAgainst === quorumSize).
+type vote struct {
+	quorum, yes, no int
+}
+
+// add counts one reply and reports whether the attempt is decided.
+func (v *vote) add(res rpcResult) bool {
+	if res.err == nil && res.reply != nil {
+		v.yes++
+	} else {
+		v.no++
+	}
+	return v.yes >= v.quorum || v.no >= v.quorum
+}
+
+// deciding is the vote of an acquisition that decides at the first quorum,
+// nil when every reply is awaited.
+func (r *Redlock) deciding(t *Thread, op Op) *vote {
+	if !r.cfg.FirstQuorum || op != OpAcquire {
+		return nil
+	}
+	return &vote{quorum: r.Quorum(t.World())}
+}

@@ -1,0 +1,166 @@
+package scenario
+
+// Profiles is the table of client profiles (profiles.go), one row per
+// library. Each row's lock block follows the library's source as cited;
+// what the format cannot say yet is named in the row's comment.
+var Profiles = []*Profile{
+	{
+		Name:    "redsync",
+		Library: "go-redsync/redsync v4.18.1 on go-redis v9",
+		Doc:     "Redlock in Go: 8s expiry, 32 tries 50-250ms apart, parallel, waits for every reply, no +2ms, monotonic elapsed; no deadline without go-redis's ContextTimeoutEnabled",
+		Sources: []string{
+			"redsync.go NewMutex: expiry 8s, tries 32, delayFunc rand.Intn(250-50)+50 ms, driftFactor 0.01, timeoutFactor 0.05",
+			"mutex.go lockContext: until = now + expiry - now.Sub(start) - expiry*driftFactor (no +2ms); n >= quorum && now.Before(until); release on every pool after a failed try",
+			"mutex.go actOnPoolsAsync: one goroutine per pool, reads len(pools) results: waits for every reply",
+			"go-redis options.go init: ReadTimeout 5s; ContextTimeoutEnabled false by default, so the attempt's context deadline is not honoured",
+		},
+		// The retry pause is delay × (1 − jitter + rand × jitter): 250ms ×
+		// [0.2, 1] is redsync's uniform 50-250ms (continuous, not whole ms).
+		// Driver retries (go-redis MaxRetries 3) come with the clientknobs
+		// knobs; Extend (touch on a quorum, setNXOnExtend) is not modelled.
+		Lock: `
+strategy: redlock
+ttl: 8s
+timeout: 5s
+retry: {attempts: 32, delay: 250ms, jitter: 0.8}
+redlock:
+  drift_factor: 0.01
+  drift_slack: false
+  parallel: true
+  decide: all
+  deadline: none
+  timeout_factor: 0.05
+  elapsed: monotonic
+`,
+		refuse: []refusal{
+			{keyReentrant, "redsync's Mutex is not reentrant"},
+			{keyFair, "redsync has no fair lock"},
+			{keyWatchdog, "redsync has no watchdog: the caller extends with Mutex.Extend"},
+		},
+	},
+	{
+		Name:    "redisson",
+		Library: "redisson/redisson RLock (Redisson 3.x)",
+		Doc:     "Redisson's RLock: one node, Lua, reentrant, 30s lease renewed every 10s; an explicit ttl (leaseTime) turns the watchdog off",
+		Sources: []string{
+			"Config.java: lockWatchdogTimeout 30000 ms; RedissonBaseLock: renewal every internalLockLeaseTime / 3",
+			"RedissonLock.tryAcquireAsync: leaseTime > 0 uses it as is; otherwise the watchdog lease and scheduleExpirationRenewal",
+			"BaseConfig.java: timeout 3000 ms per command",
+		},
+		// clientknobs adds: lock.wait (tryLock waitTime, pub/sub wake-up),
+		// the watchdog retrying after a failed renewal, driver retries
+		// (retryAttempts 4), the fair lock's dead-waiter timeout and
+		// FencedLock's re-entry counting. fencing: token runs a fenced
+		// lock, fair: true RedissonFairLock, each without the reentrant
+		// count lockstep cannot combine with them.
+		Lock: `
+strategy: lua-release
+ttl: 30s
+timeout: 3s
+reentrant: true
+watchdog: {every: 10s}
+`,
+		tune: redissonTune,
+	},
+	{
+		Name:    "redisson-redlock",
+		Library: "redisson/redisson RedissonRedLock (deprecated)",
+		Doc:     "Redisson's RedLock: sequential over the masters, quorum N/2+1, 1500ms per lock (waitTime/N), no validity, each sub-lock's 30s watchdog",
+		Sources: []string{
+			"RedissonRedLock.java: failedLocksLimit = N - (N/2+1); calcLockWaitTime = max(remainTime / N, 1)",
+			"RedissonMultiLock.lockInterruptibly: baseWaitTime = N × 1500 ms, loops on tryLock until it succeeds; tryLock asks the locks one after another",
+			"RedissonMultiLock.tryLock: no elapsed-time or validity check once enough locks are held",
+		},
+		// lock() loops forever; 1000 attempts stand for it within any run
+		// the budget allows. The sub-locks' watchdog is one renewal of the
+		// whole Redlock here.
+		Lock: `
+strategy: redlock
+ttl: 30s
+timeout: 3s
+watchdog: {every: 10s}
+retry: {attempts: 1000, delay: 0s}
+redlock:
+  parallel: false
+  request_timeout: 1500ms
+  validity_check: false
+  elapsed: wall
+`,
+		refuse: []refusal{
+			{keyReentrant, "lockstep's Redlock has no reentrant variant"},
+			{keyFair, "RedissonRedLock has no fair variant"},
+		},
+		tune: leaseTurnsWatchdogOff,
+	},
+	{
+		Name:    "node-redlock",
+		Library: "mike-marcacci/node-redlock v5",
+		Doc:     "Redlock in Node: 11 attempts 200ms ± 100ms apart, parallel, decides at the first quorum, computes but never checks validity, Date.now elapsed; the caller's ttl",
+		Sources: []string{
+			"src/index.ts defaultSettings: driftFactor 0.01, retryCount 10, retryDelay 200, retryJitter 100",
+			"src/index.ts _execute: maxAttempts = retryCount + 1; pause retryDelay + floor((random×2−1) × retryJitter)",
+			"src/index.ts _attemptOperation: start = Date.now(); resolves when votesFor or votesAgainst reaches quorumSize",
+			"src/index.ts acquire: expiration = start + duration − (round(driftFactor × duration) + 2), never compared with now",
+		},
+		// The pause is delay × (1 − jitter + rand × jitter): 300ms ×
+		// [1/3, 1] is 100-300ms. Not modelled: using()'s extension 500ms
+		// before expiry and its abort signal, extend's "already expired"
+		// error (node-redlock#283), and v5 releasing only after the last
+		// failed attempt.
+		Lock: `
+strategy: redlock
+retry: {attempts: 11, delay: 300ms, jitter: 0.6666666666666666}
+redlock:
+  drift_factor: 0.01
+  drift_slack: true
+  parallel: true
+  decide: first-quorum
+  validity_check: false
+  deadline: none
+  elapsed: wall
+`,
+		refuse: []refusal{
+			{keyReentrant, "node-redlock's locks are not reentrant"},
+			{keyFair, "node-redlock has no fair lock"},
+		},
+	},
+	{
+		Name:    "redislock",
+		Library: "bsm/redislock v0.9.4 on go-redis v9",
+		Doc:     "redislock in Go: one node, Lua obtain and compare-and-delete release, the caller's ttl, no retry by default, go-redis's 5s read timeout",
+		Sources: []string{
+			"redislock.go Obtain: the caller's ttl; RetryStrategy defaults to NoRetry",
+			"redislock.go luaRelease: compare-and-delete; Refresh is manual",
+			"go-redis options.go init: ReadTimeout 5s",
+		},
+		// clientknobs adds driver retries (go-redis MaxRetries 3; the obtain
+		// script accepts its own token, so a duplicate is harmless).
+		Lock: `
+strategy: lua-release
+timeout: 5s
+`,
+		refuse: []refusal{
+			{keyReentrant, "redislock's locks are not reentrant"},
+			{keyFair, "redislock has no fair lock"},
+			{keyWatchdog, "redislock has no watchdog: the caller refreshes with Lock.Refresh"},
+		},
+	},
+}
+
+// leaseTurnsWatchdogOff is Redisson's rule: lock(leaseTime) with a lease
+// of the caller's schedules no renewal, so a ttl written without a
+// watchdog: block runs without one (the gotcha the seeds name).
+func leaseTurnsWatchdogOff(l *Lock, wrote func(string) bool) {
+	if wrote(dot(keyLock, keyTTL)) && !wrote(dot(keyLock, keyWatchdog)) {
+		l.Watchdog = nil
+	}
+}
+
+// redissonTune is leaseTurnsWatchdogOff, and a fair or fenced lock without
+// the reentrant count (lockstep runs neither reentrant).
+func redissonTune(l *Lock, wrote func(string) bool) {
+	leaseTurnsWatchdogOff(l, wrote)
+	if (l.Fair || l.Fencing == "token") && !wrote(dot(keyLock, keyReentrant)) {
+		l.Reentrant = false
+	}
+}
