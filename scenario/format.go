@@ -150,10 +150,14 @@ var redlockSection = newSection(keyRedlock, keyRedlock+".",
 	field[Redlock]{name: keyDecide, doc: "all | first-quorum: when an attempt is decided; default all",
 		val: func(r *Redlock) any { return &r.Decide }, skip: func(r *Redlock) bool { return r.Decide == "" || r.Decide == DecideAll }},
 	field[Redlock]{name: keyValidityCheck, doc: "false: a quorum grants whatever the validity; default true",
-		read:  func(p *parser, e entry, r *Redlock, _ string, _ posTable) { r.NoValidityCheck = !p.boolean(e.v, keyRedlock+"."+keyValidityCheck) },
+		read: func(p *parser, e entry, r *Redlock, _ string, _ posTable) {
+			r.NoValidityCheck = !p.boolean(e.v, keyRedlock+"."+keyValidityCheck)
+		},
 		write: func(r *Redlock) *yaml.Node { return boolNode(!r.NoValidityCheck) }, skip: func(r *Redlock) bool { return !r.NoValidityCheck }},
 	field[Redlock]{name: keyDriftSlack, doc: "false: drift is ttl × drift_factor without the 2ms; default true",
-		read:  func(p *parser, e entry, r *Redlock, _ string, _ posTable) { r.NoDriftSlack = !p.boolean(e.v, keyRedlock+"."+keyDriftSlack) },
+		read: func(p *parser, e entry, r *Redlock, _ string, _ posTable) {
+			r.NoDriftSlack = !p.boolean(e.v, keyRedlock+"."+keyDriftSlack)
+		},
 		write: func(r *Redlock) *yaml.Node { return boolNode(!r.NoDriftSlack) }, skip: func(r *Redlock) bool { return !r.NoDriftSlack }},
 	field[Redlock]{name: keyElapsed, doc: "wall | monotonic: the client clock elapsed time is read on; default wall",
 		val: func(r *Redlock) any { return &r.Elapsed }, skip: func(r *Redlock) bool { return r.Elapsed == "" || r.Elapsed == ElapsedWall }},
