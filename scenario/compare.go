@@ -55,12 +55,15 @@ func (c *Comparison) OK() bool {
 // CheckStrategies validates a --strategies list: known names, no repeats,
 // at least one.
 func CheckStrategies(names []string) error {
+	known := func() string {
+		return strings.Join(model.Strategies, ", ") + "; profiles: " + strings.Join(ProfileNames, ", ")
+	}
 	if len(names) == 0 {
-		return fmt.Errorf("no strategies to compare (known: %s)", strings.Join(model.Strategies, ", "))
+		return fmt.Errorf("no strategies to compare (known: %s)", known())
 	}
 	for i, n := range names {
-		if !slices.Contains(model.Strategies, n) {
-			return fmt.Errorf("unknown strategy %q (known: %s)", n, strings.Join(model.Strategies, ", "))
+		if !slices.Contains(model.Strategies, n) && !IsProfile(n) {
+			return fmt.Errorf("unknown strategy %q (known: %s)", n, known())
 		}
 		if slices.Contains(names[:i], n) {
 			return fmt.Errorf("strategy %q named twice", n)
@@ -126,7 +129,7 @@ func compareOne(s *Scenario, o Options) (*Column, error) {
 		}
 	})
 	rep := r.Run()
-	if o.Strategy != s.Lock.Strategy {
+	if o.Strategy != s.Lock.Strategy && o.Strategy != s.Lock.Client {
 		// The file's expectations describe its own strategy only.
 		rep.Expectations, rep.OK = []ExpectResult{}, true
 	}

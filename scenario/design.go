@@ -126,6 +126,9 @@ func DesignFor(strategy string, l Lock) (Lock, []Dropped, error) {
 			dropped = append(dropped, Dropped{m.name, m.why(strategy)})
 		}
 	}
+	if strategy != l.Strategy {
+		l.Client = "" // another strategy is no longer the profile's library
+	}
 	l.Strategy = strategy
 	if err := CheckDesign(strategy, l); err != nil {
 		return l, nil, err
@@ -144,8 +147,18 @@ func ForStrategy(s *Scenario, strategy string) (*Scenario, []Dropped, error) {
 	if err := CheckDesign(s.Lock.Strategy, s.Lock); err != nil {
 		return nil, nil, fmt.Errorf("scenario %s: %w", echo(s.Name), err)
 	}
-	if strategy == "" || strategy == s.Lock.Strategy {
+	if strategy == "" || strategy == s.Lock.Strategy || strategy == s.Lock.Client {
 		return s, nil, nil
+	}
+	if IsProfile(strategy) {
+		l, dropped, err := ProfileLock(strategy, s.Lock)
+		if err != nil {
+			return nil, nil, fmt.Errorf("scenario %s: %w", echo(s.Name), err)
+		}
+		c := *s
+		c.Lock = l
+		c.Redis.Nodes = NodesFor(l.Strategy, s.Redis.Nodes)
+		return &c, dropped, nil
 	}
 	l, dropped, err := DesignFor(strategy, s.Lock)
 	if err != nil {

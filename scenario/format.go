@@ -89,7 +89,9 @@ var lockSection = newSection(keyLock, keyLock+".",
 		val: func(l *Lock) any { return &l.Timeout }, skip: func(l *Lock) bool { return l.Timeout == 0 }},
 	field[Lock]{name: keyWatchdog, doc: "Redisson-style lease renewal; absent: none",
 		read: func(p *parser, e entry, l *Lock, path string, pt posTable) {
-			l.Watchdog = &Watchdog{}
+			if l.Watchdog == nil { // a profile's block is read first; the file's keys override it
+				l.Watchdog = &Watchdog{}
+			}
 			readSection(p, e.v, watchdogSection, l.Watchdog, path, pt)
 		},
 		write: func(l *Lock) *yaml.Node { return writeSection(watchdogSection, l.Watchdog) },
@@ -102,7 +104,9 @@ var lockSection = newSection(keyLock, keyLock+".",
 		val: func(l *Lock) any { return &l.Fencing }, skip: func(l *Lock) bool { return l.Fencing == "" }},
 	field[Lock]{name: keyRetry, doc: "acquire attempts; absent: a single one",
 		read: func(p *parser, e entry, l *Lock, path string, pt posTable) {
-			l.Retry = &Retry{Backoff: 1.0}
+			if l.Retry == nil { // a profile's block is read first; the file's keys override it
+				l.Retry = &Retry{Backoff: 1.0}
+			}
 			readSection(p, e.v, retrySection, l.Retry, path, pt)
 		},
 		write: func(l *Lock) *yaml.Node { return writeSection(retrySection, l.Retry) },

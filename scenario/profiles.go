@@ -302,3 +302,12 @@ func ProfileLock(name string, l Lock) (Lock, []Dropped, error) {
 	}
 	return out, dropped, nil
 }
+
+// clientText is how the reports name a profile after the strategy:
+// " (client redsync)", "" for none.
+func clientText(client string) string {
+	if client == "" {
+		return ""
+	}
+	return " (client " + client + ")"
+}
