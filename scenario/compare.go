@@ -201,7 +201,7 @@ func (c *Comparison) WriteText(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\nsame clients, faults and seed %d under %s\n\n", c.seed(), under)
 
-	rows := [][]string{append([]string{""}, c.cells(func(col *Column) string { return col.Strategy })...)}
+	rows := [][]string{append([]string{""}, c.cells(func(col *Column) string { return col.Name() })...)}
 	rows = append(rows, append([]string{"verdict"}, c.cells(func(col *Column) string { return col.Verdict() })...))
 	for _, r := range compareRows {
 		rows = append(rows, append([]string{r.name}, c.cells(r.get)...))
@@ -212,7 +212,7 @@ func (c *Comparison) WriteText(w io.Writer) {
 	writeTable(w, rows)
 
 	for _, col := range c.Columns {
-		fmt.Fprintf(w, "\n%s: %s\n", col.Strategy, col.Verdict())
+		fmt.Fprintf(w, "\n%s: %s\n", col.Name(), col.Verdict())
 		fmt.Fprintf(w, "  why: %s\n", col.Why)
 		for _, f := range col.FaultsBefore {
 			fmt.Fprintf(w, "    after: %s\n", f)

@@ -311,3 +311,21 @@ func clientText(client string) string {
 	}
 	return " (client " + client + ")"
 }
+
+// StrategyLabel is how lists and headers name a design: the strategy, and
+// the profile after it when there is one ("redlock (redsync)").
+func StrategyLabel(strategy, client string) string {
+	if client == "" {
+		return strategy
+	}
+	return strategy + " (" + client + ")"
+}
+
+// Name is how a comparison names its column: the profile it was asked
+// for, or the strategy.
+func (c *Column) Name() string {
+	if c.Client != "" {
+		return c.Client
+	}
+	return c.Strategy
+}
