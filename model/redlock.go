@@ -61,10 +61,12 @@ const (
 	clockSlack = 2 * time.Millisecond
 )
 
-// Without a retry block Redlock retries on its own, as redlock-rb, redlock-py
-// and the redis.io text do: a few attempts, each after a random delay so that
-// clients that collided do not collide again. The delay is drawn from the
-// client's seeded stream. With a retry block the client's retry loop governs
+// Without a retry block Redlock retries on its own, as the redis.io text
+// advises: a few attempts, each after a random delay so that clients that
+// collided do not collide again. The delay is drawn from the client's seeded
+// stream. The numbers are lockstep's, not a library's: redlock-py sleeps a
+// fixed 200 ms between tries, redlock-rb makes 4 tries at 200 ms +
+// rand(50 ms); the client profiles (scenario/profiles.go) model libraries. With a retry block the client's retry loop governs
 // and an attempt is exactly one attempt.
 const (
 	defaultAttempts   = 3
