@@ -42,6 +42,7 @@ type LockConfig struct {
 	NoValidityCheck  bool    // a quorum grants whatever the validity
 	NoDriftSlack     bool    // drift is TTL × DriftFactor, without redis.io's 2 ms
 	MonotonicElapsed bool    // elapsed on the client's monotonic clock, not its wall clock
+	LeaseFromReply   bool    // the lease ends validity after the count, not after the attempt's start
 }
 
 // WatchdogConfig is lease renewal every Every, at most MaxRenewals times (0: no limit).

@@ -149,7 +149,7 @@ func (r *Redlock) attempt(t *Thread, l *Lease) bool {
 		}
 	})
 	if r.count(t, l, a, started) {
-		l.Nodes, l.Until, l.Fence = granted, l.Start+a.Validity, a.maxFence()
+		l.Nodes, l.Until, l.Fence = granted, r.leaseEnd(t, l.Start, a.Validity), a.maxFence()
 		return true
 	}
 	if !a.Nested {
@@ -212,7 +212,7 @@ func (r *Redlock) Renew(t *Thread, l *Lease) bool {
 		narrator{}.renewRefused(t.c, rn)
 		return false
 	}
-	l.Until = start + rn.Validity
+	l.Until = r.leaseEnd(t, start, rn.Validity)
 	return true
 }
 

@@ -22,7 +22,8 @@ import (
 //     RedissonRedLock grant on a quorum whatever time is left), with or
 //     without redis.io's 2 ms, and on which of the client's clocks elapsed
 //     time is measured (Go's time.Now carries a monotonic reading, so
-//     redsync's now.Sub(start) ignores a wall-clock jump; Date.now does not).
+//     redsync's now.Sub(start) ignores a wall-clock jump; Date.now does not);
+//   - where the lease is counted from (leaseEnd).
 
 // The values of LockConfig.Deadline.
 const (
@@ -72,6 +73,18 @@ func (r *Redlock) validity(elapsed time.Duration) time.Duration {
 		v += clockSlack
 	}
 	return v
+}
+
+// leaseEnd is when the client believes its lease ends, by its wall clock:
+// validity after the attempt's start (lockstep's recipe, which counts the
+// attempt's time twice and so errs early), or after the count, as redsync's
+// until = now + (expiry − elapsed − drift) and node-redlock's start +
+// duration − drift both amount to.
+func (r *Redlock) leaseEnd(t *Thread, start, validity time.Duration) time.Duration {
+	if r.cfg.LeaseFromReply {
+		return t.Wall() + validity
+	}
+	return start + validity
 }
 
 // granted is step 4's verdict: a quorum, and (unless the recipe checks no

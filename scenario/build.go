@@ -124,6 +124,7 @@ func redlockFamily(c *model.LockConfig, r Redlock) {
 	c.FirstQuorum = r.Decide == DecideFirstQuorum
 	c.NoValidityCheck, c.NoDriftSlack = r.NoValidityCheck, r.NoDriftSlack
 	c.MonotonicElapsed = r.Elapsed == ElapsedMonotonic
+	c.LeaseFromReply = r.LeaseFrom == LeaseFromReply
 }
 
 // FaultSchedule is the scenario's faults in file order, followed by the

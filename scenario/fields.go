@@ -81,6 +81,7 @@ const (
 	keyValidityCheck = "validity_check"
 	keyDriftSlack    = "drift_slack"
 	keyElapsed       = "elapsed"
+	keyLeaseFrom     = "lease_from"
 )
 
 // dot joins a field path: dot("lock", "ttl") is "lock.ttl"; an empty

@@ -31,6 +31,7 @@ redlock:
   deadline: none
   timeout_factor: 0.05
   elapsed: monotonic
+  lease_from: reply
 `,
 		refuse: []refusal{
 			{keyReentrant, "redsync's Mutex is not reentrant"},
@@ -118,6 +119,7 @@ redlock:
   validity_check: false
   deadline: none
   elapsed: wall
+  lease_from: reply
 `,
 		refuse: []refusal{
 			{keyReentrant, "node-redlock's locks are not reentrant"},

@@ -153,6 +153,11 @@ func TestProfileRedsyncDeadNode(t *testing.T) {
 		if want := 8*time.Second - a.Elapsed - 80*time.Millisecond; a.Validity != want {
 			t.Errorf("%q: validity %s, want 8s - elapsed - 8s×0.01 with no +2ms = %s", c.extra, a.Validity, want)
 		}
+		// until = now.Add(validity) (lockContext): counted from the count,
+		// i.e. start + 8s − 80ms, not start + validity.
+		if until := sim.FormatTime(7920 * time.Millisecond); !strings.Contains(e.Msg, "holds until "+until) {
+			t.Errorf("%q: %s, want it to hold until %s", c.extra, e.Msg, until)
+		}
 	}
 }
 

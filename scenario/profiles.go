@@ -47,6 +47,8 @@ const (
 	DecideFirstQuorum = "first-quorum"
 	ElapsedWall       = "wall"
 	ElapsedMonotonic  = "monotonic"
+	LeaseFromStart    = "start"
+	LeaseFromReply    = "reply"
 	// DefaultTimeoutFactor is redsync's timeoutFactor: with deadline:
 	// attempt an attempt may take ttl × 0.05.
 	DefaultTimeoutFactor = 0.05
@@ -57,6 +59,7 @@ var (
 	Deadlines     = []string{model.DeadlineNode, model.DeadlineAttempt, model.DeadlineNone}
 	Decisions     = []string{DecideAll, DecideFirstQuorum}
 	ElapsedClocks = []string{ElapsedWall, ElapsedMonotonic}
+	LeaseFroms    = []string{LeaseFromStart, LeaseFromReply}
 )
 
 // ProfileNames are the profiles, in table order.
