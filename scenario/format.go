@@ -165,7 +165,7 @@ var redlockSection = newSection(keyRedlock, keyRedlock+".",
 		write: func(r *Redlock) *yaml.Node { return boolNode(!r.NoDriftSlack) }, skip: func(r *Redlock) bool { return !r.NoDriftSlack }},
 	field[Redlock]{name: keyElapsed, doc: "wall | monotonic: the client clock elapsed time is read on; default wall",
 		val: func(r *Redlock) any { return &r.Elapsed }, skip: func(r *Redlock) bool { return r.Elapsed == "" || r.Elapsed == ElapsedWall }},
-	field[Redlock]{name: keyLeaseFrom, doc: "start | reply: the validity is counted from the attempt's start or from the count; default start",
+	field[Redlock]{name: keyLeaseFrom, doc: "attempt | reply: the validity is counted from the attempt's start or from the count; default attempt",
 		val: func(r *Redlock) any { return &r.LeaseFrom }, skip: func(r *Redlock) bool { return r.LeaseFrom == "" || r.LeaseFrom == LeaseFromStart }},
 )
 

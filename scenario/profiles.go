@@ -47,7 +47,7 @@ const (
 	DecideFirstQuorum = "first-quorum"
 	ElapsedWall       = "wall"
 	ElapsedMonotonic  = "monotonic"
-	LeaseFromStart    = "start"
+	LeaseFromStart    = "attempt"
 	LeaseFromReply    = "reply"
 	// DefaultTimeoutFactor is redsync's timeoutFactor: with deadline:
 	// attempt an attempt may take ttl × 0.05.

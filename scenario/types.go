@@ -99,7 +99,7 @@ type Redlock struct {
 	NoValidityCheck bool    // validity_check: false
 	NoDriftSlack    bool    // drift_slack: false
 	Elapsed         string  // wall | monotonic; default wall
-	LeaseFrom       string  // start | reply; default start
+	LeaseFrom       string  // attempt | reply; default attempt
 }
 
 // Client is one simulated lock client process and its workload.
