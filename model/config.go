@@ -43,6 +43,8 @@ type LockConfig struct {
 	NoDriftSlack     bool    // drift is TTL × DriftFactor, without redis.io's 2 ms
 	MonotonicElapsed bool    // elapsed on the client's monotonic clock, not its wall clock
 	LeaseFromReply   bool    // the lease ends validity after the count, not after the attempt's start
+	ExtendLate       string  // "" or ExtendLateRefuse, ExtendLateAllow, ExtendLateError
+	ExtendSetMissing bool    // a renewal SETs the key again where it is gone (redsync's setNXOnExtend)
 }
 
 // WatchdogConfig is lease renewal every Every, at most MaxRenewals times (0: no limit).

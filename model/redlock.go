@@ -199,14 +199,17 @@ func (r *Redlock) Renew(t *Thread, l *Lease) bool {
 	nodes := r.masters(t)
 	start := t.Wall()
 	rn := Renewal{Of: len(nodes), Quorum: r.Quorum(t.World()), Until: l.Until}
-	r.each(t, nodes, OpRenew, []string{"EVAL", store.ScriptRenew, "1", r.cfg.Key, l.Token, msArg(r.cfg.TTL)},
+	if r.expiredBeforeExtend(t, l) {
+		return false
+	}
+	r.each(t, nodes, OpRenew, []string{"EVAL", r.renewScript(), "1", r.cfg.Key, l.Token, msArg(r.cfg.TTL)},
 		func(_ int, res rpcResult) {
 			if res.err == nil && res.reply == 1 {
 				rn.Extended++
 			}
 		})
 	now := t.Wall()
-	rn.Late = l.Until >= 0 && now >= l.Until
+	rn.Late = r.refusesLate() && l.Until >= 0 && now >= l.Until
 	rn.Validity = r.validity(now - start)
 	if rn.Extended < rn.Quorum || rn.Late || rn.Validity <= 0 {
 		narrator{}.renewRefused(t.c, rn)

@@ -3,6 +3,8 @@ package model
 import (
 	"errors"
 	"time"
+
+	"github.com/lockstep-sim/lockstep/model/store"
 )
 
 // The behaviours in which the Redlock libraries differ from the redis.io
@@ -85,6 +87,40 @@ func (r *Redlock) leaseEnd(t *Thread, start, validity time.Duration) time.Durati
 		return t.Wall() + validity
 	}
 	return start + validity
+}
+
+// The values of LockConfig.ExtendLate: what a renewal does about a lease
+// that has already run out by the client's clock.
+const (
+	ExtendLateRefuse = "refuse" // the default: an extension read after the old lease ended does not count
+	ExtendLateAllow  = "allow"  // redsync's ExtendContext: a quorum of touches and a positive validity suffice
+	ExtendLateError  = "error"  // node-redlock's extend(): it throws before sending anything (node-redlock#283)
+)
+
+// refusesLate reports whether an extension read after the old lease ended
+// is refused.
+func (r *Redlock) refusesLate() bool {
+	return r.cfg.ExtendLate == "" || r.cfg.ExtendLate == ExtendLateRefuse
+}
+
+// expiredBeforeExtend is node-redlock's check at the top of extend():
+// existing.expiration < Date.now() throws "Cannot extend an
+// already-expired lock" and nothing is sent.
+func (r *Redlock) expiredBeforeExtend(t *Thread, l *Lease) bool {
+	if r.cfg.ExtendLate != ExtendLateError || l.Until < 0 || t.Wall() < l.Until {
+		return false
+	}
+	narrator{}.extendExpired(t.c, l.Until)
+	return true
+}
+
+// renewScript is the renewal's script: compare-and-PEXPIRE, or redsync's
+// touch that also SETs a missing key.
+func (r *Redlock) renewScript() string {
+	if r.cfg.ExtendSetMissing {
+		return store.ScriptTouchOrSet
+	}
+	return store.ScriptRenew
 }
 
 // granted is step 4's verdict: a quorum, and (unless the recipe checks no

@@ -47,6 +47,10 @@ func (narrator) retry(c *Client, d time.Duration, attempt, of int) {
 	c.w.Emit(c.Name, "retry", "Redlock retries in %s (random delay, attempt %d of %d)", d, attempt, of)
 }
 
+func (narrator) extendExpired(c *Client, until time.Duration) {
+	c.w.Emit(c.Name, "renew-refused", "cannot extend an already-expired lock: the lease ended at %s by its clock; nothing is sent", sim.FormatTime(until))
+}
+
 func (narrator) renewRefused(c *Client, rn Renewal) {
 	switch {
 	case rn.Extended < rn.Quorum:

@@ -125,6 +125,7 @@ func redlockFamily(c *model.LockConfig, r Redlock) {
 	c.NoValidityCheck, c.NoDriftSlack = r.NoValidityCheck, r.NoDriftSlack
 	c.MonotonicElapsed = r.Elapsed == ElapsedMonotonic
 	c.LeaseFromReply = r.LeaseFrom == LeaseFromReply
+	c.ExtendLate, c.ExtendSetMissing = r.ExtendLate, r.ExtendSetMissing
 }
 
 // FaultSchedule is the scenario's faults in file order, followed by the

@@ -82,6 +82,8 @@ const (
 	keyDriftSlack    = "drift_slack"
 	keyElapsed       = "elapsed"
 	keyLeaseFrom     = "lease_from"
+	keyExtendLate    = "extend_late"
+	keySetsMissing   = "extend_sets_missing"
 )
 
 // dot joins a field path: dot("lock", "ttl") is "lock.ttl"; an empty

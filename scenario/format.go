@@ -167,6 +167,10 @@ var redlockSection = newSection(keyRedlock, keyRedlock+".",
 		val: func(r *Redlock) any { return &r.Elapsed }, skip: func(r *Redlock) bool { return r.Elapsed == "" || r.Elapsed == ElapsedWall }},
 	field[Redlock]{name: keyLeaseFrom, doc: "attempt | reply: the validity is counted from the attempt's start or from the count; default attempt",
 		val: func(r *Redlock) any { return &r.LeaseFrom }, skip: func(r *Redlock) bool { return r.LeaseFrom == "" || r.LeaseFrom == LeaseFromStart }},
+	field[Redlock]{name: keyExtendLate, doc: "refuse | allow | error: a renewal of a lease that has run out; default refuse",
+		val: func(r *Redlock) any { return &r.ExtendLate }, skip: func(r *Redlock) bool { return r.ExtendLate == "" || r.ExtendLate == ExtendLates[0] }},
+	field[Redlock]{name: keySetsMissing, doc: "a renewal SETs the key again where it is gone (redsync's setNXOnExtend)",
+		val: func(r *Redlock) any { return &r.ExtendSetMissing }, skip: func(r *Redlock) bool { return !r.ExtendSetMissing }},
 )
 
 var clientSection = newSection(keyClient, "",

@@ -16,8 +16,11 @@ var Profiles = []*Profile{
 		},
 		// The retry pause is delay × (1 − jitter + rand × jitter): 250ms ×
 		// [0.2, 1] is redsync's uniform 50-250ms (continuous, not whole ms).
-		// Driver retries (go-redis MaxRetries 3) come with the clientknobs
-		// knobs; Extend (touch on a quorum, setNXOnExtend) is not modelled.
+		// A watchdog: block stands for the caller's goroutine calling
+		// Mutex.Extend every watchdog.every (ExtendContext: a quorum of
+		// touches and a positive validity, no look at the old lease;
+		// WithSetNXOnExtend is extend_sets_missing). Driver retries
+		// (go-redis MaxRetries 3) come with the clientknobs knobs.
 		Lock: `
 strategy: redlock
 ttl: 8s
@@ -32,11 +35,12 @@ redlock:
   timeout_factor: 0.05
   elapsed: monotonic
   lease_from: reply
+  extend_late: allow
+  extend_sets_missing: false
 `,
 		refuse: []refusal{
 			{keyReentrant, "redsync's Mutex is not reentrant"},
 			{keyFair, "redsync has no fair lock"},
-			{keyWatchdog, "redsync has no watchdog: the caller extends with Mutex.Extend"},
 		},
 	},
 	{
@@ -104,10 +108,11 @@ redlock:
 			"src/index.ts acquire: expiration = start + duration − (round(driftFactor × duration) + 2), never compared with now",
 		},
 		// The pause is delay × (1 − jitter + rand × jitter): 300ms ×
-		// [1/3, 1] is 100-300ms. Not modelled: using()'s extension 500ms
-		// before expiry and its abort signal, extend's "already expired"
-		// error (node-redlock#283), and v5 releasing only after the last
-		// failed attempt.
+		// [1/3, 1] is 100-300ms. using()'s extension 500ms before expiry
+		// is a watchdog: block of every: ttl − 500ms; extend() refuses an
+		// expired lock before sending (extend_late: error, node-redlock#283).
+		// Not modelled: using()'s abort signal to the routine, and v5
+		// releasing only after the last failed attempt.
 		Lock: `
 strategy: redlock
 retry: {attempts: 11, delay: 300ms, jitter: 0.6666666666666666}
@@ -120,6 +125,7 @@ redlock:
   deadline: none
   elapsed: wall
   lease_from: reply
+  extend_late: error
 `,
 		refuse: []refusal{
 			{keyReentrant, "node-redlock's locks are not reentrant"},

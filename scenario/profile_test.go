@@ -350,3 +350,50 @@ scenarios:
 		t.Errorf("an unknown name should list the profiles too: %v", err)
 	}
 }
+
+// Extensions of a lease that ran out during a pause: node-redlock's
+// extend() throws "Cannot extend an already-expired lock" before sending
+// anything (src/index.ts extend: existing.expiration < Date.now();
+// node-redlock#283); redsync's ExtendContext (mutex.go) just touches, and
+// its touchWithSetNXScript (scripts.go, WithSetNXOnExtend) SETs the keys
+// that expired meanwhile, so the lock comes back.
+func TestProfileExtendExpired(t *testing.T) {
+	rest := `    clients:
+      - {name: A, work: 6s}
+    faults:
+      - at: 500ms
+        pause: {target: A, for: 3s}`
+	wd := "      ttl: 2s\n      watchdog: {every: 1s}"
+	for _, c := range []struct {
+		client, extra   string
+		sent, refusedBy string // the renewal commands after the pause; what the refusal says ("" none)
+		sentCount       int
+	}{
+		{"node-redlock", wd, "", "already-expired", 0},
+		{"redsync", wd, "<renew>", "extended on 0 of 5", 5},
+		{"redsync", wd + "\n      redlock: {extend_sets_missing: true}", "<touch-or-set>", "", 5},
+	} {
+		s := loadProfiled(t, profileScenario(c.client, c.extra, rest))
+		evs, _ := runTrace(t, s)
+		var sent int
+		var refused string
+		for _, e := range evs {
+			if e.At < 3500*time.Millisecond {
+				continue
+			}
+			if e.Kind == "cmd" && strings.HasPrefix(e.Msg, "A: EVAL <") && !strings.Contains(e.Msg, "<release>") {
+				sent++
+				if !strings.Contains(e.Msg, c.sent) || (c.refusedBy == "" && !strings.HasSuffix(e.Msg, "=> (integer) 1")) {
+					t.Errorf("%s %q: %s", c.client, c.extra, e.Msg)
+				}
+			}
+			if e.Kind == "renew-refused" && refused == "" {
+				refused = e.Msg
+			}
+		}
+		// One renewal right after the pause (a refused one ends the watchdog).
+		if sent < c.sentCount || (c.sentCount == 0 && sent != 0) || !strings.Contains(refused, c.refusedBy) || (c.refusedBy == "") != (refused == "") {
+			t.Errorf("%s %q: %d renewal command(s) after the pause, refusal %q; want %d, %q", c.client, c.extra, sent, refused, c.sentCount, c.refusedBy)
+		}
+	}
+}

@@ -60,6 +60,7 @@ var (
 	Decisions     = []string{DecideAll, DecideFirstQuorum}
 	ElapsedClocks = []string{ElapsedWall, ElapsedMonotonic}
 	LeaseFroms    = []string{LeaseFromStart, LeaseFromReply}
+	ExtendLates   = []string{model.ExtendLateRefuse, model.ExtendLateAllow, model.ExtendLateError}
 )
 
 // ProfileNames are the profiles, in table order.

@@ -93,13 +93,15 @@ type Redlock struct {
 	Parallel       bool
 	// The Redlock-family behaviours (model/redlock_family.go); the zero
 	// values are the redis.io recipe.
-	Deadline        string  // node | attempt | none; default node
-	TimeoutFactor   float64 // deadline attempt: ttl × this; default 0.05
-	Decide          string  // all | first-quorum; default all
-	NoValidityCheck bool    // validity_check: false
-	NoDriftSlack    bool    // drift_slack: false
-	Elapsed         string  // wall | monotonic; default wall
-	LeaseFrom       string  // attempt | reply; default attempt
+	Deadline         string  // node | attempt | none; default node
+	TimeoutFactor    float64 // deadline attempt: ttl × this; default 0.05
+	Decide           string  // all | first-quorum; default all
+	NoValidityCheck  bool    // validity_check: false
+	NoDriftSlack     bool    // drift_slack: false
+	Elapsed          string  // wall | monotonic; default wall
+	LeaseFrom        string  // attempt | reply; default attempt
+	ExtendLate       string  // refuse | allow | error; default refuse
+	ExtendSetMissing bool    // extend_sets_missing: redsync's setNXOnExtend
 }
 
 // Client is one simulated lock client process and its workload.
