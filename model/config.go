@@ -45,6 +45,7 @@ type LockConfig struct {
 	LeaseFromReply   bool    // the lease ends validity after the count, not after the attempt's start
 	ExtendLate       string  // "" or ExtendLateRefuse, ExtendLateAllow, ExtendLateError
 	ExtendSetMissing bool    // a renewal SETs the key again where it is gone (redsync's setNXOnExtend)
+	ReleaseAtEnd     bool    // a failed attempt leaves its keys; only the last failed try releases
 }
 
 // WatchdogConfig is lease renewal every Every, at most MaxRenewals times (0: no limit).

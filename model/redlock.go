@@ -37,6 +37,9 @@ import (
 type Redlock struct {
 	cfg LockConfig
 	obs []RedlockObserver // the narrator first
+	// tries counts each client's attempts for its current token, for
+	// release_failed: end (lastTry); looked up by client only.
+	tries map[*Client]*tryCount
 }
 
 func init() {
@@ -47,7 +50,7 @@ func newRedlock(c LockConfig) *Redlock {
 	if c.NodeTimeout <= 0 {
 		c.NodeTimeout = DefaultNodeTimeout
 	}
-	return &Redlock{cfg: c, obs: []RedlockObserver{narrator{}}}
+	return &Redlock{cfg: c, obs: []RedlockObserver{narrator{}}, tries: map[*Client]*tryCount{}}
 }
 
 // Defaults of the reference implementations, used when the configuration
@@ -115,7 +118,7 @@ func (r *Redlock) Acquire(t *Thread, l *Lease) bool {
 		attempts = defaultAttempts
 	}
 	for i := 1; ; i++ {
-		if r.attempt(t, l) {
+		if r.attempt(t, l, r.lastTry(t, l, i >= attempts)) {
 			return true
 		}
 		if i >= attempts {
@@ -136,11 +139,13 @@ func (r *Redlock) nested(t *Thread, l *Lease) bool {
 	return cur != nil && cur.Token == l.Token
 }
 
-// attempt is steps 1-5 of the algorithm, once.
-func (r *Redlock) attempt(t *Thread, l *Lease) bool {
+// attempt is steps 1-5 of the algorithm, once; last says whether it is
+// the client's last try for this token (see keepsKeys).
+func (r *Redlock) attempt(t *Thread, l *Lease, last bool) bool {
 	nodes := r.masters(t)
 	started := r.clock(t)
 	a := r.begin(t, l, nodes)
+	a.Keeps = r.cfg.ReleaseAtEnd && !last
 	var granted []*Node
 	r.each(t, nodes, OpAcquire, r.acquireArgs(l.Token), func(i int, res rpcResult) {
 		r.answered(t.c, a, i, classify(nodes[i], res))
@@ -152,7 +157,7 @@ func (r *Redlock) attempt(t *Thread, l *Lease) bool {
 		l.Nodes, l.Until, l.Fence = granted, r.leaseEnd(t, l.Start, a.Validity), a.maxFence()
 		return true
 	}
-	if !a.Nested {
+	if !a.Nested && !a.Keeps {
 		r.releaseAll(t, nodes, l.Token)
 	}
 	return false

@@ -123,6 +123,29 @@ func (r *Redlock) renewScript() string {
 	return store.ScriptRenew
 }
 
+// tryCount is one client's attempts so far for one token.
+type tryCount struct {
+	token string
+	n     int
+}
+
+// lastTry reports whether the attempt about to be made is the client's
+// last for l's token: own is Redlock's own retry loop's answer, used
+// without a retry block; with one, the client's loop makes one attempt per
+// Acquire and the count is kept here. Only release_failed: end asks.
+func (r *Redlock) lastTry(t *Thread, l *Lease, own bool) bool {
+	if !r.cfg.ReleaseAtEnd || r.cfg.Retry == nil {
+		return own
+	}
+	tc := r.tries[t.c]
+	if tc == nil || tc.token != l.Token {
+		tc = &tryCount{token: l.Token}
+		r.tries[t.c] = tc
+	}
+	tc.n++
+	return tc.n >= max(r.cfg.Retry.Attempts, 1)
+}
+
 // granted is step 4's verdict: a quorum, and (unless the recipe checks no
 // validity) time left.
 func (r *Redlock) granted(a *Attempt) bool {

@@ -31,6 +31,8 @@ func (narrator) Counted(c *Client, a *Attempt) {
 		c.w.Emit(c.Name, "quorum", "%s: lock granted", summary)
 	case a.Nested:
 		c.w.Emit(c.Name, "refused", "%s: %s; the keys are this hold's own, so nothing is released", summary, why)
+	case a.Keeps:
+		c.w.Emit(c.Name, "refused", "%s: %s; its keys stay until its last try has failed", summary, why)
 	default:
 		c.w.Emit(c.Name, "refused", "%s: %s; releasing on all nodes", summary, why)
 	}

@@ -126,6 +126,7 @@ func redlockFamily(c *model.LockConfig, r Redlock) {
 	c.MonotonicElapsed = r.Elapsed == ElapsedMonotonic
 	c.LeaseFromReply = r.LeaseFrom == LeaseFromReply
 	c.ExtendLate, c.ExtendSetMissing = r.ExtendLate, r.ExtendSetMissing
+	c.ReleaseAtEnd = r.ReleaseFailed == ReleaseFaileds[1]
 }
 
 // FaultSchedule is the scenario's faults in file order, followed by the

@@ -84,6 +84,7 @@ const (
 	keyLeaseFrom     = "lease_from"
 	keyExtendLate    = "extend_late"
 	keySetsMissing   = "extend_sets_missing"
+	keyReleaseFailed = "release_failed"
 )
 
 // dot joins a field path: dot("lock", "ttl") is "lock.ttl"; an empty

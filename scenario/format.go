@@ -171,6 +171,8 @@ var redlockSection = newSection(keyRedlock, keyRedlock+".",
 		val: func(r *Redlock) any { return &r.ExtendLate }, skip: func(r *Redlock) bool { return r.ExtendLate == "" || r.ExtendLate == ExtendLates[0] }},
 	field[Redlock]{name: keySetsMissing, doc: "a renewal SETs the key again where it is gone (redsync's setNXOnExtend)",
 		val: func(r *Redlock) any { return &r.ExtendSetMissing }, skip: func(r *Redlock) bool { return !r.ExtendSetMissing }},
+	field[Redlock]{name: keyReleaseFailed, doc: "attempt | end: a failed attempt releases at once, or only the last failed try does; default attempt",
+		val: func(r *Redlock) any { return &r.ReleaseFailed }, skip: func(r *Redlock) bool { return r.ReleaseFailed == "" || r.ReleaseFailed == ReleaseFaileds[0] }},
 )
 
 var clientSection = newSection(keyClient, "",

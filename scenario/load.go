@@ -165,7 +165,8 @@ func defaultScenario() *Scenario {
 			Timeout: time.Second,
 			Fencing: "none",
 			Redlock: Redlock{DriftFactor: 0.01, RequestTimeout: model.DefaultNodeTimeout,
-				Deadline: model.DeadlineNode, TimeoutFactor: DefaultTimeoutFactor, Decide: DecideAll, Elapsed: ElapsedWall, LeaseFrom: LeaseFromStart, ExtendLate: model.ExtendLateRefuse},
+				Deadline: model.DeadlineNode, TimeoutFactor: DefaultTimeoutFactor, Decide: DecideAll, Elapsed: ElapsedWall, LeaseFrom: LeaseFromStart, ExtendLate: model.ExtendLateRefuse,
+				ReleaseFailed: ReleaseFaileds[0]},
 		},
 	}
 }

@@ -49,7 +49,7 @@ func TestLoadDefaults(t *testing.T) {
 		Lock: Lock{
 			Key: "k", Strategy: "lua-release", TTL: 5 * time.Second, Timeout: time.Second, Fencing: "none",
 			Redlock: Redlock{DriftFactor: 0.01, RequestTimeout: 50 * time.Millisecond,
-				Deadline: "node", TimeoutFactor: 0.05, Decide: "all", Elapsed: "wall", LeaseFrom: "attempt", ExtendLate: "refuse"},
+				Deadline: "node", TimeoutFactor: 0.05, Decide: "all", Elapsed: "wall", LeaseFrom: "attempt", ExtendLate: "refuse", ReleaseFailed: "attempt"},
 		},
 		Clients: []Client{{Pos: Pos{6, 15}, Name: "A", Holds: 1, Work: time.Second}},
 	}

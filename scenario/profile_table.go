@@ -106,13 +106,15 @@ redlock:
 			"src/index.ts _execute: maxAttempts = retryCount + 1; pause retryDelay + floor((random×2−1) × retryJitter)",
 			"src/index.ts _attemptOperation: start = Date.now(); resolves when votesFor or votesAgainst reaches quorumSize",
 			"src/index.ts acquire: expiration = start + duration − (round(driftFactor × duration) + 2), never compared with now",
+			"src/index.ts acquire: the release script runs only in its catch, once every attempt failed; ACQUIRE_SCRIPT returns 0 if any key exists",
 		},
 		// The pause is delay × (1 − jitter + rand × jitter): 300ms ×
 		// [1/3, 1] is 100-300ms. using()'s extension 500ms before expiry
 		// is a watchdog: block of every: ttl − 500ms; extend() refuses an
 		// expired lock before sending (extend_late: error, node-redlock#283).
-		// Not modelled: using()'s abort signal to the routine, and v5
-		// releasing only after the last failed attempt.
+		// acquire() releases only once _execute has given up (its catch):
+		// a failed attempt's keys stay and vote against its own next one
+		// (release_failed: end). Not modelled: using()'s abort signal.
 		Lock: `
 strategy: redlock
 retry: {attempts: 11, delay: 300ms, jitter: 0.6666666666666666}
@@ -126,6 +128,7 @@ redlock:
   elapsed: wall
   lease_from: reply
   extend_late: error
+  release_failed: end
 `,
 		refuse: []refusal{
 			{keyReentrant, "node-redlock's locks are not reentrant"},

@@ -397,3 +397,47 @@ func TestProfileExtendExpired(t *testing.T) {
 		}
 	}
 }
+
+// node-redlock v5 releases a failed acquisition only in acquire()'s catch,
+// after _execute has spent every retry (src/index.ts); in between, the
+// keys of a failed attempt stay, and ACQUIRE_SCRIPT (0 if any key exists)
+// counts them against the client's own next attempt. Here A's first
+// attempt gets redis-1 and redis-2 while redis-3..5 are down; redis-3 and
+// redis-4 are back at 500ms, but A's own keys (5s) outvote it on every
+// retry, and it gives up after its 11 attempts. Releasing after each
+// attempt, it wins on its second.
+func TestProfileNodeRedlockKeepsFailedKeys(t *testing.T) {
+	rest := `    clients:
+      - {name: A, work: 1s}
+    faults:
+      - {at: 0s, crash: {target: redis-3, restart_after: 500ms}}
+      - {at: 0s, crash: {target: redis-4, restart_after: 500ms}}
+      - {at: 0s, crash: {target: redis-5}}`
+	s := loadProfiled(t, profileScenario("node-redlock", "      ttl: 5s", rest))
+	evs, _ := runTrace(t, s)
+	if e, ok := firstEvent(evs, "A", "acquired"); ok {
+		t.Errorf("A acquired at %s; its own keys should outvote it", e.At)
+	}
+	if e, ok := firstEvent(evs, "A", "gave-up"); !ok || !strings.Contains(e.Msg, "after 11 attempt(s)") {
+		t.Errorf("A should give up after 11 attempts: %+v", e)
+	}
+	if rel := countCmds(evs, "A: EVAL <release>"); rel != 4 {
+		t.Errorf("A released %d times, want once on each live node, after its last try", rel)
+	}
+	s = loadProfiled(t, profileScenario("node-redlock", "      ttl: 5s\n      redlock: {release_failed: attempt}", rest))
+	evs, _ = runTrace(t, s)
+	if e, ok := firstEvent(evs, "A", "acquired"); !ok || e.At > 2500*time.Millisecond {
+		t.Errorf("releasing after each attempt, A should win its second: %+v", e)
+	}
+}
+
+// countCmds counts the commands the nodes ran whose line starts with prefix.
+func countCmds(evs []sim.Event, prefix string) int {
+	n := 0
+	for _, e := range evs {
+		if e.Kind == "cmd" && strings.HasPrefix(e.Msg, prefix) {
+			n++
+		}
+	}
+	return n
+}

@@ -61,6 +61,9 @@ var (
 	ElapsedClocks = []string{ElapsedWall, ElapsedMonotonic}
 	LeaseFroms    = []string{LeaseFromStart, LeaseFromReply}
 	ExtendLates   = []string{model.ExtendLateRefuse, model.ExtendLateAllow, model.ExtendLateError}
+	// ReleaseFaileds: a failed attempt releases its keys at once, or only
+	// the last failed try does (node-redlock v5).
+	ReleaseFaileds = []string{"attempt", "end"}
 )
 
 // ProfileNames are the profiles, in table order.

@@ -102,6 +102,7 @@ type Redlock struct {
 	LeaseFrom        string  // attempt | reply; default attempt
 	ExtendLate       string  // refuse | allow | error; default refuse
 	ExtendSetMissing bool    // extend_sets_missing: redsync's setNXOnExtend
+	ReleaseFailed    string  // attempt | end; default attempt
 }
 
 // Client is one simulated lock client process and its workload.

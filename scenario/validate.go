@@ -302,7 +302,8 @@ func (c *checker) redlockFamily(r Redlock) {
 	for _, k := range []struct {
 		key, v  string
 		allowed []string
-	}{{keyDeadline, r.Deadline, Deadlines}, {keyDecide, r.Decide, Decisions}, {keyElapsed, r.Elapsed, ElapsedClocks}, {keyLeaseFrom, r.LeaseFrom, LeaseFroms}, {keyExtendLate, r.ExtendLate, ExtendLates}} {
+	}{{keyDeadline, r.Deadline, Deadlines}, {keyDecide, r.Decide, Decisions}, {keyElapsed, r.Elapsed, ElapsedClocks}, {keyLeaseFrom, r.LeaseFrom, LeaseFroms}, {keyExtendLate, r.ExtendLate, ExtendLates},
+		{keyReleaseFailed, r.ReleaseFailed, ReleaseFaileds}} {
 		if path, name := at(k.key); k.v != "" {
 			c.oneOf(path, name, k.v, k.allowed)
 		}
