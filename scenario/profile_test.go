@@ -441,3 +441,27 @@ func countCmds(evs []sim.Event, prefix string) int {
 	}
 	return n
 }
+
+// The reports name the profile: the text after the strategy, the JSON as
+// "client" (absent without one, so older reports read the same).
+func TestReportsNameTheClient(t *testing.T) {
+	s := loadProfiled(t, profileScenario("redislock", "      ttl: 1s", "    clients:\n      - {name: A, work: 100ms}"))
+	_, r := runTrace(t, s)
+	var txt strings.Builder
+	r.rep.WriteText(&txt)
+	js, err := r.rep.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(txt.String(), "strategy lua-release (client redislock), seed") || !strings.Contains(string(js), `"strategy":"lua-release","client":"redislock","seed"`) {
+		t.Errorf("text:\n%s\njson: %s", txt.String(), js)
+	}
+	s.Lock.Client = ""
+	_, r = runTrace(t, s)
+	if js, _ := r.rep.MarshalJSON(); strings.Contains(string(js), `"client"`) {
+		t.Errorf("a run without a profile has a client key: %s", js)
+	}
+	if got := StrategyLabel("redlock", "redsync"); got != "redlock (redsync)" {
+		t.Errorf("StrategyLabel = %q", got)
+	}
+}
