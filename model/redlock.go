@@ -233,11 +233,12 @@ func (r *Redlock) Renew(t *Thread, l *Lease) bool {
 func (r *Redlock) each(t *Thread, nodes []*Node, op Op, args []string, onReply func(int, rpcResult)) {
 	begun, v := t.Mono(), r.deciding(t, op)
 	if r.cfg.Parallel {
-		var enough func(rpcResult) bool
+		var res []rpcResult
 		if v != nil {
-			enough = v.add
+			res = t.callAllUntil(nodes, op, r.requestTimeout(t, begun), args, v.add)
+		} else {
+			res = t.callAll(nodes, op, r.requestTimeout(t, begun), args)
 		}
-		res := t.callAllUntil(nodes, op, r.requestTimeout(t, begun), args, enough)
 		for i := range res {
 			if onReply != nil && res[i].err != errUnread {
 				onReply(i, res[i])
