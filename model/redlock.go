@@ -148,7 +148,7 @@ func (r *Redlock) attempt(t *Thread, l *Lease, last bool) bool {
 	a.Keeps = r.cfg.ReleaseAtEnd && !last
 	var granted []*Node
 	r.each(t, nodes, OpAcquire, r.acquireArgs(l.Token), func(i int, res rpcResult) {
-		r.answered(t.c, a, i, classify(nodes[i], res))
+		r.answered(t.c, a, i, r.timeoutBound(classify(nodes[i], res)))
 		if a.Nodes[i].Outcome == OutcomeOK {
 			granted = append(granted, nodes[i])
 		}

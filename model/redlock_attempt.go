@@ -24,7 +24,7 @@ type NodeOutcome struct {
 	Node    string
 	Outcome Outcome
 	Fence   int64  // with fencing: token, the node's counter after its INCR
-	Detail  string // the error reply, for OutcomeError
+	Detail  string // the error reply, for OutcomeError; what ran out, for OutcomeTimeout (empty: request_timeout)
 }
 
 // Attempt is one Redlock acquisition attempt as the client saw it: the

@@ -54,6 +54,20 @@ func (r *Redlock) requestTimeout(t *Thread, begun time.Duration) time.Duration {
 	return r.cfg.NodeTimeout
 }
 
+// timeoutBound names what a timed-out node ran out of, when it is not
+// request_timeout (the trace's "no reply within ...").
+func (r *Redlock) timeoutBound(o NodeOutcome) NodeOutcome {
+	if o.Outcome == OutcomeTimeout {
+		switch r.cfg.Deadline {
+		case DeadlineAttempt:
+			o.Detail = "the attempt's deadline"
+		case DeadlineNone:
+			o.Detail = "lock.timeout (the driver's read timeout)"
+		}
+	}
+	return o
+}
+
 // attemptDeadline is redsync's context timeout: expiry × timeoutFactor,
 // at least a nanosecond.
 func (r *Redlock) attemptDeadline() time.Duration {

@@ -121,6 +121,9 @@ func appendOutcome(b []byte, o NodeOutcome) []byte {
 	case OutcomeTaken:
 		return append(b, "taken by another client"...)
 	case OutcomeTimeout:
+		if o.Detail != "" { // a deadline other than request_timeout (timeoutBound)
+			return append(append(b, "no reply within "...), o.Detail...)
+		}
 		return append(b, "no reply within request_timeout"...)
 	case OutcomeError:
 		return append(append(b, "error "...), o.Detail...)
