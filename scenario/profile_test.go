@@ -465,3 +465,39 @@ func TestReportsNameTheClient(t *testing.T) {
 		t.Errorf("StrategyLabel = %q", got)
 	}
 }
+
+// A run under a profile named as the strategy (compare's columns, the TUI)
+// reports that profile, and its export replays it.
+func TestRunAndExportUnderAProfile(t *testing.T) {
+	s := loadProfiled(t, `version: 1
+scenarios:
+  - name: c
+    duration: 30s
+    lock: {key: k, strategy: lua-release, ttl: 10s}
+    clients:
+      - {name: A, work: 1s}
+`)
+	o := Options{Strategy: "redsync"}
+	r, err := NewRunner(s, o, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rep := r.Run()
+	if rep.Client != "redsync" || rep.Strategy != "redlock" || len(r.World().Shards) != 5 {
+		t.Errorf("report client %q strategy %q on %d masters", rep.Client, rep.Strategy, len(r.World().Shards))
+	}
+	out, err := Export(s, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := loadProfiled(t, string(out))
+	r2, err := NewRunner(back, Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	if rep2 := r2.Run(); rep2.TraceHash != rep.TraceHash || rep2.Client != "redsync" {
+		t.Errorf("the export replays as %s %s, the run was %s", rep2.Client, rep2.TraceHash, rep.TraceHash)
+	}
+}

@@ -336,3 +336,15 @@ func (c *Column) Name() string {
 	}
 	return c.Strategy
 }
+
+// runClient is the profile a run of s under o uses: a profile named as
+// o's strategy, none under another plain strategy, else s's own.
+func runClient(s *Scenario, o Options) string {
+	switch {
+	case IsProfile(o.Strategy):
+		return o.Strategy
+	case o.Strategy != "" && o.Strategy != s.Lock.Strategy:
+		return ""
+	}
+	return s.Lock.Client
+}

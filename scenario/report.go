@@ -59,7 +59,7 @@ type ExpectResult struct {
 func (r *Runner) Report() *Report {
 	m := r.Metrics()
 	rep := &Report{
-		Scenario: r.S.Name, Title: r.S.Title, Strategy: r.w.Strategy().Name(), Client: r.S.Lock.Client, Seed: r.w.Cfg.Seed,
+		Scenario: r.S.Name, Title: r.S.Title, Strategy: r.w.Strategy().Name(), Client: runClient(r.S, r.Opts), Seed: r.w.Cfg.Seed,
 		Metrics: m, MaxWaitMS: m.MaxWait.Milliseconds(),
 		SimTimeMS: r.Now().Milliseconds(), Events: r.EventCount(), OK: true,
 		FirstViolation: r.w.Chk.FirstViolation(), StuckReason: r.w.Chk.StuckReason(),

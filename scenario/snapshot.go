@@ -129,7 +129,7 @@ func (r *Runner) SnapshotAt(t time.Duration) Snapshot {
 	}
 	st := w.Strategy()
 	s := Snapshot{
-		Scenario: r.S.Name, Strategy: st.Name(), Client: r.S.Lock.Client, Seed: w.Cfg.Seed, Key: w.Cfg.Lock.Key,
+		Scenario: r.S.Name, Strategy: st.Name(), Client: runClient(r.S, r.Opts), Seed: w.Cfg.Seed, Key: w.Cfg.Lock.Key,
 		Now: t, Event: r.EventCount(), Over: r.over,
 		Metrics: w.Chk.Metrics(), FirstViolation: w.Chk.FirstViolation(),
 		Partitions: len(w.Net.Partitions()), Quorum: st.Quorum(w), Sentinels: w.Sentinels,
