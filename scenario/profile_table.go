@@ -140,7 +140,7 @@ redlock:
 		Library: "bsm/redislock v0.9.4 on go-redis v9",
 		Doc:     "redislock in Go: one node, Lua obtain and compare-and-delete release, the caller's ttl, no retry by default, go-redis's 5s read timeout",
 		Sources: []string{
-			"redislock.go Obtain: the caller's ttl; RetryStrategy defaults to NoRetry",
+			"redislock.go Obtain: the caller's ttl; Options.getRetryStrategy returns NoRetry() when none is given",
 			"redislock.go luaRelease: compare-and-delete; Refresh is manual",
 			"go-redis options.go init: ReadTimeout 5s",
 		},

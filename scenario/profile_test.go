@@ -274,7 +274,8 @@ func TestProfileRedissonLeaseDisablesWatchdog(t *testing.T) {
 	}
 }
 
-// redislock: Obtain with the default RetryStrategy (NoRetry, redislock.go)
+// redislock: Obtain with the default RetryStrategy (Options.getRetryStrategy:
+// NoRetry(), redislock.go)
 // tries once and fails when the key is taken.
 func TestProfileRedislockNoRetry(t *testing.T) {
 	s := loadProfiled(t, profileScenario("redislock", "      ttl: 10s",
