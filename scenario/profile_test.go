@@ -502,3 +502,20 @@ scenarios:
 		t.Errorf("the export replays as %s %s, the run was %s", rep2.Client, rep2.TraceHash, rep.TraceHash)
 	}
 }
+
+// Redisson's fenced and fair locks under the redisson profile: the design
+// runs without the reentrant count lockstep cannot combine with them,
+// unless the file asks for both (then the design rules refuse it).
+func TestProfileRedissonFencedAndFair(t *testing.T) {
+	clients := "    clients:\n      - {name: A, work: 1s}"
+	for _, extra := range []string{"      fencing: token", "      fair: true"} {
+		s := loadProfiled(t, profileScenario("redisson", extra, clients))
+		if s.Lock.Reentrant || (s.Lock.Fencing != "token" && !s.Lock.Fair) || s.Lock.Watchdog == nil {
+			t.Errorf("%q: %+v", extra, s.Lock)
+		}
+	}
+	_, err := Load("p.yaml", []byte(profileScenario("redisson", "      fair: true\n      reentrant: true", clients)))
+	if err == nil || !strings.Contains(err.Error(), "cannot be combined") {
+		t.Errorf("fair and reentrant written together: %v", err)
+	}
+}
