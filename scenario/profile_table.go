@@ -3,7 +3,7 @@ package scenario
 // Profiles is the table of client profiles (profiles.go), one row per
 // library. Each row's lock block follows the library's source as cited;
 // what the format cannot say yet is named in the row's comment.
-var Profiles = []*Profile{
+var Profiles = withParsed([]*Profile{
 	{
 		Name:    "redsync",
 		Library: "go-redsync/redsync v4.18.1 on go-redis v9",
@@ -156,7 +156,7 @@ timeout: 5s
 			{keyWatchdog, "redislock has no watchdog: the caller refreshes with Lock.Refresh"},
 		},
 	},
-}
+})
 
 // leaseTurnsWatchdogOff is Redisson's rule: lock(leaseTime) with a lease
 // of the caller's schedules no renewal, so a ttl written without a

@@ -90,17 +90,21 @@ func LookupProfile(name string) *Profile {
 	return nil
 }
 
-// parsed is the profile's lock block as a YAML node (parsed on first use;
-// the table is tested to parse).
-func (pr *Profile) parsed() *yaml.Node {
-	if pr.node == nil {
+// parsed is the profile's lock block as a YAML node.
+func (pr *Profile) parsed() *yaml.Node { return pr.node }
+
+// withParsed parses each row's lock block once, when the package starts,
+// so that loads on many goroutines only read the table. A row that is not
+// YAML is a bug of the table: the package refuses to start.
+func withParsed(rows []*Profile) []*Profile {
+	for _, pr := range rows {
 		var doc yaml.Node
 		if err := yaml.Unmarshal([]byte(pr.Lock), &doc); err != nil || len(doc.Content) == 0 {
 			panic(fmt.Sprintf("profile %s: its lock block is not YAML: %v", pr.Name, err))
 		}
 		pr.node = doc.Content[0]
 	}
-	return pr.node
+	return rows
 }
 
 // Strategy is the strategy the profile runs.
