@@ -306,6 +306,8 @@ func (c *Client) work(t *Thread, l *Lease) {
 	if !ok {
 		return
 	}
-	t.Sleep(c.Cfg.Work)
+	if !c.workFor(t, c.Cfg.Work) { // false: aborted (redlock_using.go)
+		return
+	}
 	c.w.Res.write(t, l, v+1)
 }

@@ -52,6 +52,9 @@ type LockConfig struct {
 type WatchdogConfig struct {
 	Every       time.Duration
 	MaxRenewals int
+	// AbortWork: a refused renewal stops the work before its write, as
+	// node-redlock's using() aborts its routine (Redlock only).
+	AbortWork bool
 }
 
 // RetryConfig is how a client retries a failed acquire.

@@ -40,6 +40,9 @@ type Redlock struct {
 	// tries counts each client's attempts for its current token, for
 	// release_failed: end (lastTry); looked up by client only.
 	tries map[*Client]*tryCount
+	// working is each client's abortable work in progress (abort_work);
+	// looked up by client only.
+	working map[*Client]*abortable
 }
 
 func init() {
@@ -50,7 +53,7 @@ func newRedlock(c LockConfig) *Redlock {
 	if c.NodeTimeout <= 0 {
 		c.NodeTimeout = DefaultNodeTimeout
 	}
-	return &Redlock{cfg: c, obs: []RedlockObserver{narrator{}}, tries: map[*Client]*tryCount{}}
+	return &Redlock{cfg: c, obs: []RedlockObserver{narrator{}}, tries: map[*Client]*tryCount{}, working: map[*Client]*abortable{}}
 }
 
 // Defaults of the reference implementations, used when the configuration
@@ -197,10 +200,20 @@ func (r *Redlock) releaseAll(t *Thread, nodes []*Node, token string) {
 	r.each(t, nodes, OpRelease, []string{"EVAL", store.ScriptRelease, "1", r.cfg.Key, token}, nil)
 }
 
-// Renew is the watchdog's extension: check-and-PEXPIRE on every master. It
-// counts only if a quorum extended the key, the old lease had not run out
-// before the replies were read, and the new validity is positive.
+// Renew is the watchdog's extension (renew); with abort_work a refused one
+// fires the work's abort signal (redlock_using.go).
 func (r *Redlock) Renew(t *Thread, l *Lease) bool {
+	if r.renew(t, l) {
+		return true
+	}
+	r.abortWork(t.c)
+	return false
+}
+
+// renew is check-and-PEXPIRE on every master. It counts only if a quorum
+// extended the key, the old lease had not run out before the replies were
+// read, and the new validity is positive.
+func (r *Redlock) renew(t *Thread, l *Lease) bool {
 	nodes := r.masters(t)
 	start := t.Wall()
 	rn := Renewal{Of: len(nodes), Quorum: r.Quorum(t.World()), Until: l.Until}

@@ -104,7 +104,7 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 	}
 	cfg.Nodes.Masters = NodesFor(cfg.Lock.Strategy, cfg.Nodes.Masters)
 	if l.Watchdog != nil {
-		cfg.Lock.Watchdog = &model.WatchdogConfig{Every: l.Watchdog.Every, MaxRenewals: l.Watchdog.MaxRenewals}
+		cfg.Lock.Watchdog = &model.WatchdogConfig{Every: l.Watchdog.Every, MaxRenewals: l.Watchdog.MaxRenewals, AbortWork: l.Watchdog.AbortWork}
 	}
 	if l.Retry != nil {
 		r := *l.Retry

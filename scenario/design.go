@@ -62,6 +62,19 @@ var modifiers = []modifier{
 		[]string{model.StrategyLuaRelease}, lacks("queue waiters behind", keyFair)},
 	{lockFencing, keyFencing + ": cas", func(l Lock) bool { return l.Fencing == "cas" }, func(l *Lock) { l.Fencing = "none" },
 		ownerStrategy, lacks("stamp the resource with", "cas")},
+	{lockAbortWork, lockAbortWork, func(l Lock) bool { return l.Watchdog != nil && l.Watchdog.AbortWork }, dropAbortWork,
+		[]string{model.StrategyRedlock}, func(st string) string { return "strategy " + st + " has no abort signal (node-redlock's using())" }},
+}
+
+// lockAbortWork is watchdog.abort_work's path.
+const lockAbortWork = lockWatchdog + "." + keyAbortWork
+
+// dropAbortWork turns abort_work off in a copy of the watchdog block (the
+// scenario's own is shared).
+func dropAbortWork(l *Lock) {
+	w := *l.Watchdog
+	w.AbortWork = false
+	l.Watchdog = &w
 }
 
 // conflicts are modifiers that cannot be combined under any strategy: each

@@ -85,6 +85,7 @@ const (
 	keyExtendLate    = "extend_late"
 	keySetsMissing   = "extend_sets_missing"
 	keyReleaseFailed = "release_failed"
+	keyAbortWork     = "abort_work" // watchdog.abort_work
 )
 
 // dot joins a field path: dot("lock", "ttl") is "lock.ttl"; an empty

@@ -125,6 +125,8 @@ var watchdogSection = newSection(keyWatchdog, keyWatchdog+".",
 		val: func(w *Watchdog) any { return &w.Every }},
 	field[Watchdog]{name: keyMaxRenewals, doc: "renewals per hold; 0: unlimited",
 		val: func(w *Watchdog) any { return &w.MaxRenewals }},
+	field[Watchdog]{name: keyAbortWork, doc: "a refused renewal stops the work before its write (node-redlock using()); strategy redlock",
+		val: func(w *Watchdog) any { return &w.AbortWork }, skip: func(w *Watchdog) bool { return !w.AbortWork }},
 )
 
 var retrySection = newSection(keyRetry, keyRetry+".",

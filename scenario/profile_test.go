@@ -519,3 +519,34 @@ func TestProfileRedissonFencedAndFair(t *testing.T) {
 		t.Errorf("fair and reentrant written together: %v", err)
 	}
 }
+
+// node-redlock's using(): when an extension fails the routine's
+// AbortSignal fires (src/index.ts using(): controller.abort() when extend
+// throws) and a routine that heeds it stops. A is paused past its lease;
+// its first extension after the pause is refused (already expired), the
+// work stops before its write, and B's update is not lost. Without
+// abort_work A writes its stale counter.
+func TestProfileNodeRedlockAbortSignal(t *testing.T) {
+	rest := `    clients:
+      - {name: A, work: 5s}
+      - {name: B, start: 1600ms, work: 5s}
+    faults:
+      - at: 600ms
+        pause: {target: A, for: 2s}`
+	for _, c := range []struct {
+		abort bool
+		lost  int64
+	}{{true, 0}, {false, 1}} {
+		extra := fmt.Sprintf("      ttl: 1s\n      watchdog: {every: 500ms, abort_work: %v}", c.abort)
+		s := loadProfiled(t, profileScenario("node-redlock", extra, rest))
+		evs, r := runTrace(t, s)
+		_, aborted := firstEvent(evs, "A", "aborted")
+		if aborted != c.abort || r.rep.LostUpdates != c.lost || r.rep.Safe {
+			t.Errorf("abort_work %v: aborted %v, lost_updates %d, safe %v; want %v, %d, unsafe", c.abort, aborted, r.rep.LostUpdates, r.rep.Safe, c.abort, c.lost)
+		}
+	}
+	_, err := Load("p.yaml", []byte(profileScenario("redisson", "      watchdog: {every: 1s, abort_work: true}", "    clients:\n      - {name: A, work: 1s}")))
+	if err == nil || !strings.Contains(err.Error(), "lock.watchdog.abort_work needs strategy redlock") {
+		t.Errorf("abort_work under lua-release: %v", err)
+	}
+}

@@ -74,7 +74,8 @@ type Lock struct {
 // Watchdog is Redisson-style lease renewal.
 type Watchdog struct {
 	Every       time.Duration
-	MaxRenewals int // 0 = unlimited
+	MaxRenewals int  // 0 = unlimited
+	AbortWork   bool // a refused renewal stops the work (node-redlock using()); redlock only
 }
 
 // Retry governs acquire attempts.
