@@ -166,28 +166,33 @@ func (r *Redlock) granted(a *Attempt) bool {
 	return a.Granted >= a.Quorum && (r.cfg.NoValidityCheck || a.Validity > 0)
 }
 
-// vote counts an acquisition's replies as they arrive, for a decision at
-// the first quorum: for once Quorum nodes granted, against once Quorum
-// refused (node-redlock's votesFor / votesAgainst === quorumSize).
+// vote counts the replies of an acquisition or an extension as they
+// arrive, for a decision at the first quorum: for once Quorum nodes agreed,
+// against once Quorum refused (node-redlock's votesFor / votesAgainst ===
+// quorumSize; acquire and extend both go through _attemptOperation).
 type vote struct {
 	quorum, yes, no int
+	renew           bool // an extension: only a reply of 1 is a vote for
 }
 
-// add counts one reply and reports whether the attempt is decided.
+// add counts one reply and reports whether the round is decided.
 func (v *vote) add(res rpcResult) bool {
-	if res.err == nil && res.reply != nil {
+	switch {
+	case res.err != nil:
+		v.no++
+	case v.renew && res.reply == 1, !v.renew && res.reply != nil:
 		v.yes++
-	} else {
+	default:
 		v.no++
 	}
 	return v.yes >= v.quorum || v.no >= v.quorum
 }
 
-// deciding is the vote of an acquisition that decides at the first quorum,
-// nil when every reply is awaited.
+// deciding is the vote of a round that decides at the first quorum, nil
+// when every reply is awaited (releases always are).
 func (r *Redlock) deciding(t *Thread, op Op) *vote {
-	if !r.cfg.FirstQuorum || op != OpAcquire {
+	if !r.cfg.FirstQuorum || (op != OpAcquire && op != OpRenew) {
 		return nil
 	}
-	return &vote{quorum: r.Quorum(t.World())}
+	return &vote{quorum: r.Quorum(t.World()), renew: op == OpRenew}
 }

@@ -550,3 +550,19 @@ func TestProfileNodeRedlockAbortSignal(t *testing.T) {
 		t.Errorf("abort_work under lua-release: %v", err)
 	}
 }
+
+// node-redlock's extend() also resolves at the first quorum
+// (_attemptOperation): two slow nodes do not hold up a renewal.
+func TestProfileNodeRedlockExtendsAtFirstQuorum(t *testing.T) {
+	rest := `    clients:
+      - {name: A, work: 1s}
+    faults:
+      - {at: 100ms, slow: {target: redis-4, latency: 2s, for: 10s}}
+      - {at: 100ms, slow: {target: redis-5, latency: 2s, for: 10s}}`
+	s := loadProfiled(t, profileScenario("node-redlock", "      ttl: 2s\n      watchdog: {every: 500ms}", rest))
+	evs, _ := runTrace(t, s)
+	e, ok := firstEvent(evs, "A", "renewed")
+	if !ok || e.At > 510*time.Millisecond {
+		t.Errorf("first renewal %+v (%v), want it at about 504ms, not after the slow nodes", e, ok)
+	}
+}
