@@ -191,9 +191,11 @@ func (r *Redlock) count(t *Thread, l *Lease, a *Attempt, started time.Duration) 
 }
 
 // Release is the compare-and-delete script on every master: the client does
-// not know for sure which nodes hold its key.
+// not know for sure which nodes hold its key. An unlock has no deadline of
+// the attempt's kind (unlockBounds).
 func (r *Redlock) Release(t *Thread, l *Lease) {
-	r.releaseAll(t, r.masters(t), l.Token)
+	u := r.unlockBounds()
+	u.releaseAll(t, u.masters(t), l.Token)
 }
 
 func (r *Redlock) releaseAll(t *Thread, nodes []*Node, token string) {

@@ -68,6 +68,19 @@ func (r *Redlock) timeoutBound(o NodeOutcome) NodeOutcome {
 	return o
 }
 
+// unlockBounds is the recipe an unlock runs with: redsync's Unlock passes
+// context.Background() (mutex.go), so with deadline: attempt an unlock is
+// bounded only by the driver's read timeout (a shallow copy with deadline
+// none; the release after a failed attempt keeps the attempt's deadline).
+func (r *Redlock) unlockBounds() *Redlock {
+	if r.cfg.Deadline != DeadlineAttempt {
+		return r
+	}
+	u := *r
+	u.cfg.Deadline = DeadlineNone
+	return &u
+}
+
 // attemptDeadline is redsync's context timeout: expiry × timeoutFactor,
 // at least a nanosecond.
 func (r *Redlock) attemptDeadline() time.Duration {
