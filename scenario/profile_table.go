@@ -108,6 +108,8 @@ redlock:
 			"src/index.ts acquire: expiration = start + duration − (round(driftFactor × duration) + 2), never compared with now",
 			"src/index.ts acquire: the release script runs only in its catch, once every attempt failed; ACQUIRE_SCRIPT returns 0 if any key exists",
 		},
+		// No timeout is set: node-redlock has none and ioredis's
+		// commandTimeout is unset by default; lock.timeout stands for it.
 		// The pause is delay × (1 − jitter + rand × jitter): 300ms ×
 		// [1/3, 1] is 100-300ms. using()'s extension 500ms before expiry
 		// is a watchdog: block of every: ttl − 500ms; extend() refuses an
