@@ -37,7 +37,21 @@ type LockConfig struct {
 	DriftFactor float64       // redlock
 	NodeTimeout time.Duration // redlock request_timeout
 	Parallel    bool          // redlock
-	Knobs       ClientKnobs   // the real clients' runtime behaviours (knobs.go)
+	// Redlock-family behaviours (redlock_family.go). The zero values are the
+	// redis.io recipe lockstep has always run; the client profiles
+	// (scenario/profiles.go) set them as each library behaves.
+	Deadline         string  // "" or DeadlineNode, DeadlineAttempt, DeadlineNone
+	TimeoutFactor    float64 // DeadlineAttempt: the attempt's deadline is TTL × this
+	FirstQuorum      bool    // decide once a quorum has answered either way
+	NoValidityCheck  bool    // a quorum grants whatever the validity
+	NoDriftSlack     bool    // drift is TTL × DriftFactor, without redis.io's 2 ms
+	MonotonicElapsed bool    // elapsed on the client's monotonic clock, not its wall clock
+	LeaseFromReply   bool    // the lease ends validity after the count, not after the attempt's start
+	ExtendLate       string  // "" or ExtendLateRefuse, ExtendLateAllow, ExtendLateError
+	ExtendSetMissing bool    // a renewal SETs the key again where it is gone (redsync's setNXOnExtend)
+	ReleaseAtEnd     bool    // a failed attempt leaves its keys; only the last failed try releases
+
+	Knobs ClientKnobs // the real clients' runtime behaviours (knobs.go)
 	// WaitReplicas: WAIT after a single-instance grant (wait_replicas.go).
 	WaitReplicas *WaitReplicasConfig
 }
@@ -57,6 +71,9 @@ type WatchdogConfig struct {
 	// an error (Redisson); only "the key is not ours" stops it. false: any
 	// failed renewal stops it (today's behaviour).
 	RetryOnFailure bool
+	// AbortWork: a refused renewal stops the work before its write, as
+	// node-redlock's using() aborts its routine (Redlock only).
+	AbortWork bool
 }
 
 // RetryConfig is how a client retries a failed acquire.

@@ -51,6 +51,13 @@ func (o Options) budget() int64 {
 // options applied.
 func ModelConfig(s *Scenario, o Options) model.Config {
 	l := s.Lock
+	if IsProfile(o.Strategy) {
+		// A comparison column named by a client profile (ProfileLock).
+		if pl, _, err := ProfileLock(o.Strategy, l); err == nil {
+			l = pl
+		}
+		o.Strategy = l.Strategy
+	}
 	if o.Strategy != "" && o.Strategy != l.Strategy {
 		// Another strategy runs the design as far as it can (DesignFor,
 		// the loader's own rules): what it cannot run is dropped, never run
@@ -89,6 +96,7 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 			Knobs:       clientKnobs(l),
 		},
 	}
+	redlockFamily(&cfg.Lock, l.Redlock)
 	if o.Seed != nil {
 		cfg.Seed = *o.Seed
 	}
@@ -109,6 +117,17 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 		})
 	}
 	return cfg
+}
+
+// redlockFamily sets the Redlock-family knobs of lock.redlock.
+func redlockFamily(c *model.LockConfig, r Redlock) {
+	c.Deadline, c.TimeoutFactor = r.Deadline, r.TimeoutFactor
+	c.FirstQuorum = r.Decide == DecideFirstQuorum
+	c.NoValidityCheck, c.NoDriftSlack = r.NoValidityCheck, r.NoDriftSlack
+	c.MonotonicElapsed = r.Elapsed == ElapsedMonotonic
+	c.LeaseFromReply = r.LeaseFrom == LeaseFromReply
+	c.ExtendLate, c.ExtendSetMissing = r.ExtendLate, r.ExtendSetMissing
+	c.ReleaseAtEnd = r.ReleaseFailed == ReleaseFaileds[1]
 }
 
 // FaultSchedule is the scenario's faults in file order, followed by the

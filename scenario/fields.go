@@ -93,6 +93,24 @@ const (
 	keyMaxmemoryPolicy    = "maxmemory_policy"
 )
 
+// The keys of the client profiles and the Redlock-family knobs
+// (profiles.go, docs/scenario-format.md "Client profiles").
+const (
+	keyClient = "client" // lock.client: a library's profile
+
+	keyDeadline      = "deadline"
+	keyTimeoutFactor = "timeout_factor"
+	keyDecide        = "decide"
+	keyValidityCheck = "validity_check"
+	keyDriftSlack    = "drift_slack"
+	keyElapsed       = "elapsed"
+	keyLeaseFrom     = "lease_from"
+	keyExtendLate    = "extend_late"
+	keySetsMissing   = "extend_sets_missing"
+	keyReleaseFailed = "release_failed"
+	keyAbortWork     = "abort_work" // watchdog.abort_work
+)
+
 // dot joins a field path: dot("lock", "ttl") is "lock.ttl"; an empty
 // parent (the scenario itself) adds nothing.
 func dot(parent, key string) string {

@@ -55,6 +55,10 @@ const (
 	MaxBackoff = 1000.0
 	// MaxDriverRetries is the largest lock.driver.retries.
 	MaxDriverRetries = model.MaxDriverRetries
+	// MinTimeoutFactor and MaxTimeoutFactor bound lock.redlock.timeout_factor:
+	// an attempt's deadline is a positive part of the ttl, at most all of it.
+	MinTimeoutFactor = 1e-9
+	MaxTimeoutFactor = 1.0
 
 	// MaxDuration bounds every duration of the file: the run's duration,
 	// every time (at, start), every length (work, think, for, ttl,

@@ -75,6 +75,7 @@ type Lock struct {
 	Fencing   string // none | token | cas; default none
 	Retry     *Retry // nil: a single attempt
 	Redlock   Redlock
+	Client    string // a client profile (profiles.go); "": none
 	// WaitReplicas: WAIT after each grant; nil: none (redisside.go).
 	WaitReplicas *WaitReplicas
 
@@ -98,6 +99,7 @@ type Watchdog struct {
 	Every       time.Duration
 	MaxRenewals int    // 0 = unlimited
 	OnFailure   string // stop | retry; "" = stop
+	AbortWork   bool   // a refused renewal stops the work (node-redlock using()); redlock only
 }
 
 // Retry governs acquire attempts.
@@ -114,6 +116,18 @@ type Redlock struct {
 	DriftFactor    float64       // default 0.01
 	RequestTimeout time.Duration // default 50ms
 	Parallel       bool
+	// The Redlock-family behaviours (model/redlock_family.go); the zero
+	// values are the redis.io recipe.
+	Deadline         string  // node | attempt | none; default node
+	TimeoutFactor    float64 // deadline attempt: ttl × this; default 0.05
+	Decide           string  // all | first-quorum; default all
+	NoValidityCheck  bool    // validity_check: false
+	NoDriftSlack     bool    // drift_slack: false
+	Elapsed          string  // wall | monotonic; default wall
+	LeaseFrom        string  // attempt | reply; default attempt
+	ExtendLate       string  // refuse | allow | error; default refuse
+	ExtendSetMissing bool    // extend_sets_missing: redsync's setNXOnExtend
+	ReleaseFailed    string  // attempt | end; default attempt
 }
 
 // Client is one simulated lock client process and its workload.
