@@ -20,10 +20,10 @@ type Header struct {
 	// DurationMS is the run's duration in milliseconds.
 	DurationMS float64 `json:"duration_ms"`
 	// Quorum is how many lock nodes must hold a grant for it to be in force.
-	Quorum         int    `json:"quorum"`
-	Watchdog       bool   `json:"watchdog,omitempty"`
-	Fencing        bool   `json:"fencing,omitempty"`
-	Nodes          []Node `json:"nodes"`
+	Quorum         int      `json:"quorum"`
+	Watchdog       bool     `json:"watchdog,omitempty"`
+	Fencing        bool     `json:"fencing,omitempty"`
+	Nodes          []Node   `json:"nodes"`
 	Sentinels      []string `json:"sentinels,omitempty"`
 	SentinelQuorum int      `json:"sentinel_quorum,omitempty"`
 	Clients        []Client `json:"clients"`
@@ -125,7 +125,9 @@ func clip(s string) string {
 }
 
 // msDur is milliseconds as a duration (rounded to the nanosecond).
-func msDur(ms float64) time.Duration { return time.Duration(ms*float64(time.Millisecond) + 0.5*sign(ms)) }
+func msDur(ms float64) time.Duration {
+	return time.Duration(ms*float64(time.Millisecond) + 0.5*sign(ms))
+}
 
 func sign(f float64) float64 {
 	if f < 0 {

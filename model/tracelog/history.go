@@ -16,11 +16,11 @@ type History struct {
 	AtMS float64 `json:"at_ms"`
 	Op   string  `json:"op"`
 
-	Client string `json:"client,omitempty"`
-	Node   string `json:"node,omitempty"`
-	Token  string `json:"token,omitempty"`
-	Value  *int64 `json:"value,omitempty"`
-	OK     *bool  `json:"ok,omitempty"`
+	Client string  `json:"client,omitempty"`
+	Node   string  `json:"node,omitempty"`
+	Token  string  `json:"token,omitempty"`
+	Value  *int64  `json:"value,omitempty"`
+	OK     *bool   `json:"ok,omitempty"`
 	WaitMS float64 `json:"wait_ms,omitempty"`
 
 	// command: what it means to the lock, and whether the lock key existed
@@ -66,7 +66,7 @@ var kindOps = [...]string{
 	judge.Command: "command", judge.Restarted: "restarted", judge.FailedOver: "failed_over",
 	judge.Resynced: "resynced", judge.NodeClockJumped: "node_clock_jumped",
 	judge.NodeClockRate: "node_clock_rate",
-	judge.ResourceRead: "read", judge.ResourceWrite: "write", judge.Final: "final",
+	judge.ResourceRead:  "read", judge.ResourceWrite: "write", judge.Final: "final",
 }
 
 var lockOps = [...]string{judge.OpOther: "other", judge.OpAcquire: "acquire", judge.OpRelease: "release", judge.OpRenew: "renew"}
