@@ -86,7 +86,7 @@ func fromTraces(ts []*Trace) []*HistoryFile {
 // readPlain reads a plain history whose first line is b.
 func readPlain(l *lines, b []byte, p probe, name string) (*HistoryFile, error) {
 	hf := &HistoryFile{Header: NewHeader()}
-	hf.Header.Scenario = name
+	hf.Header.Scenario, hf.Header.Strategy = name, "recorded"
 	world := p.Type == TypeWorld
 	if world {
 		if err := l.decode(b, &hf.Header); err != nil {
