@@ -60,6 +60,12 @@ func (l *lines) read() ([]byte, error) {
 			l.n++
 			return nil, l.errf("line longer than %d bytes", MaxLineBytes)
 		}
+		if err == nil || errors.Is(err, io.EOF) {
+			if n := len(bytes.TrimSuffix(line, []byte{'\n'})); n > MaxLineBytes {
+				l.n++
+				return nil, l.errf("line longer than %d bytes", MaxLineBytes)
+			}
+		}
 		switch {
 		case err == nil:
 			l.n++
@@ -207,7 +213,7 @@ func (t *Trace) add(l *lines, b []byte) (bool, error) {
 		}
 		return true, nil
 	case TypeHeader:
-		return false, l.errf("a second header: one trace per file")
+		return false, l.errf("a header before the end record of the trace above it: that trace is truncated")
 	default:
 		return false, l.errf("unknown record type %q (want event, history or end)", clip(p.Type))
 	}
