@@ -101,6 +101,9 @@ func (c *Client) finished() bool { return c.state == StateDone || c.state == Sta
 func (c *Client) setState(s ClientState) {
 	was := c.finished()
 	c.state = s
+	if c.w.tap != nil { // for the record only: the judge does not read states
+		c.w.tap(judge.Event{At: c.w.K.Now(), Kind: judge.ClientState, Client: c.Name, Note: string(s), Value: int64(c.hold)})
+	}
 	if now := c.finished(); now != was {
 		if now {
 			c.w.finishedN++
@@ -195,7 +198,7 @@ func (c *Client) acquire(t *Thread, token string) *Lease {
 	b := append(c.w.line(), "acquired "...)
 	b = append(b, token...)
 	c.w.sayLine(c.Name, "acquired", "acquired", appendLease(b, l), sim.S("client", c.Name), sim.S("token", token),
-		sim.I("fence", l.Fence), sim.I("until_ms", msOr(l.Until)))
+		sim.I("fence", l.Fence), sim.I("until_ms", msOr(l.Until)), sim.I("until_ns", int64(l.Until)))
 	c.w.feed(&judge.Event{Kind: judge.EnterCS, Client: c.Name, Wait: wait})
 	return l
 }

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -135,7 +134,7 @@ func (w *World) sayLine(proc, kind, id string, b []byte, args ...sim.Arg) {
 // Say is Emit with a message id and its arguments beside the text, for
 // the lines a trace reader rebuilds the TUI's panels from.
 func (w *World) Say(proc, kind, id string, args []sim.Arg, format string, a ...any) {
-	w.sayLine(proc, kind, id, fmt.Appendf(w.line(), format, a...), args...)
+	w.K.EmitIDf(proc, kind, id, args, format, a...)
 }
 
 // exec runs one command on a node at the current true time, on behalf of a

@@ -3,6 +3,7 @@ package scenario
 import (
 	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/model/tracelog"
+	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // TraceHeader is the trace header of the runner's world, as it stands at
@@ -13,6 +14,7 @@ func (r *Runner) TraceHeader() tracelog.Header {
 	h := tracelog.NewHeader()
 	h.Scenario, h.Title, h.Seed, h.Strategy, h.Key = r.S.Name, r.S.Title, w.Cfg.Seed, st.Name(), w.Cfg.Lock.Key
 	h.DurationMS = float64(r.S.Duration.Milliseconds())
+	h.TTLMS = float64(w.Cfg.Lock.TTL.Milliseconds())
 	h.Quorum, h.Watchdog, h.Fencing = st.Quorum(w), w.Cfg.Lock.Watchdog != nil, w.Cfg.Lock.Fencing == "token"
 	lock := map[string]bool{}
 	for _, n := range st.LockNodes(w) {
@@ -46,8 +48,22 @@ func (r *Runner) TraceHeader() tracelog.Header {
 // stepping; after the run, EndTrace. Recording changes nothing the run
 // does: its trace hash is the same with or without it.
 func (r *Runner) RecordTrace(tw *tracelog.Writer) {
-	r.OnEvent(tw.Event)
-	r.w.Tap(func(e judge.Event) { tw.History(&e) })
+	k := r.w.K
+	seq, step := 0, -1 // the last event written, and the kernel event that wrote it
+	r.OnEvent(func(e sim.Event) {
+		seq, step = e.Seq, k.Steps()
+		tw.Event(e)
+	})
+	r.w.Tap(func(e judge.Event) {
+		// What happened in the kernel event that wrote the last line goes
+		// with it (a Runner.Step ends after that kernel event); anything
+		// later, and the end of the run, with the next line.
+		with := seq + 1
+		if k.Steps() == step && e.Kind != judge.Final {
+			with = seq
+		}
+		tw.History(&e, with)
+	})
 }
 
 // EndTrace writes tw's end record: the run's event count and trace hash.

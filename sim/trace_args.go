@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"sort"
 	"strconv"
@@ -105,3 +106,10 @@ func (k *Kernel) EmitID(proc, kind, id string, args []Arg, msg []byte) {
 var argType = reflect.TypeOf(Arg{})
 
 func sortArgs(a Args) { sort.Slice(a, func(i, j int) bool { return a[i].Key < a[j].Key }) }
+
+// EmitIDf is EmitID with the message formatted as by fmt.Sprintf (in the
+// kernel's reused buffer, like Emit).
+func (k *Kernel) EmitIDf(proc, kind, id string, args []Arg, format string, a ...any) {
+	k.buf = fmt.Appendf(k.buf[:0], format, a...)
+	k.EmitID(proc, kind, id, args, k.buf)
+}

@@ -80,6 +80,11 @@ const (
 	ResourceRead    // Client read the resource (OK: admitted)
 	ResourceWrite   // Client wrote Value (OK: accepted)
 	Final           // the end of the run
+	// ClientState: Client's state is now Note (idle, acquiring, holding,
+	// working, releasing, thinking, crashed, done), in hold Value. Not
+	// judged: the world writes it only to a recorded history (World.Tap),
+	// for a trace reader to show each client's state.
+	ClientState
 )
 
 // Op says what a command means to the lock, so the judge can keep ground

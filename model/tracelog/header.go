@@ -17,6 +17,8 @@ type Header struct {
 	Seed     uint64 `json:"seed"`
 	Strategy string `json:"strategy"`
 	Key      string `json:"key"`
+	// TTLMS is the lock's TTL in milliseconds (0: none or not known).
+	TTLMS float64 `json:"ttl_ms,omitempty"`
 	// DurationMS is the run's duration in milliseconds.
 	DurationMS float64 `json:"duration_ms"`
 	// Quorum is how many lock nodes must hold a grant for it to be in force.
@@ -73,6 +75,9 @@ func (h *Header) check() error {
 		return fmt.Errorf("quorum %d: must be 0..%d", h.Quorum, MaxNodes)
 	}
 	if err := checkMS("duration_ms", h.DurationMS); err != nil {
+		return err
+	}
+	if err := checkMS("ttl_ms", h.TTLMS); err != nil {
 		return err
 	}
 	names := []string{h.Scenario, h.Strategy, h.Key}

@@ -14,7 +14,15 @@ import (
 type History struct {
 	Type string  `json:"type,omitempty"` // "history" (optional in a history file)
 	AtMS float64 `json:"at_ms"`
-	Op   string  `json:"op"`
+	// AtNS is the same time exactly, in nanoseconds; a trace writes it, a
+	// reader prefers it to at_ms when it is there.
+	AtNS int64  `json:"at_ns,omitempty"`
+	Op   string `json:"op"`
+	// Event (in a trace) is the seq of the trace event this record goes
+	// with: the one just written when it happened in the same instant of
+	// the simulation, else the next one. A trace player shows the record's
+	// effect from that event on.
+	Event int `json:"event,omitempty"`
 
 	Client string  `json:"client,omitempty"`
 	Node   string  `json:"node,omitempty"`
@@ -43,6 +51,9 @@ type History struct {
 	Persistence string   `json:"persistence,omitempty"`
 	CrashedAtMS float64  `json:"crashed_at_ms,omitempty"`
 	Holding     []string `json:"holding,omitempty"`
+	// state: the client's state and the hold it is in (not judged).
+	State string `json:"state,omitempty"`
+	Hold  int64  `json:"hold,omitempty"`
 }
 
 // Key is the lock key's state on a node.
@@ -67,6 +78,7 @@ var kindOps = [...]string{
 	judge.Resynced: "resynced", judge.NodeClockJumped: "node_clock_jumped",
 	judge.NodeClockRate: "node_clock_rate",
 	judge.ResourceRead:  "read", judge.ResourceWrite: "write", judge.Final: "final",
+	judge.ClientState: "state",
 }
 
 var lockOps = [...]string{judge.OpOther: "other", judge.OpAcquire: "acquire", judge.OpRelease: "release", judge.OpRenew: "renew"}
@@ -97,8 +109,11 @@ func FromJudge(e *judge.Event) History {
 	case judge.EnterCS, judge.AcquireFailed:
 		h.WaitMS = durMS(e.Wait)
 	}
-	if e.Kind == judge.ResourceWrite {
+	switch e.Kind {
+	case judge.ResourceWrite:
 		h.Value = ptr(e.Value)
+	case judge.ClientState:
+		h.State, h.Hold, h.Note = e.Note, e.Value, ""
 	}
 	if e.KeyKnown {
 		h.Key = &Key{Held: e.Key.Held, Owner: e.Key.Owner, TTLMS: durMS(e.Key.TTL), ExpiresMS: durMS(e.Key.Expires)}
@@ -142,7 +157,14 @@ func (h *History) Judge(implicitCS bool) (judge.Event, bool, error) {
 	if err := checkMS("at_ms", h.AtMS); err != nil {
 		return judge.Event{}, false, err
 	}
-	e := judge.Event{At: msDur(h.AtMS), Client: h.Client, Node: h.Node, Note: h.Note, KeyKnown: true,
+	at := msDur(h.AtMS)
+	if h.AtNS != 0 {
+		if h.AtNS < 0 || time.Duration(h.AtNS) > MaxDuration {
+			return judge.Event{}, false, fmt.Errorf("at_ns %d: must be within 0..%d", h.AtNS, int64(MaxDuration))
+		}
+		at = time.Duration(h.AtNS)
+	}
+	e := judge.Event{At: at, Client: h.Client, Node: h.Node, Note: h.Note, KeyKnown: true,
 		Key: judge.KeyState{TTL: -2, Expires: -1}}
 	if h.Key != nil {
 		e.Key = judge.KeyState{Held: h.Key.Held, Owner: h.Key.Owner, TTL: msKey(h.Key.TTLMS), Expires: msKey(h.Key.ExpiresMS)}

@@ -23,6 +23,11 @@ func (h *History) fill(e *judge.Event) error {
 			return err
 		}
 		e.Wait = msDur(h.WaitMS)
+	case judge.ClientState:
+		if h.Hold < 0 || h.Hold > 1<<31 {
+			return fmt.Errorf("hold %d: must be 0..%d", h.Hold, 1<<31)
+		}
+		e.Note, e.Value = h.State, h.Hold
 	case judge.ResourceWrite, judge.ResourceRead, judge.FailedOver:
 		e.OK = h.OK == nil || *h.OK
 		if h.Value != nil {

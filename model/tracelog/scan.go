@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"github.com/lockstep-sim/lockstep/model/judge"
@@ -110,10 +111,11 @@ type Trace struct {
 }
 
 // Entry is one history record of a trace and where it falls among the
-// events: after the first After of them.
+// events: after the first After of them, going with event With (After or
+// After+1; 0: the trace does not say).
 type Entry struct {
-	After int
-	Event judge.Event
+	After, With int
+	Event       judge.Event
 }
 
 // probe is what a line says it is.
@@ -203,7 +205,11 @@ func (t *Trace) add(l *lines, b []byte) (bool, error) {
 		if err != nil {
 			return false, l.errf("%v", err)
 		}
-		t.History = append(t.History, Entry{len(t.Events), e})
+		n := len(t.Events)
+		if h.Event != 0 && h.Event != n && h.Event != n+1 {
+			return false, l.errf("a history record going with event %d after event %d: it goes with that one or the next", h.Event, n)
+		}
+		t.History = append(t.History, Entry{n, h.Event, e})
 	case TypeEnd:
 		if err := l.decode(b, &t.End); err != nil {
 			return false, err
@@ -236,5 +242,12 @@ func (l *lines) event(b []byte, before int) (sim.Event, error) {
 	if r.Seq != before+1 {
 		return sim.Event{}, l.errf("event seq %d, want %d: events are numbered from 1 without gaps", r.Seq, before+1)
 	}
-	return sim.Event{Seq: r.Seq, At: msDur(ms), Proc: r.Proc, Kind: r.Kind, Msg: r.Msg, ID: r.ID, Args: r.Args}, nil
+	at := msDur(ms)
+	if r.AtNS != 0 {
+		if r.AtNS < 0 || time.Duration(r.AtNS) > MaxDuration {
+			return sim.Event{}, l.errf("at_ns %d: must be within 0..%d", r.AtNS, int64(MaxDuration))
+		}
+		at = time.Duration(r.AtNS)
+	}
+	return sim.Event{Seq: r.Seq, At: at, Proc: r.Proc, Kind: r.Kind, Msg: r.Msg, ID: r.ID, Args: r.Args}, nil
 }

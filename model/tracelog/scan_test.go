@@ -21,7 +21,7 @@ func sample(t *testing.T) string {
 	w := NewWriter(&buf, h)
 	w.Event(sim.Event{Seq: 1, At: time.Millisecond, Proc: "A", Kind: "acquired", Msg: "acquired A-1",
 		ID: "acquired", Args: sim.Args{sim.S("client", "A"), sim.S("token", "A-1"), sim.I("until_ms", 30000)}})
-	w.History(&judge.Event{At: time.Millisecond, Kind: judge.EnterCS, Client: "A", Wait: time.Millisecond})
+	w.History(&judge.Event{At: time.Millisecond, Kind: judge.EnterCS, Client: "A", Wait: time.Millisecond}, 1)
 	w.Event(sim.Event{Seq: 2, At: 2 * time.Millisecond, Proc: "sim", Kind: "end", Msg: "run ends"})
 	w.End(0xabc)
 	if err := w.Close(); err != nil {

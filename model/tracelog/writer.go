@@ -38,6 +38,7 @@ type EventRecord struct {
 	Scenario string      `json:"scenario"`
 	Seq      int         `json:"seq"`
 	AtMS     json.Number `json:"at_ms"` // milliseconds, three decimals
+	AtNS     int64       `json:"at_ns"` // the same time exactly, in nanoseconds
 	Proc     string      `json:"proc"`
 	Kind     string      `json:"kind"`
 	Msg      string      `json:"msg"`
@@ -57,11 +58,16 @@ type End struct {
 // Event writes one trace event.
 func (t *Writer) Event(e sim.Event) {
 	t.events++
-	t.put(EventRecord{TypeEvent, t.scenario, e.Seq, json.Number(sim.FormatMS(e.At)), e.Proc, e.Kind, e.Msg, e.ID, e.Args})
+	t.put(EventRecord{TypeEvent, t.scenario, e.Seq, json.Number(sim.FormatMS(e.At)), int64(e.At), e.Proc, e.Kind, e.Msg, e.ID, e.Args})
 }
 
-// History writes one event the judge read.
-func (t *Writer) History(e *judge.Event) { t.put(FromJudge(e)) }
+// History writes one event the judge read, which goes with trace event
+// seq (see History.Event; 0: not known).
+func (t *Writer) History(e *judge.Event, seq int) {
+	h := FromJudge(e)
+	h.Event, h.AtNS = seq, int64(e.At)
+	t.put(h)
+}
 
 // End writes the end record with the run's trace hash (16 hex digits).
 func (t *Writer) End(hash uint64) {
