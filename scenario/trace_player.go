@@ -13,7 +13,7 @@ import (
 // RecordedNote is why a Player opened from a trace refuses what needs the
 // simulation (injecting a fault, writing the run as a scenario, comparing
 // strategies).
-const RecordedNote = "a recorded trace: its panels are rebuilt from the trace's events, nothing re-simulates it, so faults cannot be injected here (open the scenario itself to inject)"
+const RecordedNote = "a recorded trace is not re-simulated: no faults, export or compare"
 
 // traceCheckpointEvery is how many events apart a trace player keeps a
 // copy of its state: a seek applies at most this many events.
@@ -156,7 +156,9 @@ func newTracePlayer(tr *tracelog.Trace) *tracePlayer {
 func traceScenario(tr *tracelog.Trace) *Scenario {
 	h := &tr.Header
 	s := &Scenario{Name: h.Scenario, Title: h.Title, Duration: h.Duration(), Seed: h.Seed,
-		Story: "Recorded trace. This is " + RecordedNote + "."}
+		Story: "Recorded trace: the panels, the timeline and the log are rebuilt from its events alone. " +
+			"Nothing re-simulates it, so faults cannot be injected, the run cannot be written as a scenario " +
+			"and strategies cannot be compared here: open the scenario itself (lockstep tui -s NAME) for that."}
 	s.Lock.Key, s.Lock.Strategy, s.Lock.TTL = h.Key, h.Strategy, time.Duration(h.TTLMS)*time.Millisecond
 	return s
 }
