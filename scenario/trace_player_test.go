@@ -34,7 +34,8 @@ func traceView(s Snapshot) string {
 // TTL), the resource, the metrics; and it refuses faults and export.
 func TestTracePlayerMatchesTheRun(t *testing.T) {
 	names := []string{"gc-pause-wrong-delete", "fencing-token-kleppmann", "node-crash-everysec", "failover-before-replication",
-		"redlock-k3-clock-jump", "sentinel-split-brain", "watchdog-hung-capped", "node-clock-drift-fast", "partitioned-holder-watchdog-fenced"}
+		"redlock-k3-clock-jump", "sentinel-split-brain", "watchdog-hung-capped", "node-clock-drift-fast", "partitioned-holder-watchdog-fenced",
+		"failover-after-replication", "reentrant-nested", "node-crash-restart-delay"}
 	if os.Getenv("LOCKSTEP_TRACE_ALL") != "" {
 		names = nil
 		for _, s := range loadBundled(t).Scenarios {
