@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/lockstep-sim/lockstep/model/tracelog"
 	"github.com/lockstep-sim/lockstep/scenario"
@@ -75,4 +76,23 @@ func TestTraceRefusesInjection(t *testing.T) {
 	if got := m.Run().Player().Event(); got != 2 {
 		t.Errorf("back reaches event %d, want 2", got)
 	}
+}
+
+// Under the real program loop (teatest), a recorded trace plays, refuses a
+// fault and quits with q; its last frame is blank and closing it is safe.
+func TestTraceQuitsUnderTheProgram(t *testing.T) {
+	m := traceModel(t, "gc-pause-wrong-delete", 100, 30)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
+	for _, k := range keys("n", "n", "g", "p", "space", "q") {
+		tm.Send(k)
+	}
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(quitTimeout)).(*Model)
+	if v := fm.View(); v != "" {
+		t.Fatalf("the last frame after quitting is not blank:\n%s", v)
+	}
+	if n := len(fm.Run().Player().Injected()); n != 0 {
+		t.Errorf("%d faults injected into a recorded trace", n)
+	}
+	fm.Close()
+	fm.Close()
 }
