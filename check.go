@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +11,7 @@ import (
 	"github.com/lockstep-sim/lockstep/scenario"
 )
 
-const checkSynopsis = `Usage: lockstep check [--json] [--expect EXPECT] HISTORY.jsonl
+const checkSynopsis = `Usage: lockstep check [--json] [--expect EXPECT] HISTORY.jsonl (or - for stdin)
 
 Judges a history recorded elsewhere with lockstep's own checker: JSON lines
 of what each client did (acquire, release, enter, leave, read, write, with
@@ -50,15 +51,12 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			return bad("%v", err)
 		}
 	}
-	f, err := os.Open(path)
+	in, name, err := openHistory(path)
 	if err != nil {
-		return bad("%s", fileError(err))
+		return bad("%v", err)
 	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > maxHistoryBytes {
-		return bad("%s: %d bytes: at most %d", path, st.Size(), maxHistoryBytes)
-	}
-	reps, err := scenario.CheckHistory(path, io.LimitReader(f, maxHistoryBytes), xs)
+	defer in.Close()
+	reps, err := scenario.CheckHistory(name, io.LimitReader(in, maxHistoryBytes), xs)
 	if err != nil {
 		return bad("%v", err)
 	}
@@ -80,7 +78,7 @@ func splitPath(args []string) (string, []string) {
 				i++
 				rest = append(rest, args[i])
 			}
-		case len(a) > 1 && a[0] == '-':
+		case len(a) > 1 && a[0] == '-': // a flag; "-" alone is stdin
 			rest = append(rest, a)
 		case path == "":
 			path = a
@@ -115,4 +113,21 @@ func reportChecks(reps []*scenario.Report, path, expect string, asJSON bool, std
 		printText(stdout, func(w io.Writer) { shown.WriteText(w); fmt.Fprintln(w) })
 	}
 	return code
+}
+
+// openHistory opens the history to check: a file, or stdin for "-"; name
+// is what error messages call it.
+func openHistory(path string) (io.ReadCloser, string, error) {
+	if path == "-" {
+		return io.NopCloser(os.Stdin), "stdin", nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", errors.New(fileError(err))
+	}
+	if st, err := f.Stat(); err == nil && st.Size() > maxHistoryBytes {
+		f.Close()
+		return nil, "", fmt.Errorf("%s: %d bytes: at most %d", path, st.Size(), maxHistoryBytes)
+	}
+	return f, path, nil
 }

@@ -195,6 +195,9 @@ func (t *Trace) add(l *lines, b []byte) (bool, error) {
 		if err != nil {
 			return false, err
 		}
+		if n := len(t.Events); n > 0 && e.At < t.Events[n-1].At {
+			return false, l.errf("event %d at %s is before event %d at %s: a trace is in time order", e.Seq, sim.FormatTime(e.At), n, sim.FormatTime(t.Events[n-1].At))
+		}
 		t.Events = append(t.Events, e)
 	case TypeHistory:
 		var h History

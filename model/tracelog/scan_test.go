@@ -66,6 +66,7 @@ func TestReadRefuses(t *testing.T) {
 		{strings.Replace(good, `"type":"history"`, `"type":"mystery"`, 1), `t.jsonl:3: unknown record type "mystery"`},
 		{lines[0] + "\n" + strings.Repeat("y", MaxLineBytes+1), "t.jsonl:2: line longer than"},
 		{lines[0] + "\n{]", "t.jsonl:2: not a JSON object"},
+		{strings.Replace(good, `"at_ns":2000000`, `"at_ns":500`, 1), "t.jsonl:4: event 2 at 0.000s is before event 1 at 0.001s"},
 		{strings.Replace(good, `"clients":[{"name":"A","holds":1}]`, `"clients":[]`, 1), "t.jsonl:1: header: the header names no clients"},
 	} {
 		_, err := Read("t.jsonl", strings.NewReader(c.in))
