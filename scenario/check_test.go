@@ -11,7 +11,16 @@ import (
 // recordTrace runs a bundled scenario, recording its trace.
 func recordTrace(t *testing.T, name string) ([]byte, *Report) {
 	t.Helper()
-	r, err := NewRunner(bundledScenario(t, name), Options{}, false)
+	return recordTraceB(t, name)
+}
+
+func recordTraceB(t testing.TB, name string) ([]byte, *Report) {
+	t.Helper()
+	s, err := loadBundled(t).Find(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRunner(s, Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -185,8 +185,8 @@ func (l *lines) header(b []byte, h *Header) error {
 
 // add reads one record after the header; true for the end record.
 func (t *Trace) add(l *lines, b []byte) (bool, error) {
-	var p probe
-	if err := l.decode(b, &p); err != nil {
+	p, err := l.probe(b)
+	if err != nil {
 		return false, err
 	}
 	switch p.Type {
@@ -203,6 +203,9 @@ func (t *Trace) add(l *lines, b []byte) (bool, error) {
 		var h History
 		if err := l.decode(b, &h); err != nil {
 			return false, err
+		}
+		if h.Type != TypeHistory {
+			return false, l.errf("a record whose type is given twice")
 		}
 		e, _, err := h.Judge(false)
 		if err != nil {
@@ -235,6 +238,9 @@ func (l *lines) event(b []byte, before int) (sim.Event, error) {
 	if err := l.decode(b, &r); err != nil {
 		return sim.Event{}, err
 	}
+	if r.Type != TypeEvent {
+		return sim.Event{}, l.errf("a record whose type is given twice")
+	}
 	ms, err := strconv.ParseFloat(string(r.AtMS), 64)
 	if err != nil {
 		return sim.Event{}, l.errf("at_ms %q is not a number", clip(string(r.AtMS)))
@@ -253,4 +259,19 @@ func (l *lines) event(b []byte, before int) (sim.Event, error) {
 		at = time.Duration(r.AtNS)
 	}
 	return sim.Event{Seq: r.Seq, At: at, Proc: r.Proc, Kind: r.Kind, Msg: r.Msg, ID: r.ID, Args: r.Args}, nil
+}
+
+// probe is what type of record line b is. The Writer starts every line
+// with its type, so the common case costs no decoding; any other line is
+// decoded for it (and every record is decoded whole after, which checks
+// that the type said here is the line's).
+func (l *lines) probe(b []byte) (probe, error) {
+	for _, typ := range [...]string{TypeEvent, TypeHistory} {
+		if bytes.HasPrefix(b, []byte(`{"type":"`+typ+`",`)) {
+			return probe{Type: typ}, nil
+		}
+	}
+	var p probe
+	err := l.decode(b, &p)
+	return p, err
 }
