@@ -26,10 +26,13 @@ printed. The same file and seed always give the same trace. --mermaid
 prints a Mermaid sequenceDiagram of each run instead (paste it into any
 Mermaid renderer).
 
---json prints exactly one JSON document. --trace FILE writes the event
-trace as JSON lines, atomically; it never replaces an input, nor an
-existing file unless --force. --trace - puts the trace alone on stdout and
-the reports on stderr; it does not combine with --json.
+--json prints exactly one JSON document. --trace FILE writes the trace as
+JSON lines (docs/trace-format.md: a header with the world, the events with
+message ids, the history the judge read, an end record with the hash),
+atomically; it never replaces an input, nor an existing file unless
+--force. 'lockstep tui --trace FILE' opens it, 'lockstep check FILE' judges
+it. --trace - puts the trace alone on stdout and the reports on stderr; it
+does not combine with --json.
 
 Exit codes: 0 every expectation held, 1 an expectation failed (or a run
 spent its --budget), 2 bad input (unreadable or invalid file, unknown

@@ -45,8 +45,9 @@ func (r *Runner) TraceHeader() tracelog.Header {
 
 // RecordTrace makes tw receive the run from now on: every trace event and
 // every event the judge reads, in the order they happen. Call it before
-// stepping; after the run, EndTrace. Recording changes nothing the run
-// does: its trace hash is the same with or without it.
+// stepping; after the run, EndTrace. It takes the world's one Tap. Recording
+// changes nothing the run does: its trace hash is the same with or without
+// it (TestRecordingKeepsTheTraceHash).
 func (r *Runner) RecordTrace(tw *tracelog.Writer) {
 	k := r.w.K
 	seq, step := 0, -1 // the last event written, and the kernel event that wrote it
