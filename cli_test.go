@@ -127,7 +127,7 @@ func TestTraceNeverDestroysAFile(t *testing.T) {
 	if code, _, stderr := runCLI(t, "run", "-f", in, "--trace", other, "--force"); code != exitOK {
 		t.Fatalf("--force: exit %d %s", code, stderr)
 	}
-	if b, _ := os.ReadFile(other); !bytes.HasPrefix(b, []byte(`{"scenario":"pause"`)) {
+	if b, _ := os.ReadFile(other); !bytes.HasPrefix(b, []byte(`{"type":"header","format":"lockstep-trace","version":1,"scenario":"pause"`)) {
 		t.Errorf("--force did not write the trace: %q", b)
 	}
 	fresh := filepath.Join(dir, "fresh.jsonl")
@@ -254,7 +254,8 @@ func TestJSONStdoutIsOneDocument(t *testing.T) {
 }
 
 // TestTraceStdoutIsJSONLines: with --trace - stdout holds the trace alone,
-// a JSON object per line (the reports go to stderr), and at_ms is a number.
+// a JSON object per line (the reports go to stderr): a header first, an end
+// record last, and at_ms is a number in every event and history record.
 func TestTraceStdoutIsJSONLines(t *testing.T) {
 	ok := writeFile(t, "ok.yaml", strings.Replace(pauseYAML, "%s", "false", 1))
 	code, out, stderr := runCLI(t, "run", "-f", ok, "--trace", "-")
@@ -262,10 +263,16 @@ func TestTraceStdoutIsJSONLines(t *testing.T) {
 		t.Fatalf("exit %d; the report is not on stderr: %q", code, stderr)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	for _, l := range lines {
+	for i, l := range lines {
 		var line map[string]any
 		if err := json.Unmarshal([]byte(l), &line); err != nil {
 			t.Fatalf("stdout line %q: %v", l, err)
+		}
+		switch want := map[int]string{0: "header", len(lines) - 1: "end"}[i]; {
+		case want != "" && line["type"] != want:
+			t.Fatalf("line %d is %s, want the %s record", i+1, l, want)
+		case want != "":
+			continue
 		}
 		if _, isNum := line["at_ms"].(float64); !isNum {
 			t.Fatalf("at_ms is %T in %s, want a number", line["at_ms"], l)

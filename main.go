@@ -41,6 +41,8 @@ Usage:
   lockstep run [flags]             replay scenarios headless and check their expectations
   lockstep compare -s NAME [flags] run one scenario under several strategies, side by side
   lockstep explore -s NAME [flags] search random fault schedules for violations; shrink what breaks
+  lockstep check HISTORY.jsonl     judge a history recorded elsewhere (or a trace) with the same checker
+  lockstep tui --trace FILE        open a recorded trace in the run view
   lockstep list [-f FILE]          list the scenarios of a file
   lockstep help [COMMAND]          show help
 
@@ -60,6 +62,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cmds := map[string]func([]string, io.Writer, io.Writer) int{
 		"run": cmdRun, "list": cmdList, "compare": cmdCompare, "explore": cmdExplore,
+		"check": cmdCheck,
 	}
 	switch cmd := args[0]; cmd {
 	case "tui": // the terminal is bubbletea's: no wrapper between them

@@ -135,8 +135,18 @@ func TestRunTraceIsByteIdentical(t *testing.T) {
 	if len(da) == 0 || !bytes.Equal(da, db) {
 		t.Fatalf("traces differ or are empty (%d, %d bytes)", len(da), len(db))
 	}
-	first := strings.SplitN(string(da), "\n", 2)[0]
-	var line map[string]any
+	ls := strings.Split(string(da), "\n")
+	var head, line map[string]any
+	if err := json.Unmarshal([]byte(ls[0]), &head); err != nil || head["type"] != "header" || head["scenario"] != "gc-pause-wrong-delete" || head["version"] != 1.0 {
+		t.Fatalf("trace header %q: %v", ls[0], err)
+	}
+	first := ls[1]
+	for _, l := range ls[1:] {
+		if strings.HasPrefix(l, `{"type":"event"`) {
+			first = l
+			break
+		}
+	}
 	if err := json.Unmarshal([]byte(first), &line); err != nil || line["scenario"] != "gc-pause-wrong-delete" || line["at_ms"] == nil {
 		t.Fatalf("trace line %q: %v", first, err)
 	}

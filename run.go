@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -11,8 +10,8 @@ import (
 
 	"github.com/lockstep-sim/lockstep/internal/safefile"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
+	"github.com/lockstep-sim/lockstep/model/tracelog"
 	"github.com/lockstep-sim/lockstep/scenario"
-	"github.com/lockstep-sim/lockstep/sim"
 	"github.com/lockstep-sim/lockstep/views"
 )
 
@@ -27,10 +26,13 @@ printed. The same file and seed always give the same trace. --mermaid
 prints a Mermaid sequenceDiagram of each run instead (paste it into any
 Mermaid renderer).
 
---json prints exactly one JSON document. --trace FILE writes the event
-trace as JSON lines, atomically; it never replaces an input, nor an
-existing file unless --force. --trace - puts the trace alone on stdout and
-the reports on stderr; it does not combine with --json.
+--json prints exactly one JSON document. --trace FILE writes the trace as
+JSON lines (docs/trace-format.md: a header with the world, the events with
+message ids, the history the judge read, an end record with the hash),
+atomically; it never replaces an input, nor an existing file unless
+--force. 'lockstep tui --trace FILE' opens it, 'lockstep check FILE' judges
+it. --trace - puts the trace alone on stdout and the reports on stderr; it
+does not combine with --json.
 
 Exit codes: 0 every expectation held, 1 an expectation failed (or a run
 spent its --budget), 2 bad input (unreadable or invalid file, unknown
@@ -114,7 +116,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	reports := make([]*scenario.Report, 0, len(todo))
 	for _, s := range todo {
-		rep, err := runOne(s, opts, tr.enc)
+		rep, err := runOne(s, opts, tr.out)
 		if err != nil {
 			tr.abort()
 			return bad("%v", err)
@@ -162,7 +164,7 @@ func runMermaid(todo []*scenario.Scenario, opts scenario.Options, stdout, stderr
 // trace is where --trace goes: nowhere, stdout, or a file written
 // atomically (it appears whole at close, or not at all).
 type trace struct {
-	enc  *json.Encoder
+	out  io.Writer // nil: no trace
 	buf  *bufio.Writer
 	file *safefile.File
 }
@@ -181,8 +183,7 @@ func openTrace(path string, force bool, stdout io.Writer) (*trace, error) {
 		}
 		t.file, t.buf = f, bufio.NewWriter(f)
 	}
-	t.enc = json.NewEncoder(t.buf)
-	t.enc.SetEscapeHTML(false)
+	t.out = t.buf
 	return t, nil
 }
 
@@ -209,32 +210,25 @@ func (t *trace) abort() {
 	}
 }
 
-// runOne plays one scenario to the end, streaming its trace if asked.
-func runOne(s *scenario.Scenario, opts scenario.Options, trace *json.Encoder) (*scenario.Report, error) {
+// runOne plays one scenario to the end, writing its trace (header,
+// events, history, end: docs/trace-format.md) to out if asked.
+func runOne(s *scenario.Scenario, opts scenario.Options, out io.Writer) (*scenario.Report, error) {
 	r, err := scenario.NewRunner(s, opts, false)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	if trace != nil {
-		r.OnEvent(func(e sim.Event) {
-			// An error here sticks in the writer below and is reported
-			// when the trace is closed.
-			trace.Encode(traceLine{s.Name, e.Seq, json.Number(sim.FormatMS(e.At)), e.Proc, e.Kind, e.Msg})
-		})
+	if out == nil {
+		return r.Run(), nil
 	}
-	return r.Run(), nil
-}
-
-// traceLine is one line of --trace: an event and the scenario it belongs to.
-// at_ms is a number (milliseconds, three decimals).
-type traceLine struct {
-	Scenario string      `json:"scenario"`
-	Seq      int         `json:"seq"`
-	AtMS     json.Number `json:"at_ms"`
-	Proc     string      `json:"proc"`
-	Kind     string      `json:"kind"`
-	Msg      string      `json:"msg"`
+	tw := tracelog.NewWriter(out, r.TraceHeader())
+	r.RecordTrace(tw)
+	rep := r.Run()
+	r.EndTrace(tw)
+	// An error here sticks in out's writer too and is reported when the
+	// trace is closed.
+	tw.Close()
+	return rep, nil
 }
 
 // plural is "1 scenario", "2 scenarios".

@@ -89,7 +89,7 @@ func crashNode(w *model.World, n *model.Node, f Fault) {
 		if d := n.Config().RestartDelay; d > 0 {
 			msg += fmt.Sprintf("; it answers -LOADING until %s (restart_delay %s)", sim.FormatTime(now+d), d)
 		}
-		w.Emit(n.Name(), "restart", "%s", msg)
+		w.Say(n.Name(), "restart", "node-restarted", []sim.Arg{sim.S("node", n.Name())}, "%s", msg)
 	})
 }
 
@@ -110,7 +110,7 @@ func crashNodeNow(w *model.World, n *model.Node, f Fault) bool {
 		w.Emit(n.Name(), "fault", "%s crashes while already down: %s", n.Name(), stillOn("it stays down", max(until, end)))
 		return true
 	}
-	w.Emit(n.Name(), "fault", "%s crashes (persistence %s)", n.Name(), persistence(n))
+	w.Say(n.Name(), "fault", "node-crashed", []sim.Arg{sim.S("node", n.Name())}, "%s crashes (persistence %s)", n.Name(), persistence(n))
 	w.CrashNode(n)
 	return true
 }

@@ -104,6 +104,9 @@ func (c *Client) finished() bool { return c.state == StateDone || c.state == Sta
 func (c *Client) setState(s ClientState) {
 	was := c.finished()
 	c.state = s
+	if c.w.tap != nil { // for the record only: the judge does not read states
+		c.w.tap(judge.Event{At: c.w.K.Now(), Kind: judge.ClientState, Client: c.Name, Note: string(s), Value: int64(c.hold)})
+	}
 	if now := c.finished(); now != was {
 		if now {
 			c.w.finishedN++
@@ -173,10 +176,11 @@ func (c *Client) run(t *Thread) {
 		}
 	}
 	c.setState(StateDone)
+	done := []sim.Arg{sim.S("client", c.Name), sim.I("holds", int64(c.Cfg.Holds))}
 	if c.Cfg.Holds == 1 {
-		c.w.K.EmitMsg(c.Name, "done", "finished its hold")
+		c.w.Say(c.Name, "done", "done", done, "finished its hold")
 	} else {
-		c.w.Emit(c.Name, "done", "finished its %d holds", c.Cfg.Holds)
+		c.w.Say(c.Name, "done", "done", done, "finished its %d holds", c.Cfg.Holds)
 	}
 }
 
@@ -196,7 +200,8 @@ func (c *Client) acquire(t *Thread, token string) *Lease {
 	// cause before effect.
 	b := append(c.w.line(), "acquired "...)
 	b = append(b, token...)
-	c.w.emitLine(c.Name, "acquired", appendLease(b, l))
+	c.w.sayLine(c.Name, "acquired", "acquired", appendLease(b, l), sim.S("client", c.Name), sim.S("token", token),
+		sim.I("fence", l.Fence), sim.I("until_ms", msOr(l.Until)), sim.I("until_ns", int64(l.Until)))
 	c.w.feed(&judge.Event{Kind: judge.EnterCS, Client: c.Name, Wait: wait})
 	return l
 }
@@ -223,7 +228,8 @@ func (c *Client) retry(t *Thread, token, what string) *Lease {
 		}
 		if i >= attempts {
 			c.unsubscribe()
-			c.w.Emit(c.Name, "gave-up", "%s of %s failed after %d attempt(s)", what, token, i)
+			c.w.Say(c.Name, "gave-up", "gave-up", []sim.Arg{sim.S("client", c.Name), sim.S("token", token), sim.S("what", what), sim.I("attempts", int64(i))},
+				"%s of %s failed after %d attempt(s)", what, token, i)
 			return nil
 		}
 		if !c.pauseBeforeRetry(t, wait, i) {
@@ -293,7 +299,8 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 	c.w.clientEvent(judge.Releasing, c.Name)
 	st.Release(t, l)
 	c.lease = nil
-	c.w.emitLine(c.Name, "released", append(append(c.w.line(), "released "...), l.Token...))
+	c.w.sayLine(c.Name, "released", "released", append(append(c.w.line(), "released "...), l.Token...),
+		sim.S("client", c.Name), sim.S("token", l.Token))
 }
 
 // reenter takes the lock again Cfg.Nested times inside the hold (a
@@ -331,4 +338,13 @@ func (c *Client) work(t *Thread, l *Lease) {
 		return
 	}
 	c.w.Res.write(t, l, v+1)
+}
+
+// msOr is a time by a client's clock in whole milliseconds for a message's
+// arguments; -1 (no expiry) stays -1.
+func msOr(d time.Duration) int64 {
+	if d < 0 {
+		return -1
+	}
+	return d.Milliseconds()
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // Resource is the shared thing the lock protects: a counter that holders
@@ -136,14 +137,16 @@ func (r *Resource) write(t *Thread, l *Lease, v int64) {
 			r.rejected++
 			r.record(wr)
 			r.w.feed(&judge.Event{Kind: judge.ResourceWrite, Client: c.Name, Value: v})
-			r.w.Emit(ResourceName, "rejected", "write %d by %s refused: the stamp is %s, not %s (someone read since)", v, c.Name, r.Stamp, l.Token)
+			r.w.Say(ResourceName, "rejected", "write", writeArgs(c, l, v),
+				"write %d by %s refused: the stamp is %s, not %s (someone read since)", v, c.Name, r.Stamp, l.Token)
 			return nil, nil, true
 		}
 		if !r.admit(c, l) {
 			r.rejected++
 			r.record(wr)
 			r.w.feed(&judge.Event{Kind: judge.ResourceWrite, Client: c.Name, Value: v})
-			r.w.Emit(ResourceName, "rejected", "write %d by %s with token %d refused: token %d already seen", v, c.Name, l.Fence, r.MaxToken)
+			r.w.Say(ResourceName, "rejected", "write", writeArgs(c, l, v),
+				"write %d by %s with token %d refused: token %d already seen", v, c.Name, l.Fence, r.MaxToken)
 			return nil, nil, true
 		}
 		wr.Accepted = true
@@ -159,7 +162,8 @@ func (r *Resource) write(t *Thread, l *Lease, v int64) {
 			b = strconv.AppendInt(append(b, " (it was "...), old, 10)
 			b = append(b, ": an update is lost)"...)
 		}
-		r.w.emitLine(ResourceName, "write", b)
+		r.w.sayLine(ResourceName, "write", "write", b, sim.S("client", c.Name), sim.S("token", l.Token),
+			sim.I("fence", l.Fence), sim.I("value", v), sim.I("accepted", 1))
 		return nil, nil, true
 	})
 	if err != nil {
@@ -173,4 +177,9 @@ func appendTokenNote(b []byte, l *Lease) []byte {
 		b = append(b, ']')
 	}
 	return b
+}
+
+// writeArgs are the arguments of a refused write's "write" message id.
+func writeArgs(c *Client, l *Lease, v int64) []sim.Arg {
+	return []sim.Arg{sim.S("client", c.Name), sim.S("token", l.Token), sim.I("fence", l.Fence), sim.I("value", v), sim.I("accepted", 0)}
 }

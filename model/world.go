@@ -128,6 +128,20 @@ func (w *World) emitLine(proc, kind string, b []byte) {
 	w.K.EmitBytes(proc, kind, b)
 }
 
+// sayLine is emitLine with a message id and its arguments beside the text
+// (sim.Kernel.EmitID; docs/trace-format.md lists the ids). The arguments
+// are built on the caller's stack and copied only when a sink keeps them.
+func (w *World) sayLine(proc, kind, id string, b []byte, args ...sim.Arg) {
+	w.scratch = b
+	w.K.EmitID(proc, kind, id, args, b)
+}
+
+// Say is Emit with a message id and its arguments beside the text, for
+// the lines a trace reader rebuilds the TUI's panels from.
+func (w *World) Say(proc, kind, id string, args []sim.Arg, format string, a ...any) {
+	w.K.EmitIDf(proc, kind, id, args, format, a...)
+}
+
 // exec runs one command on a node at the current true time, on behalf of a
 // client, keeping the checker's ground truth about who owns the lock key,
 // and ships what the command changed to the node's replicas.
@@ -140,12 +154,14 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	}
 	reply, p, err := n.DoTracked(now, client, key, args)
 	if err == ErrDown {
-		w.Emit(n.Name(), "no-reply", "%s is down: %s's %s gets no reply", n.Name(), client, commandName(args))
+		w.Say(n.Name(), "no-reply", "no-reply", []sim.Arg{sim.S("node", n.Name()), sim.S("client", client), sim.S("command", commandName(args))},
+			"%s is down: %s's %s gets no reply", n.Name(), client, commandName(args))
 		return reply, err
 	}
 	// The command's own line comes before what the checker concludes from
 	// it (a wrong release, a lost grant): cause before effect.
-	w.emitLine(n.Name(), "cmd", w.cmdLine(client, args, reply, err))
+	w.sayLine(n.Name(), "cmd", "cmd", w.cmdLine(client, args, reply, err),
+		sim.S("node", n.Name()), sim.S("client", client), sim.S("command", commandName(args)))
 	if track {
 		w.judgeCommand(n, client, op, p)
 		if redis.IsNoReplicas(err) {

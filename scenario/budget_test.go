@@ -2,13 +2,14 @@ package scenario
 
 import (
 	"bytes"
-	"github.com/lockstep-sim/lockstep/faults"
 	"maps"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockstep-sim/lockstep/faults"
 
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"

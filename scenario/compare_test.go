@@ -3,10 +3,11 @@ package scenario
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/lockstep-sim/lockstep/faults"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockstep-sim/lockstep/faults"
 
 	"github.com/lockstep-sim/lockstep/model"
 )

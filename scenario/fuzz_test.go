@@ -2,13 +2,14 @@ package scenario
 
 import (
 	"errors"
-	"github.com/lockstep-sim/lockstep/faults"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/lockstep-sim/lockstep/faults"
 
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/sim"

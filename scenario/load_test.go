@@ -3,7 +3,6 @@ package scenario
 import (
 	"errors"
 	"fmt"
-	"github.com/lockstep-sim/lockstep/faults"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockstep-sim/lockstep/faults"
 )
 
 // Building blocks for inline cases. head is lines 1-4, lockOK line 5,

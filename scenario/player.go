@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"sync/atomic"
@@ -30,9 +31,9 @@ type Player struct {
 	s    *Scenario
 	opts Options
 
-	sk  *Seeker
-	idx int           // the cursor's step: the world is as after bounds[idx] trace events
-	at  time.Duration // cursor true time: at or after times[idx], before the next step
+	sk  snapshotSource // a Seeker; a trace player for a recorded trace
+	idx int            // the cursor's step: the world is as after bounds[idx] trace events
+	at  time.Duration  // cursor true time: at or after times[idx], before the next step
 
 	bounds []int           // trace events after each step; bounds[0] = 0
 	times  []time.Duration // true time at each step
@@ -40,7 +41,24 @@ type Player struct {
 	hist   *History
 	final  *Report
 	end    time.Duration
+	// recorded says why a Player opened from a trace (OpenTrace) refuses
+	// faults and export; "" for a simulated run.
+	recorded string
 }
+
+// snapshotSource serves the world's snapshot at a step of the run.
+type snapshotSource interface {
+	Snapshot(step int, at time.Duration) Snapshot
+	Stats() SeekStats
+	Spacing() int
+	Settle()
+	Close()
+}
+
+// Recorded is why the Player refuses to inject faults or export: it plays
+// a recorded trace (OpenTrace), which nothing re-simulates; "" for a
+// simulated run.
+func (p *Player) Recorded() string { return p.recorded }
 
 // Open plays s under opts to the end and returns a Player at step 0.
 func Open(s *Scenario, opts Options) (*Player, error) {
@@ -248,6 +266,9 @@ func (p *Player) NextMarkTime() (time.Duration, bool) {
 // of the run with f injected and f as it will strike. Opening a Player
 // with them (OpenContext) gives a run identical to this one up to now.
 func (p *Player) WithFault(f faults.Fault) (Options, faults.Fault, error) {
+	if p.recorded != "" {
+		return p.opts, f, errors.New(p.recorded)
+	}
 	f.At = p.at
 	if f.At >= p.s.Duration {
 		return p.opts, f, fmt.Errorf("the run is over at %s; step back to inject", sim.FormatTime(p.s.Duration))
@@ -292,4 +313,9 @@ func (p *Player) Injected() []faults.Fault { return p.opts.ExtraFaults }
 
 // Export is the run, injected faults included, as a scenario file whose
 // expectations are this run's outcome.
-func (p *Player) Export() ([]byte, error) { return Export(p.s, p.opts, p.final) }
+func (p *Player) Export() ([]byte, error) {
+	if p.recorded != "" {
+		return nil, errors.New(p.recorded)
+	}
+	return Export(p.s, p.opts, p.final)
+}

@@ -17,6 +17,10 @@ type Event struct {
 	Proc string        `json:"proc"`
 	Kind string        `json:"kind"`
 	Msg  string        `json:"msg"`
+	// ID names the message in a language-neutral way ("acquired") and Args
+	// are its arguments; both empty for messages that have no id yet.
+	ID   string `json:"id,omitempty"`
+	Args Args   `json:"args,omitempty"`
 }
 
 // MarshalJSON writes the time as milliseconds with microsecond precision, a

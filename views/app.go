@@ -231,6 +231,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case screenRun:
 			if !prompting {
 				switch {
+				case (key.Matches(msg, k.Picker) || key.Matches(msg, k.Compare)) && m.run.refuseRecorded():
+					return m, nil
 				case key.Matches(msg, k.Picker):
 					m.Close()
 					m.screen = screenPicker

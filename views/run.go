@@ -247,6 +247,9 @@ func (m *RunModel) selected() (string, bool) {
 }
 
 func (m *RunModel) startFault(kind faults.Kind) tea.Cmd {
+	if m.refuseRecorded() {
+		return nil
+	}
 	name, node := m.selected()
 	if s := faults.Lookup(kind); s != nil && s.Refuse != nil {
 		if why := s.Refuse(node); why != "" {

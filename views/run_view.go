@@ -43,7 +43,7 @@ func (m *RunModel) header(w int) string {
 	if m.pl.AtEnd() {
 		play = "■ over"
 	}
-	inj := ""
+	inj := m.recordedTag()
 	if n := len(m.pl.Injected()); n > 0 {
 		inj = fmt.Sprintf(" │ %d injected", n)
 	}

@@ -95,6 +95,11 @@ const (
 
 	WriteRefused // Node refused Client's lock write: NOREPLICAS (min_replicas_to_write)
 	Evicted      // Node evicted the lock key under memory pressure (Note: the policy)
+	// ClientState: Client's state is now Note (idle, acquiring, holding,
+	// working, releasing, thinking, crashed, done), in hold Value. Not
+	// judged: the world writes it only to a recorded history (World.Tap),
+	// for a trace reader to show each client's state.
+	ClientState
 )
 
 // Op says what a command means to the lock, so the judge can keep ground

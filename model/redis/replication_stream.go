@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model/store"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -198,6 +199,7 @@ func (s *replStream) flush() {
 		}
 	}
 	var applied []string
+	var last store.Effect
 	for len(s.queue) > 0 && s.queue[0].due <= now {
 		b := s.queue[0]
 		s.queue = s.queue[1:]
@@ -209,6 +211,7 @@ func (s *replStream) flush() {
 		s.replica.ApplyEffects(now, b.effs)
 		for _, e := range b.effs {
 			applied = append(applied, s.replica.appliedString(e))
+			last = e
 		}
 		w.obs.Replicated(s.replica, s.master, b.effs)
 	}
@@ -220,7 +223,7 @@ func (s *replStream) flush() {
 		if s.held {
 			note = fmt.Sprintf(" (caught up after being held back since %s)", sim.FormatTime(s.heldAt))
 		}
-		w.Emit(s.replica.Name(), "replicated", "%s applied from %s%s: %s",
+		w.K.EmitIDf(s.replica.Name(), "replicated", "replicated", replicatedArgs(s, &last), "%s applied from %s%s: %s",
 			s.replica.Name(), s.master.Name(), note, strings.Join(applied, "; "))
 	}
 	s.held = false
@@ -279,4 +282,20 @@ func (w *Cluster) flushStreams() {
 			n.upstream.flush()
 		}
 	}
+}
+
+// replicatedArgs are the "replicated" message's arguments: the replica, its
+// master, and the last key the batch wrote as it stands after it (key,
+// owner token, deleted 0/1, expire_at_ns by the master's expiry clock, -1
+// none), which is what a trace reader needs to show a replica's lock key.
+func replicatedArgs(s *replStream, e *store.Effect) []sim.Arg {
+	del, exp := int64(0), int64(-1)
+	if e.Deleted {
+		del = 1
+	}
+	if e.Expires {
+		exp = int64(e.ExpireAt)
+	}
+	return []sim.Arg{sim.S("node", s.replica.Name()), sim.S("master", s.master.Name()), sim.S("key", e.Key),
+		sim.S("owner", e.Owner()), sim.I("deleted", del), sim.I("expire_at_ns", exp)}
 }

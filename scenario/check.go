@@ -1,0 +1,78 @@
+package scenario
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/model/tracelog"
+	"gopkg.in/yaml.v3"
+)
+
+// maxExpectLen bounds the text of an --expect flag.
+const maxExpectLen = 4 << 10
+
+// ParseExpect reads expectations written as an expect: block's body, in
+// YAML ("safe: false" or "{safe: false, violations: \">= 1\"}"), for a
+// command line's --expect; name is what error messages call it.
+func ParseExpect(name, src string) (xs []Expectation, err error) {
+	if len(src) > maxExpectLen {
+		return nil, fmt.Errorf("%s: %d bytes: at most %d", name, len(src), maxExpectLen)
+	}
+	root, lerr := parseYAML(name, []byte(src))
+	if lerr != nil {
+		return nil, lerr
+	}
+	p := &parser{path: name, budget: maxNodeVisits, merging: map[*yaml.Node]bool{}}
+	defer func() {
+		if r := recover(); r != nil {
+			le, ok := r.(*LoadError)
+			if !ok {
+				panic(r)
+			}
+			xs, err = nil, le
+		}
+	}()
+	return p.expect(root), nil
+}
+
+// CheckHistory judges a recorded history (`lockstep check`): every trace
+// in the file, or the file as one plain history (docs/history-format.md),
+// and returns a report per trace, checked against expect. The report's
+// Strategy, Seed and TraceHash come from a trace's header and end; a
+// plain history has none.
+func CheckHistory(name string, r io.Reader, expect []Expectation) ([]*Report, error) {
+	hs, err := tracelog.ReadHistory(name, r)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Report, 0, len(hs))
+	for _, h := range hs {
+		j := judge.New(judge.Config{Nodes: h.Header.NodeNames(), Clients: h.Header.ClientNames(),
+			Quorum: max(h.Header.Quorum, 1), Watchdog: h.Header.Watchdog})
+		for i := range h.Events {
+			j.Feed(&h.Events[i])
+		}
+		out = append(out, historyReport(h, j, expect))
+	}
+	return out, nil
+}
+
+// historyReport is the report of a judged history.
+func historyReport(h *tracelog.HistoryFile, j *judge.Judge, expect []Expectation) *Report {
+	m := j.Metrics()
+	rep := &Report{Scenario: h.Header.Scenario, Title: h.Header.Title, Strategy: h.Header.Strategy, Seed: h.Header.Seed,
+		Metrics: m, MaxWaitMS: m.MaxWait.Milliseconds(), SimTimeMS: h.End.Milliseconds(), Events: h.Records,
+		OK: true, FirstViolation: j.FirstViolation(), StuckReason: j.StuckReason(), TraceHash: h.TraceHash,
+		Expectations: []ExpectResult{}}
+	for _, e := range expect {
+		got, _ := m.Get(e.Metric)
+		ok := e.Check(got)
+		rep.Expectations = append(rep.Expectations, ExpectResult{Field: e.Metric, Want: e.Raw, Got: formatMetric(e.Metric, got), OK: ok})
+		rep.OK = rep.OK && ok
+	}
+	if len(expect) == 0 {
+		rep.OK = m.Safe && !m.Stuck
+	}
+	return rep
+}
