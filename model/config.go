@@ -16,6 +16,22 @@ type Config struct {
 	Nodes    NodesConfig
 	Lock     LockConfig
 	Clients  []ClientConfig
+	Resource ResourceConfig // the zero value is the resource of old: every request checked, no keys
+}
+
+// ResourceConfig is how the protected resource checks what reaches it
+// (resource.go). The zero value checks fencing tokens on reads and writes,
+// starts the fencing counter at 1 and keeps no idempotency keys.
+type ResourceConfig struct {
+	// WritesOnly: fencing tokens are checked on writes only, and reads
+	// do not raise the highest token seen (Kleppmann's storage).
+	WritesOnly bool
+	// StartToken is the first fencing token the lock hands out; 0 or 1:
+	// the counter starts empty (the first INCR gives 1).
+	StartToken int64
+	// Idempotency is the key each write carries: "" or "none" none, "job"
+	// the job the hold runs (its index), which the resource accepts once.
+	Idempotency string
 }
 
 // LockConfig is the lock design under test.

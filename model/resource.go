@@ -31,6 +31,9 @@ type Resource struct {
 	accepted int64
 	rejected int64
 	maxOwner string // the client that last carried MaxToken, to point out shared tokens
+
+	jobs       map[int]string // resource.idempotency: job — which client wrote each job first
+	duplicates int64          // writes refused for a job written already
 }
 
 // Write is one write request as the resource saw it.
@@ -84,7 +87,7 @@ type readReply struct {
 func (r *Resource) read(t *Thread, l *Lease) (int64, bool) {
 	c := t.c
 	reply, err := t.rpc(ResourceName, r.w.Cfg.Lock.Timeout, func() (any, error, bool) {
-		if !r.admit(c, l) {
+		if r.checksReads() && !r.admit(c, l) {
 			r.rejected++
 			r.w.feed(&judge.Event{Kind: judge.ResourceRead, Client: c.Name})
 			r.w.Emit(ResourceName, "rejected", "read by %s with token %d refused: token %d already seen", c.Name, l.Fence, r.MaxToken)
@@ -146,6 +149,10 @@ func (r *Resource) write(t *Thread, l *Lease, v int64) {
 			r.w.Emit(ResourceName, "rejected", "write %d by %s with token %d refused: token %d already seen", v, c.Name, l.Fence, r.MaxToken)
 			return nil, nil, true
 		}
+		if r.duplicate(c, v) {
+			r.record(wr)
+			return nil, nil, true
+		}
 		wr.Accepted = true
 		r.record(wr)
 		old := r.Value
@@ -155,6 +162,9 @@ func (r *Resource) write(t *Thread, l *Lease, v int64) {
 		b := append(r.w.line(), c.Name...)
 		b = strconv.AppendInt(append(b, " wrote counter = "...), v, 10)
 		b = appendTokenNote(b, l)
+		if r.idempotent() {
+			b = append(append(b, " for "...), jobKey(c)...)
+		}
 		if v <= old {
 			b = strconv.AppendInt(append(b, " (it was "...), old, 10)
 			b = append(b, ": an update is lost)"...)

@@ -65,6 +65,7 @@ func NewWorld(cfg Config) (*World, error) {
 	w.Net.OnChange(func() { k.At(k.Now(), w.netChanged) })
 	w.Net.OnDrop(w.traceDrop)
 	w.Res = newResource(w, cfg.Lock.Fencing)
+	w.startFencing()
 	w.Chk = newChecker(w)
 	for _, cc := range cfg.Clients {
 		c := newClient(w, cc)

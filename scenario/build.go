@@ -102,6 +102,10 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 		r := *l.Retry
 		cfg.Lock.Retry = &model.RetryConfig{Attempts: r.Attempts, Delay: r.Delay, Backoff: r.Backoff, MaxDelay: r.MaxDelay, Jitter: r.Jitter}
 	}
+	if r := s.Resource; r != nil {
+		cfg.Resource = model.ResourceConfig{WritesOnly: r.Check == "writes", StartToken: int64(r.StartToken),
+			Idempotency: r.Idempotency}
+	}
 	for _, c := range s.Clients {
 		cfg.Clients = append(cfg.Clients, model.ClientConfig{
 			Name: c.Name, Start: c.Start, Holds: c.Holds, Work: c.Work, Think: c.Think, Nested: c.Nested,

@@ -68,6 +68,11 @@ const (
 	keyWork   = "work"
 	keyThink  = "think"
 	keyNested = "nested"
+
+	keyResource    = "resource"
+	keyCheck       = "check"
+	keyStartToken  = "start_token"
+	keyIdempotency = "idempotency"
 )
 
 // dot joins a field path: dot("lock", "ttl") is "lock.ttl"; an empty

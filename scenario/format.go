@@ -45,6 +45,13 @@ var scenarioSection = newSection("scenario", "",
 			readSection(p, e.v, lockSection, &s.Lock, path, pt)
 		},
 		write: func(s *Scenario) *yaml.Node { return writeSection(lockSection, &s.Lock) }},
+	field[Scenario]{name: keyResource, doc: "how the protected resource checks requests; absent: every default",
+		read: func(p *parser, e entry, s *Scenario, path string, pt posTable) {
+			s.Resource = defaultResource()
+			readSection(p, e.v, resourceSection, s.Resource, path, pt)
+		},
+		write: func(s *Scenario) *yaml.Node { return writeSection(resourceSection, s.Resource) },
+		skip:  func(s *Scenario) bool { return s.Resource == nil }},
 	field[Scenario]{name: keyClients, doc: "the lock clients and their workloads",
 		read: readClients, write: writeClients},
 	field[Scenario]{name: keyFaults, doc: "the fault schedule (kinds: the faults package's table)",
@@ -144,6 +151,21 @@ var redlockSection = newSection(keyRedlock, keyRedlock+".",
 	field[Redlock]{name: keyParallel, doc: "ask the masters at once rather than in turn",
 		val: func(r *Redlock) any { return &r.Parallel }},
 )
+
+var resourceSection = newSection(keyResource, keyResource+".",
+	field[Resource]{name: keyCheck, doc: "all | writes: which requests' fencing tokens are checked; default all",
+		val: func(r *Resource) any { return &r.Check }},
+	field[Resource]{name: keyStartToken, doc: "the first fencing token the lock hands out; default 1",
+		val: func(r *Resource) any { return &r.StartToken }},
+	field[Resource]{name: keyIdempotency, doc: "none | job: each write carries its job's key, accepted once; default none",
+		val: func(r *Resource) any { return &r.Idempotency }},
+)
+
+// defaultResource is a resource block with every default, which the file's
+// keys then overwrite.
+func defaultResource() *Resource {
+	return &Resource{Check: ResourceChecks[0], StartToken: 1, Idempotency: IdempotencyModes[0]}
+}
 
 var clientSection = newSection("client", "",
 	field[Client]{name: keyName, doc: "the client's process name", label: "client name",

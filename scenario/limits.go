@@ -47,6 +47,9 @@ const (
 	MaxRenewals = 1_000_000
 	// MaxBackoff is the largest retry.backoff multiplier.
 	MaxBackoff = 1000.0
+	// MaxStartToken is the largest resource.start_token: room for a
+	// counter that has run for years, far from int64's end after every INCR.
+	MaxStartToken = 1_000_000_000
 
 	// MaxDuration bounds every duration of the file: the run's duration,
 	// every time (at, start), every length (work, think, for, ttl,

@@ -32,6 +32,7 @@ type Scenario struct {
 	Network  Network
 	Redis    Redis
 	Lock     Lock
+	Resource *Resource // nil: the resource block is absent (every default)
 	Clients  []Client
 	Faults   []faults.Fault // the kinds and their fields are the faults package's table
 	FaultPos []Pos          // where each of Faults is written (loaded files only)
@@ -68,6 +69,13 @@ type Lock struct {
 	Fencing   string // none | token | cas; default none
 	Retry     *Retry // nil: a single attempt
 	Redlock   Redlock
+}
+
+// Resource is how the protected resource checks what reaches it.
+type Resource struct {
+	Check       string // all | writes: which requests have their fencing token checked; default all
+	StartToken  int    // the first fencing token the lock hands out; default 1
+	Idempotency string // none | job: the key each write carries; default none
 }
 
 // Watchdog is Redisson-style lease renewal.

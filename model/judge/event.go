@@ -80,6 +80,10 @@ const (
 	ResourceRead    // Client read the resource (OK: admitted)
 	ResourceWrite   // Client wrote Value (OK: accepted)
 	Final           // the end of the run
+
+	// ResourceDuplicate: the resource refused Client's write of Value
+	// because its idempotency key (its job) had been written already.
+	ResourceDuplicate
 )
 
 // Op says what a command means to the lock, so the judge can keep ground

@@ -109,6 +109,8 @@ func (j *Judge) Feed(e *Event) {
 		j.client(e.Client).working = true
 	case ResourceRead, ResourceWrite:
 		j.resourceEvent(e)
+	case ResourceDuplicate:
+		j.m.DuplicateWrites++
 	case AcquireFailed:
 		j.m.MaxWait = max(j.m.MaxWait, e.Wait)
 		j.m.FailedAcquires++

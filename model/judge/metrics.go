@@ -19,6 +19,7 @@ type Metrics struct {
 	Acquired          int64         `json:"-"`
 	FailedAcquires    int64         `json:"-"`
 	MaxWait           time.Duration `json:"-"`
+	DuplicateWrites   int64         `json:"-"`
 }
 
 // The metrics' names in the scenario format (expect: keys, report and JSON
@@ -33,6 +34,7 @@ const (
 	MetricAcquired          = "acquired"
 	MetricFailedAcquires    = "failed_acquires"
 	MetricMaxWait           = "max_wait"
+	MetricDuplicateWrites   = "duplicate_writes"
 )
 
 // MetricKind says how a metric is measured and written.
@@ -84,6 +86,8 @@ var metricTable = []Metric{
 		Doc: "attempts that gave up", get: func(m Metrics) int64 { return m.FailedAcquires }},
 	{Name: MetricMaxWait, Kind: Millis, TextLine: 2,
 		Doc: "longest time a client waited for a grant", get: func(m Metrics) int64 { return m.MaxWait.Milliseconds() }},
+	{Name: MetricDuplicateWrites,
+		Doc: "writes the resource refused because their idempotency key (the job) was written already (resource.idempotency: job)", get: func(m Metrics) int64 { return m.DuplicateWrites }},
 }
 
 func flag(v bool) int64 {
