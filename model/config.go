@@ -17,6 +17,10 @@ type Config struct {
 	Lock     LockConfig
 	Clients  []ClientConfig
 	Resource ResourceConfig // the zero value is the resource of old: every request checked, no keys
+	// ClusterSlots: a command over keys in different hash slots is refused
+	// with CROSSSLOT, as a Redis Cluster node refuses it (model/slot). Only
+	// the check is modelled: every key still lives on one node.
+	ClusterSlots bool
 }
 
 // ResourceConfig is how the protected resource checks what reaches it
@@ -48,6 +52,11 @@ type LockConfig struct {
 	DriftFactor float64       // redlock
 	NodeTimeout time.Duration // redlock request_timeout
 	Parallel    bool          // redlock
+	// Keys: a hold needs every one of these keys (multikey.go); empty: the
+	// one Key. Key is then the first, the key the judge follows.
+	Keys     []string
+	MultiKey string // each (one SET NX PX per key, in order) | script (one Lua script over all)
+	SortKeys bool   // take the keys in sorted order, whatever order a client lists them in
 }
 
 // WatchdogConfig is lease renewal every Every, at most MaxRenewals times (0: no limit).
@@ -73,4 +82,5 @@ type ClientConfig struct {
 	Work   time.Duration
 	Think  time.Duration
 	Nested int
+	Keys   []string // the keys its holds need, when not LockConfig.Keys
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/model/redis"
+	"github.com/lockstep-sim/lockstep/model/slot"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -133,6 +134,11 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	var key string // the lock key, whose presence Do reports
 	if track {
 		key = w.Cfg.Lock.Key
+	}
+	if w.Cfg.ClusterSlots && n.Up() && crossSlot(args) {
+		err := RedisError(slot.CrossSlot) // a cluster node refuses it before running anything
+		w.emitLine(n.Name(), "cmd", w.cmdLine(client, args, nil, err))
+		return nil, err
 	}
 	reply, p, err := n.DoTracked(now, client, key, args)
 	if err == ErrDown {

@@ -51,6 +51,7 @@ const (
 	lockReentrant = keyLock + "." + keyReentrant
 	lockFair      = keyLock + "." + keyFair
 	lockFencing   = keyLock + "." + keyFencing
+	lockKeys      = keyLock + "." + keyKeys
 )
 
 var modifiers = []modifier{
@@ -62,6 +63,9 @@ var modifiers = []modifier{
 		[]string{model.StrategyLuaRelease}, lacks("queue waiters behind", keyFair)},
 	{lockFencing, keyFencing + ": cas", func(l Lock) bool { return l.Fencing == "cas" }, func(l *Lock) { l.Fencing = "none" },
 		ownerStrategy, lacks("stamp the resource with", "cas")},
+	{lockKeys, lockKeys, func(l Lock) bool { return len(l.Keys) > 0 },
+		func(l *Lock) { l.Keys, l.MultiKey, l.KeyOrder = nil, "", "" },
+		[]string{model.StrategyLuaRelease}, func(st string) string { return "strategy " + st + " takes one key per hold" }},
 }
 
 // conflicts are modifiers that cannot be combined under any strategy: each
@@ -74,6 +78,10 @@ var conflicts = []struct {
 	{lockFair, func(l Lock) bool { return l.Reentrant && l.Fair }, lockFair + " and " + lockReentrant + " cannot be combined; choose one"},
 	{lockFencing, func(l Lock) bool { return l.Fencing == "token" && (l.Reentrant || l.Fair) },
 		keyFencing + ": token cannot be combined with " + lockReentrant + " or " + lockFair},
+	{lockKeys, func(l Lock) bool {
+		return len(l.Keys) > 0 && (l.Watchdog != nil || l.Reentrant || l.Fair || (l.Fencing != "" && l.Fencing != "none"))
+	}, lockKeys + " cannot be combined with " + lockWatchdog + ", " + lockReentrant + ", " + lockFair + " or " + lockFencing +
+		" (each is a one-key script)"},
 }
 
 // DesignProblems lists every reason lock l cannot run under strategy, in

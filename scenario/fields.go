@@ -73,6 +73,11 @@ const (
 	keyCheck       = "check"
 	keyStartToken  = "start_token"
 	keyIdempotency = "idempotency"
+
+	keyKeys     = "keys" // lock.keys and a client's
+	keyMultiKey = "multi_key"
+	keyKeyOrder = "key_order"
+	keyCluster  = "cluster"
 )
 
 // dot joins a field path: dot("lock", "ttl") is "lock.ttl"; an empty

@@ -85,6 +85,8 @@ var redisSection = newSection(keyRedis, keyRedis+".",
 		val: func(r *Redis) any { return &r.RestartDelay }},
 	field[Redis]{name: keyClock, doc: "wall | monotonic: the clock TTLs are measured by; default wall",
 		val: func(r *Redis) any { return &r.Clock }, skip: func(r *Redis) bool { return r.Clock == "" }, late: true},
+	field[Redis]{name: keyCluster, doc: "a command over keys in different hash slots fails with CROSSSLOT (Redis Cluster's check only)",
+		val: func(r *Redis) any { return &r.Cluster }, skip: func(r *Redis) bool { return !r.Cluster }, late: true},
 )
 
 var lockSection = newSection(keyLock, keyLock+".",
@@ -121,6 +123,13 @@ var lockSection = newSection(keyLock, keyLock+".",
 			readSection(p, e.v, redlockSection, &l.Redlock, path, pt)
 		},
 		write: func(l *Lock) *yaml.Node { return writeSection(redlockSection, &l.Redlock) }},
+	field[Lock]{name: keyKeys, doc: "several keys every hold needs (multi-key holds); key is then one of them, default the first",
+		read: readLockKeys, write: func(l *Lock) *yaml.Node { return writeKeys(l.Keys) },
+		skip: func(l *Lock) bool { return len(l.Keys) == 0 }},
+	field[Lock]{name: keyMultiKey, doc: "each | script: the keys one SET NX PX at a time, or one Lua script over all; default each",
+		val: func(l *Lock) any { return &l.MultiKey }, skip: func(l *Lock) bool { return l.MultiKey == "" }},
+	field[Lock]{name: keyKeyOrder, doc: "given | sorted: the order a hold takes its keys in; default given",
+		val: func(l *Lock) any { return &l.KeyOrder }, skip: func(l *Lock) bool { return l.KeyOrder == "" }},
 )
 
 var watchdogSection = newSection(keyWatchdog, keyWatchdog+".",
@@ -180,6 +189,9 @@ var clientSection = newSection("client", "",
 		val: func(c *Client) any { return &c.Think }},
 	field[Client]{name: keyNested, doc: "re-entries per hold (reentrant locks)",
 		val: func(c *Client) any { return &c.Nested }},
+	field[Client]{name: keyKeys, doc: "the keys its holds need, in its order; default lock.keys",
+		read:  func(p *parser, e entry, c *Client, path string, pt posTable) { c.Keys = readKeyList(p, e, path, pt) },
+		write: func(c *Client) *yaml.Node { return writeKeys(c.Keys) }, skip: func(c *Client) bool { return len(c.Keys) == 0 }},
 )
 
 func readScenarioName(p *parser, e entry, s *Scenario, _ string, _ posTable) {

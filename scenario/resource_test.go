@@ -21,6 +21,7 @@ func runVariant(t *testing.T, name string, change func(s *Scenario)) (*Report, s
 		c.Resource = &r
 	}
 	c.Faults = append([]faults.Fault(nil), s.Faults...)
+	c.Clients = append([]Client(nil), s.Clients...)
 	change(&c)
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
@@ -98,5 +99,45 @@ func TestResourcePartition(t *testing.T) {
 	}
 	if rep.Metrics.LostUpdates != 0 {
 		t.Errorf("lost %d updates", rep.Metrics.LostUpdates)
+	}
+}
+
+// The multi-key settings decide their scenarios: the slot check, the hash
+// tag, the key order, each against the bundled run.
+func TestMultiKeySettingsMatter(t *testing.T) {
+	cases := []struct {
+		name                       string
+		change                     func(s *Scenario)
+		acquired, failed, deadlock int64
+		safe                       bool
+	}{
+		{"multikey-crossslot", func(*Scenario) {}, 0, 2, 0, true},
+		// Without the cluster's slot check A's script takes both keys (B's
+		// three tries fall inside A's hold).
+		{"multikey-crossslot", func(s *Scenario) { s.Redis.Cluster = false }, 1, 1, 0, true},
+		{"multikey-hash-tag", func(*Scenario) {}, 2, 0, 0, true},
+		// Without the hash tags the keys fall in different slots again.
+		{"multikey-hash-tag", func(s *Scenario) {
+			s.Lock.Keys = []string{"lock:order:1", "lock:order:2"}
+			s.Lock.Key = s.Lock.Keys[0]
+		}, 0, 2, 0, true},
+		{"multikey-deadlock", func(*Scenario) {}, 2, 0, 1, false},
+		{"multikey-deadlock", func(s *Scenario) { s.Lock.KeyOrder = "sorted" }, 2, 0, 0, true},
+		// One key per hold cannot deadlock.
+		{"multikey-deadlock", func(s *Scenario) {
+			s.Lock.Keys = s.Lock.Keys[:1]
+			s.Clients[1].Keys = nil
+		}, 2, 0, 0, true},
+	}
+	for i, c := range cases {
+		rep, _ := runVariant(t, c.name, c.change)
+		m := rep.Metrics
+		if m.Acquired != c.acquired || m.FailedAcquires != c.failed || m.Deadlocks != c.deadlock || m.Safe != c.safe {
+			t.Errorf("case %d (%s): acquired %d failed %d deadlocks %d safe %v, want %d %d %d %v", i, c.name,
+				m.Acquired, m.FailedAcquires, m.Deadlocks, m.Safe, c.acquired, c.failed, c.deadlock, c.safe)
+		}
+		if (m.Deadlocks > 0) != strings.Contains(rep.FirstDeadlock, "waiting for each other") {
+			t.Errorf("case %d (%s): deadlocks %d, explanation %q", i, c.name, m.Deadlocks, rep.FirstDeadlock)
+		}
 	}
 }

@@ -55,6 +55,7 @@ type Redis struct {
 	Persistence    string        // none | everysec | always; default none
 	RestartDelay   time.Duration
 	Clock          string // wall | monotonic; default wall
+	Cluster        bool   // commands over keys in different hash slots fail with CROSSSLOT
 }
 
 // Lock is the lock design under test.
@@ -69,6 +70,9 @@ type Lock struct {
 	Fencing   string // none | token | cas; default none
 	Retry     *Retry // nil: a single attempt
 	Redlock   Redlock
+	Keys      []string // several keys per hold; Key is then one of them (default the first)
+	MultiKey  string   // each | script; "" = each
+	KeyOrder  string   // given | sorted; "" = given
 }
 
 // Resource is how the protected resource checks what reaches it.
@@ -109,6 +113,7 @@ type Client struct {
 	Work   time.Duration
 	Think  time.Duration
 	Nested int
+	Keys   []string // its own keys per hold (lock.keys when empty)
 }
 
 // Expectation is one entry of `expect:`.

@@ -59,6 +59,7 @@ func validate(s *Scenario, pt posTable) *problem {
 	c.scenario()
 	c.lock()
 	c.resource()
+	c.keys()
 	c.clients()
 	for i := range s.Faults {
 		c.fault(i)

@@ -84,6 +84,10 @@ const (
 	// ResourceDuplicate: the resource refused Client's write of Value
 	// because its idempotency key (its job) had been written already.
 	ResourceDuplicate
+
+	// Deadlock: Client waits for a key whose holder waits, through others,
+	// for a key Client holds (several keys per hold); Note explains it.
+	Deadlock
 )
 
 // Op says what a command means to the lock, so the judge can keep ground

@@ -53,6 +53,8 @@ type Judge struct {
 	cutSince   map[string]time.Duration // client|node -> since when they are separated
 	// The resource's books: writes applied, requests refused, the value.
 	accepted, rejected, value int64
+
+	live liveness // deadlocks and throughput (liveness.go)
 }
 
 // client is what the history says of one client.
@@ -104,6 +106,7 @@ func (j *Judge) Feed(e *Event) {
 		j.m.MaxWait = max(j.m.MaxWait, e.Wait)
 		j.enterCS(e, j.client(e.Client))
 	case LeaveCS:
+		j.holdDone(e, j.client(e.Client))
 		j.leaveCS(e.Client, j.client(e.Client))
 	case Working:
 		j.client(e.Client).working = true
@@ -111,6 +114,8 @@ func (j *Judge) Feed(e *Event) {
 		j.resourceEvent(e)
 	case ResourceDuplicate:
 		j.m.DuplicateWrites++
+	case Deadlock:
+		j.deadlock(e)
 	case AcquireFailed:
 		j.m.MaxWait = max(j.m.MaxWait, e.Wait)
 		j.m.FailedAcquires++
@@ -135,6 +140,7 @@ func (j *Judge) Metrics() Metrics {
 	m.FencingRejections = j.rejected
 	m.LostUpdates = max(j.accepted-j.value, 0)
 	m.Safe = m.Violations == 0
+	m.Throughput = j.throughput()
 	return m
 }
 

@@ -20,6 +20,8 @@ type Metrics struct {
 	FailedAcquires    int64         `json:"-"`
 	MaxWait           time.Duration `json:"-"`
 	DuplicateWrites   int64         `json:"-"`
+	Deadlocks         int64         `json:"-"`
+	Throughput        int64         `json:"-"` // thousandths of a hold per simulated second
 }
 
 // The metrics' names in the scenario format (expect: keys, report and JSON
@@ -35,6 +37,8 @@ const (
 	MetricFailedAcquires    = "failed_acquires"
 	MetricMaxWait           = "max_wait"
 	MetricDuplicateWrites   = "duplicate_writes"
+	MetricDeadlocks         = "deadlocks"
+	MetricThroughput        = "throughput"
 )
 
 // MetricKind says how a metric is measured and written.
@@ -45,6 +49,7 @@ const (
 	Count  MetricKind = iota // a whole number of events
 	Flag                     // true or false (measured as 1 or 0)
 	Millis                   // a duration, measured in whole milliseconds
+	Milli                    // a rate, measured in thousandths (written 2.5)
 )
 
 // Metric is one metric of the format: the table the expect parser, the
@@ -88,6 +93,10 @@ var metricTable = []Metric{
 		Doc: "longest time a client waited for a grant", get: func(m Metrics) int64 { return m.MaxWait.Milliseconds() }},
 	{Name: MetricDuplicateWrites,
 		Doc: "writes the resource refused because their idempotency key (the job) was written already (resource.idempotency: job)", get: func(m Metrics) int64 { return m.DuplicateWrites }},
+	{Name: MetricDeadlocks,
+		Doc: "times clients holding some of their keys waited for each other's (several keys per hold)", get: func(m Metrics) int64 { return m.Deadlocks }},
+	{Name: MetricThroughput, Kind: Milli,
+		Doc: "holds completed per simulated second, until the last one completed", get: func(m Metrics) int64 { return m.Throughput }},
 }
 
 func flag(v bool) int64 {
@@ -129,6 +138,8 @@ func (x Metric) Format(v int64) string {
 		return strconv.FormatBool(v != 0)
 	case Millis:
 		return (time.Duration(v) * time.Millisecond).String()
+	case Milli:
+		return strconv.FormatFloat(float64(v)/1000, 'f', -1, 64)
 	}
 	return strconv.FormatInt(v, 10)
 }
