@@ -83,4 +83,7 @@ type ClientConfig struct {
 	Think  time.Duration
 	Nested int
 	Keys   []string // the keys its holds need, when not LockConfig.Keys
+	// Resource names the resource its work reads and writes, when clients
+	// work on different ones (lock granularity); "": the one counter.
+	Resource string
 }

@@ -34,6 +34,8 @@ type Resource struct {
 
 	jobs       map[int]string // resource.idempotency: job — which client wrote each job first
 	duplicates int64          // writes refused for a job written already
+
+	named map[string]int64 // the counters of named resources (ClientConfig.Resource); Value is the unnamed one's
 }
 
 // Write is one write request as the resource saw it.
@@ -101,10 +103,11 @@ func (r *Resource) read(t *Thread, l *Lease) (int64, bool) {
 			r.w.Emit(ResourceName, "read", "%s read counter = %d and stamped it %s", c.Name, r.Value, l.Token)
 			return readReply{r.Value, true}, nil, true
 		}
+		v := r.valueOf(c)
 		b := append(r.w.line(), c.Name...)
-		b = strconv.AppendInt(append(b, " read counter = "...), r.Value, 10)
+		b = strconv.AppendInt(append(append(append(b, " read "...), r.counterOf(c)...), " = "...), v, 10)
 		r.w.emitLine(ResourceName, "read", appendTokenNote(b, l))
-		return readReply{r.Value, true}, nil, true
+		return readReply{v, true}, nil, true
 	})
 	if err != nil {
 		r.w.Emit(c.Name, "abort", "read of the resource failed (%v); the hold is abandoned", err)
@@ -155,12 +158,11 @@ func (r *Resource) write(t *Thread, l *Lease, v int64) {
 		}
 		wr.Accepted = true
 		r.record(wr)
-		old := r.Value
-		r.Value = v
+		old := r.setValue(c, v)
 		r.accepted++
 		r.w.feed(&judge.Event{Kind: judge.ResourceWrite, Client: c.Name, Value: v, OK: true})
 		b := append(r.w.line(), c.Name...)
-		b = strconv.AppendInt(append(b, " wrote counter = "...), v, 10)
+		b = strconv.AppendInt(append(append(append(b, " wrote "...), r.counterOf(c)...), " = "...), v, 10)
 		b = appendTokenNote(b, l)
 		if r.idempotent() {
 			b = append(append(b, " for "...), jobKey(c)...)

@@ -79,3 +79,52 @@ func (w *World) startFencing() {
 		w.Emit("net", "setup", "the fencing counter %s stands at %d on every shard: the first token is %d", key, start-1, start)
 	})
 }
+
+// counterOf is what the trace calls the counter c works on: "counter", or
+// its resource's name (lock granularity: clients on different resources).
+func (r *Resource) counterOf(c *Client) string {
+	if c.Cfg.Resource == "" {
+		return "counter"
+	}
+	return c.Cfg.Resource
+}
+
+// valueOf is the value of the counter c works on.
+func (r *Resource) valueOf(c *Client) int64 {
+	if c.Cfg.Resource == "" {
+		return r.Value
+	}
+	return r.named[c.Cfg.Resource]
+}
+
+// setValue stores v in the counter c works on and returns the old value.
+func (r *Resource) setValue(c *Client, v int64) (old int64) {
+	if c.Cfg.Resource == "" {
+		old, r.Value = r.Value, v
+		return old
+	}
+	if r.named == nil {
+		r.named = map[string]int64{} // at most one entry per client
+	}
+	old, r.named[c.Cfg.Resource] = r.named[c.Cfg.Resource], v
+	return old
+}
+
+// resourcesOf is the judge's map of client to resource, nil when every
+// client works on the one counter (the judge's books of old).
+func resourcesOf(cs []ClientConfig) map[string]string {
+	var m map[string]string
+	for _, c := range cs {
+		if c.Resource != "" {
+			m = map[string]string{}
+			break
+		}
+	}
+	if m == nil {
+		return nil
+	}
+	for _, c := range cs {
+		m[c.Name] = c.Resource
+	}
+	return m
+}

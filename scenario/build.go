@@ -117,6 +117,7 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 		if len(l.Keys) > 0 {
 			cfg.Clients[len(cfg.Clients)-1].Keys = c.Keys
 		}
+		cfg.Clients[len(cfg.Clients)-1].Resource = c.Resource
 	}
 	return cfg
 }

@@ -192,6 +192,8 @@ var clientSection = newSection("client", "",
 	field[Client]{name: keyKeys, doc: "the keys its holds need, in its order; default lock.keys",
 		read:  func(p *parser, e entry, c *Client, path string, pt posTable) { c.Keys = readKeyList(p, e, path, pt) },
 		write: func(c *Client) *yaml.Node { return writeKeys(c.Keys) }, skip: func(c *Client) bool { return len(c.Keys) == 0 }},
+	field[Client]{name: keyResource, doc: "the resource its work reads and writes; default the one counter all share",
+		val: func(c *Client) any { return &c.Resource }, skip: func(c *Client) bool { return c.Resource == "" }},
 )
 
 func readScenarioName(p *parser, e entry, s *Scenario, _ string, _ posTable) {

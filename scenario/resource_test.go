@@ -141,3 +141,27 @@ func TestMultiKeySettingsMatter(t *testing.T) {
 		}
 	}
 }
+
+// Clients on different resources do not violate the lock by working at
+// once; on the same resource they do, and each resource keeps its own
+// count of lost updates.
+func TestResourcesJudgedApart(t *testing.T) {
+	rep, _ := runVariant(t, "granularity-key-per-resource", func(*Scenario) {})
+	if m := rep.Metrics; m.Violations != 0 || m.LostUpdates != 0 || m.Throughput < 3900 {
+		t.Errorf("key per resource: %+v", m)
+	}
+	for _, same := range []string{"stock-1", ""} {
+		rep, _ = runVariant(t, "granularity-key-per-resource", func(s *Scenario) {
+			for i := range s.Clients {
+				s.Clients[i].Resource = same
+			}
+		})
+		if m := rep.Metrics; m.Violations == 0 || m.LostUpdates == 0 {
+			t.Errorf("all on %q: %+v, want violations and lost updates", same, m)
+		}
+	}
+	rep, _ = runVariant(t, "granularity-global-lock", func(*Scenario) {})
+	if m := rep.Metrics; m.Throughput > 1100 || m.Acquired != 12 {
+		t.Errorf("global lock: %+v", m)
+	}
+}

@@ -114,6 +114,9 @@ type Client struct {
 	Think  time.Duration
 	Nested int
 	Keys   []string // its own keys per hold (lock.keys when empty)
+	// Resource is the resource its work reads and writes; "": the one
+	// counter every client shares.
+	Resource string
 }
 
 // Expectation is one entry of `expect:`.

@@ -60,6 +60,7 @@ func validate(s *Scenario, pt posTable) *problem {
 	c.lock()
 	c.resource()
 	c.keys()
+	c.clientResources()
 	c.clients()
 	for i := range s.Faults {
 		c.fault(i)

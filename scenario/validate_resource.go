@@ -1,6 +1,11 @@
 package scenario
 
-import "github.com/lockstep-sim/lockstep/model"
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/lockstep-sim/lockstep/model"
+)
 
 // ResourceChecks and IdempotencyModes are resource.check's and
 // resource.idempotency's values, in documented order; the first is the
@@ -30,5 +35,39 @@ func (c *checker) resource() {
 	if r.StartToken > 1 && !token && c.given(at(keyStartToken)) {
 		c.errorf(at(keyStartToken), "%s needs %s.%s: token (without fencing the lock hands out no tokens)",
 			at(keyStartToken), keyLock, keyFencing)
+	}
+}
+
+// resourceName is what a client's resource may be called: printed in
+// traces, so plain.
+var resourceName = regexp.MustCompile(`^[A-Za-z0-9_:.-]+$`)
+
+// clientResources checks the clients' resource names, and the settings
+// that keep one book for all resources (a cas stamp, the job keys), which
+// clients on different resources would wrongly share.
+func (c *checker) clientResources() {
+	named := false
+	for i, cl := range c.s.Clients {
+		if cl.Resource == "" {
+			continue
+		}
+		named = true
+		p := fmt.Sprintf("%s[%d].%s", keyClients, i, keyResource)
+		switch {
+		case len(cl.Resource) > MaxClientNameLen:
+			c.errorf(p, "%s must be at most %d bytes long (got %d)", p, MaxClientNameLen, len(cl.Resource))
+		case !resourceName.MatchString(cl.Resource):
+			c.errorf(p, "%s %s may hold only A-Z, a-z, 0-9, _, :, . and -", p, echo(cl.Resource))
+		}
+	}
+	if !named {
+		return
+	}
+	if c.s.Lock.Fencing == "cas" {
+		c.errorf(dot(keyLock, keyFencing), "%s: cas keeps one stamp for every resource; clients' %s cannot be combined with it", dot(keyLock, keyFencing), keyResource)
+	}
+	if r := c.s.Resource; r != nil && r.Idempotency != "none" {
+		c.errorf(dot(keyResource, keyIdempotency), "%s keeps one set of job keys for every resource; clients' %s cannot be combined with it",
+			dot(keyResource, keyIdempotency), keyResource)
 	}
 }
