@@ -40,3 +40,15 @@ func writeKeys(keys []string) *yaml.Node {
 	n.Style = yaml.FlowStyle
 	return n
 }
+
+// keysPerHold is how many keys each of c's holds takes and gives back: 1
+// without lock.keys (PlannedEvents counts a command per key).
+func keysPerHold(s *Scenario, c Client) float64 {
+	switch {
+	case len(s.Lock.Keys) == 0:
+		return 1
+	case len(c.Keys) > 0:
+		return float64(len(c.Keys))
+	}
+	return float64(len(s.Lock.Keys))
+}
