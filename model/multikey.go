@@ -4,8 +4,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/model/keyhold"
 	"github.com/lockstep-sim/lockstep/model/slot"
 	"github.com/lockstep-sim/lockstep/model/store"
 )
@@ -17,26 +18,15 @@ import (
 // by one in the client's order, and a key that is held is polled with the
 // retry delays while the keys taken so far stay held: two clients taking
 // them in opposite orders wait for each other until a TTL frees one or
-// their retries give up (multikey_wait.go). With "script" one Lua script
-// takes all of them or none; on a cluster (Config.ClusterSlots) the node
-// refuses it with CROSSSLOT unless a hash tag puts the keys in one slot.
+// their retries give up (the book, model/keyhold, tells it). With "script"
+// one Lua script takes all of them or none; on a cluster
+// (Config.ClusterSlots) the node refuses it with CROSSSLOT unless a hash
+// tag puts the keys in one slot.
 type multiKey struct {
 	cfg    LockConfig
 	ttl    string
 	script bool
-	holds  map[*Client]*keyHold
-	owner  map[string]*Client // key -> the client that believes it holds it
-}
-
-// keyHold is one client's progress through its keys.
-type keyHold struct {
-	keys     []string // in the order it takes them
-	token    string
-	taken    int           // keys[:taken] are held
-	attempts int           // attempts of the acquire in progress
-	since    time.Duration // by its wall clock, when it sent the first key's SET
-	waiting  string        // the key it polls; "" none
-	reported bool          // the wait it is in was reported as a deadlock
+	book   *keyhold.Book
 }
 
 // MultiKeyScript is MultiKey's all-or-none mode.
@@ -52,8 +42,7 @@ end
 return 1`
 
 func newMultiKey(c LockConfig) Strategy {
-	return &multiKey{cfg: c, ttl: msArg(c.TTL), script: c.MultiKey == MultiKeyScript,
-		holds: map[*Client]*keyHold{}, owner: map[string]*Client{}}
+	return &multiKey{cfg: c, ttl: msArg(c.TTL), script: c.MultiKey == MultiKeyScript, book: keyhold.New(c.TTL)}
 }
 
 func (m *multiKey) Name() string               { return m.cfg.Strategy }
@@ -63,27 +52,17 @@ func (m *multiKey) LockNodes(w *World) []*Node { return []*Node{w.Shards[0].Mast
 // Renew: the design table refuses a watchdog with several keys.
 func (m *multiKey) Renew(*Thread, *Lease) bool { return false }
 
-// hold is c's progress, made on its first acquire: its keys in the order
-// it takes them.
-func (m *multiKey) hold(c *Client) *keyHold {
-	h := m.holds[c]
-	if h == nil {
-		keys := c.Cfg.Keys
-		if len(keys) == 0 {
-			keys = m.cfg.Keys
-		}
-		keys = slices.Clone(keys)
-		if m.cfg.SortKeys {
-			slices.Sort(keys)
-		}
-		h = &keyHold{keys: keys}
-		m.holds[c] = h
+// hold is c's progress through its keys (its own, or the lock's).
+func (m *multiKey) hold(c *Client) *keyhold.Hold {
+	keys := c.Cfg.Keys
+	if len(keys) == 0 {
+		keys = m.cfg.Keys
 	}
-	return h
+	return m.book.Of(c.Name, keys, m.cfg.SortKeys)
 }
 
-// op is what a command on key means to the judge, which follows the lock's
-// first key (LockConfig.Key) only.
+// op is what a command on keys means to the judge, which follows the
+// lock's first key (LockConfig.Key) only.
 func (m *multiKey) op(keys []string, op Op) Op {
 	if slices.Contains(keys, m.cfg.Key) {
 		return op
@@ -95,10 +74,10 @@ func (m *multiKey) op(keys []string, op Op) Op {
 // the keys taken so far are given back, as a finally block would.
 func (m *multiKey) Acquire(t *Thread, l *Lease) bool {
 	h := m.hold(t.c)
-	if h.token != l.Token {
-		h.token, h.taken, h.attempts = l.Token, 0, 0
+	if h.Token != l.Token {
+		h.Token, h.Taken, h.Attempts = l.Token, 0, 0
 	}
-	h.attempts++
+	h.Attempts++
 	n := t.master(0)
 	l.Nodes = append(l.Nodes[:0], n)
 	var ok bool
@@ -108,48 +87,47 @@ func (m *multiKey) Acquire(t *Thread, l *Lease) bool {
 		ok = m.takeEach(t, n, h)
 	}
 	if ok {
-		l.Until = h.since + m.cfg.TTL // the first key's lease ends first
-		h.waiting, h.reported, h.attempts = "", false, 0
+		l.Until = h.Since + m.cfg.TTL // the first key's lease ends first
+		m.book.Granted(h)
 		return true
 	}
-	if r := m.cfg.Retry; r == nil || h.attempts >= r.Attempts {
+	if r := m.cfg.Retry; r == nil || h.Attempts >= r.Attempts {
 		m.giveBack(t, n, h)
 	}
 	return false
 }
 
 // takeEach takes the keys not yet held one by one; false at the first
-// that is held by someone else.
-func (m *multiKey) takeEach(t *Thread, n *Node, h *keyHold) bool {
-	for h.taken < len(h.keys) {
-		k := h.keys[h.taken]
-		if h.taken == 0 {
-			h.since = t.Wall()
+// that is held by someone else, which the book is told the client polls.
+func (m *multiKey) takeEach(t *Thread, n *Node, h *keyhold.Hold) bool {
+	for h.Taken < len(h.Keys) {
+		k := h.Keys[h.Taken]
+		if h.Taken == 0 {
+			h.Since = t.Wall()
 		}
-		r, err := t.Call(n, m.op(h.keys[h.taken:h.taken+1], OpAcquire), "SET", k, h.token, "NX", "PX", m.ttl)
+		r, err := t.Call(n, m.op(h.Keys[h.Taken:h.Taken+1], OpAcquire), "SET", k, h.Token, "NX", "PX", m.ttl)
 		if err != nil || r == nil {
-			m.wait(t, h, k)
+			if msg, circle := m.book.Wait(h, k); circle {
+				t.c.w.Emit(t.c.Name, "deadlock", "%s", msg)
+				t.c.w.feed(&judge.Event{Kind: judge.Deadlock, Client: t.c.Name, Note: msg})
+			}
 			return false
 		}
-		h.taken++
-		m.owner[k] = t.c
+		m.book.Took(h, k)
 	}
 	return true
 }
 
 // takeAll is the one script over every key.
-func (m *multiKey) takeAll(t *Thread, n *Node, h *keyHold) bool {
-	h.since = t.Wall()
-	args := make([]string, 0, 5+len(h.keys))
-	args = append(append(args, "EVAL", multiAcquireScript, strconv.Itoa(len(h.keys))), h.keys...)
-	r, err := t.Call(n, m.op(h.keys, OpAcquire), append(args, h.token, m.ttl)...)
+func (m *multiKey) takeAll(t *Thread, n *Node, h *keyhold.Hold) bool {
+	h.Since = t.Wall()
+	args := make([]string, 0, 5+len(h.Keys))
+	args = append(append(args, "EVAL", multiAcquireScript, strconv.Itoa(len(h.Keys))), h.Keys...)
+	r, err := t.Call(n, m.op(h.Keys, OpAcquire), append(args, h.Token, m.ttl)...)
 	if err != nil || r != 1 {
 		return false
 	}
-	h.taken = len(h.keys)
-	for _, k := range h.keys {
-		m.owner[k] = t.c
-	}
+	m.book.TookAll(h)
 	return true
 }
 
@@ -157,15 +135,11 @@ func (m *multiKey) takeAll(t *Thread, n *Node, h *keyHold) bool {
 func (m *multiKey) Release(t *Thread, l *Lease) { m.giveBack(t, t.master(0), m.hold(t.c)) }
 
 // giveBack releases the keys taken, the last taken first.
-func (m *multiKey) giveBack(t *Thread, n *Node, h *keyHold) {
-	for i := h.taken - 1; i >= 0; i-- {
-		k := h.keys[i]
-		t.Call(n, m.op(h.keys[i:i+1], OpRelease), "EVAL", store.ScriptRelease, "1", k, h.token)
-		if m.owner[k] == t.c {
-			delete(m.owner, k)
-		}
+func (m *multiKey) giveBack(t *Thread, n *Node, h *keyhold.Hold) {
+	for i := h.Taken - 1; i >= 0; i-- {
+		t.Call(n, m.op(h.Keys[i:i+1], OpRelease), "EVAL", store.ScriptRelease, "1", h.Keys[i], h.Token)
 	}
-	h.taken, h.attempts, h.waiting, h.reported = 0, 0, "", false
+	m.book.GaveBack(h)
 }
 
 // crossSlot reports whether a command names keys in more than one hash
