@@ -128,3 +128,14 @@ func resourcesOf(cs []ClientConfig) map[string]string {
 	}
 	return m
 }
+
+// Total is the sum of every counter, the unnamed one and the named
+// resources': what a display of "the counter" shows when clients work on
+// several (it is Value when they do not).
+func (r *Resource) Total() int64 {
+	t := r.Value
+	for _, v := range r.named { // a sum: the order does not matter
+		t += v
+	}
+	return t
+}
