@@ -52,6 +52,7 @@ type LockConfig struct {
 	DriftFactor float64       // redlock
 	NodeTimeout time.Duration // redlock request_timeout
 	Parallel    bool          // redlock
+	Knobs       ClientKnobs   // the real clients' runtime behaviours (knobs.go)
 	// Keys: a hold needs every one of these keys (multikey.go); empty: the
 	// one Key. Key is then the first, the key the judge follows.
 	Keys     []string
@@ -63,6 +64,10 @@ type LockConfig struct {
 type WatchdogConfig struct {
 	Every       time.Duration
 	MaxRenewals int
+	// RetryOnFailure keeps renewing after a renewal that got no answer or
+	// an error (Redisson); only "the key is not ours" stops it. false: any
+	// failed renewal stops it (today's behaviour).
+	RetryOnFailure bool
 }
 
 // RetryConfig is how a client retries a failed acquire.

@@ -85,6 +85,7 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 			DriftFactor: l.Redlock.DriftFactor,
 			NodeTimeout: l.Redlock.RequestTimeout,
 			Parallel:    l.Redlock.Parallel,
+			Knobs:       clientKnobs(l),
 		},
 	}
 	if o.Seed != nil {
@@ -95,9 +96,7 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 		cfg.Lock.Strategy = o.Strategy
 	}
 	cfg.Nodes.Masters = NodesFor(cfg.Lock.Strategy, cfg.Nodes.Masters)
-	if l.Watchdog != nil {
-		cfg.Lock.Watchdog = &model.WatchdogConfig{Every: l.Watchdog.Every, MaxRenewals: l.Watchdog.MaxRenewals}
-	}
+	cfg.Lock.Watchdog = watchdogConfig(l.Watchdog)
 	if l.Retry != nil {
 		r := *l.Retry
 		cfg.Lock.Retry = &model.RetryConfig{Attempts: r.Attempts, Delay: r.Delay, Backoff: r.Backoff, MaxDelay: r.MaxDelay, Jitter: r.Jitter}

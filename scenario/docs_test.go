@@ -60,6 +60,7 @@ func TestLimitsDocMatchesCode(t *testing.T) {
 		"MaxKeyLen": fmt.Sprint(MaxKeyLen), "MaxTitleLen": fmt.Sprint(MaxTitleLen),
 		"MaxStoryLen": fmt.Sprint(MaxStoryLen), "DefaultEventBudget": fmt.Sprint(DefaultEventBudget),
 	}
+	values["MaxDriverRetries"] = fmt.Sprint(MaxDriverRetries)
 	// Every exported constant of limits.go is in values (so in the table).
 	f, err := goparser.ParseFile(token.NewFileSet(), "limits.go", nil, 0)
 	if err != nil {

@@ -69,6 +69,17 @@ const (
 	keyThink  = "think"
 	keyNested = "nested"
 
+	// The real clients' runtime knobs (lock:, lock.watchdog:, lock.driver:).
+	keyWait             = "wait"
+	keyDriver           = "driver"
+	keyFairTimeout      = "fair_timeout"
+	keyCheckBeforeWrite = "check_before_write"
+	keyOnFailure        = "on_failure"
+	keyRetries          = "retries"
+	keyLockCommands     = "lock_commands"
+	keyNotify           = "notify"
+	keyRegrant          = "regrant"
+
 	keyResource    = "resource"
 	keyCheck       = "check"
 	keyStartToken  = "start_token"

@@ -123,6 +123,23 @@ var lockSection = newSection(keyLock, keyLock+".",
 			readSection(p, e.v, redlockSection, &l.Redlock, path, pt)
 		},
 		write: func(l *Lock) *yaml.Node { return writeSection(redlockSection, &l.Redlock) }},
+	field[Lock]{name: keyWait, doc: "tryLock's waitTime: give up the whole acquire after it; 0: no bound",
+		val: func(l *Lock) any { return &l.Wait }, skip: func(l *Lock) bool { return l.Wait == 0 }},
+	field[Lock]{name: keyDriver, doc: "the Redis driver resends a command whose reply timed out; absent: never",
+		read: func(p *parser, e entry, l *Lock, path string, pt posTable) {
+			l.Driver = &Driver{LockCommands: true}
+			readSection(p, e.v, driverSection, l.Driver, path, pt)
+		},
+		write: func(l *Lock) *yaml.Node { return writeSection(driverSection, l.Driver) },
+		skip:  func(l *Lock) bool { return l.Driver == nil }},
+	field[Lock]{name: keyFairTimeout, doc: "how long a fair-lock waiter keeps its place without polling; 0: 5s (longer with long retry delays)",
+		val: func(l *Lock) any { return &l.FairTimeout }, skip: func(l *Lock) bool { return l.FairTimeout == 0 }},
+	field[Lock]{name: keyCheckBeforeWrite, doc: "skip the write when the lease has run out by the client's clock",
+		val: func(l *Lock) any { return &l.CheckBeforeWrite }, skip: func(l *Lock) bool { return !l.CheckBeforeWrite }},
+	field[Lock]{name: keyNotify, doc: "poll | pubsub: how a waiter learns of a release; default poll",
+		val: func(l *Lock) any { return &l.Notify }, skip: func(l *Lock) bool { return l.Notify == "" }},
+	field[Lock]{name: keyRegrant, doc: "the acquire also grants when the key holds our token already (bsm/redislock)",
+		val: func(l *Lock) any { return &l.Regrant }, skip: func(l *Lock) bool { return !l.Regrant }},
 	field[Lock]{name: keyKeys, doc: "several keys every hold needs (multi-key holds); key is then one of them, default the first",
 		read: readLockKeys, write: func(l *Lock) *yaml.Node { return writeKeys(l.Keys) },
 		skip: func(l *Lock) bool { return len(l.Keys) == 0 }},
@@ -132,11 +149,20 @@ var lockSection = newSection(keyLock, keyLock+".",
 		val: func(l *Lock) any { return &l.KeyOrder }, skip: func(l *Lock) bool { return l.KeyOrder == "" }},
 )
 
+var driverSection = newSection(keyDriver, keyDriver+".",
+	field[Driver]{name: keyRetries, doc: "resends of a command whose reply timed out (go-redis 3, Redisson 4)",
+		val: func(d *Driver) any { return &d.Retries }},
+	field[Driver]{name: keyLockCommands, doc: "the acquire and release commands are resent too; default true (Redisson: false)",
+		val: func(d *Driver) any { return &d.LockCommands }},
+)
+
 var watchdogSection = newSection(keyWatchdog, keyWatchdog+".",
 	field[Watchdog]{name: keyEvery, doc: "how often the lease is renewed",
 		val: func(w *Watchdog) any { return &w.Every }},
 	field[Watchdog]{name: keyMaxRenewals, doc: "renewals per hold; 0: unlimited",
 		val: func(w *Watchdog) any { return &w.MaxRenewals }},
+	field[Watchdog]{name: keyOnFailure, doc: "stop | retry: after a renewal with no answer or an error; default stop",
+		val: func(w *Watchdog) any { return &w.OnFailure }, skip: func(w *Watchdog) bool { return w.OnFailure == "" }},
 )
 
 var retrySection = newSection(keyRetry, keyRetry+".",

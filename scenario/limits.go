@@ -1,6 +1,10 @@
 package scenario
 
-import "time"
+import (
+	"time"
+
+	"github.com/lockstep-sim/lockstep/model"
+)
 
 // The limits of a scenario file, in one table: docs/scenario-format.md
 // ("Limits") lists the same names and values, and a test checks that the two
@@ -47,6 +51,8 @@ const (
 	MaxRenewals = 1_000_000
 	// MaxBackoff is the largest retry.backoff multiplier.
 	MaxBackoff = 1000.0
+	// MaxDriverRetries is the largest lock.driver.retries.
+	MaxDriverRetries = model.MaxDriverRetries
 	// MaxStartToken is the largest resource.start_token: room for a
 	// counter that has run for years, far from int64's end after every INCR.
 	MaxStartToken = 1_000_000_000

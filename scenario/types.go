@@ -73,6 +73,14 @@ type Lock struct {
 	Keys      []string // several keys per hold; Key is then one of them (default the first)
 	MultiKey  string   // each | script; "" = each
 	KeyOrder  string   // given | sorted; "" = given
+
+	// The real clients' runtime knobs (model.ClientKnobs); zero: off.
+	Wait             time.Duration // tryLock's waitTime: the whole acquire's bound
+	Driver           *Driver       // nil: the driver never resends
+	FairTimeout      time.Duration // a fair-lock waiter's place; 0: the default
+	CheckBeforeWrite bool          // skip the write once the lease ran out
+	Notify           string        // poll | pubsub; "" = poll
+	Regrant          bool          // the acquire also grants our own key again (redislock)
 }
 
 // Resource is how the protected resource checks what reaches it.
@@ -82,10 +90,17 @@ type Resource struct {
 	Idempotency string // none | job: the key each write carries; default none
 }
 
+// Driver is the Redis driver's resend of a command whose reply timed out.
+type Driver struct {
+	Retries      int  // resends of one command
+	LockCommands bool // the acquire and release commands are resent too; default true
+}
+
 // Watchdog is Redisson-style lease renewal.
 type Watchdog struct {
 	Every       time.Duration
-	MaxRenewals int // 0 = unlimited
+	MaxRenewals int    // 0 = unlimited
+	OnFailure   string // stop | retry; "" = stop
 }
 
 // Retry governs acquire attempts.

@@ -276,6 +276,7 @@ func (c *checker) lock() {
 	c.watchdog(l.Watchdog)
 	c.retry(l.Retry)
 	c.redlock(l.Redlock)
+	c.knobs(l)
 
 	// Which modifiers a strategy can run is decided in one place (design.go),
 	// which Compare uses too.

@@ -77,6 +77,8 @@ var fastScripts = []*fastScript{
 	{name: "reentrant-release", src: ScriptReentrantRelease, keys: 1, argv: 1, run: fastReentrantRelease},
 	{name: "reentrant-renew", src: ScriptReentrantRenew, keys: 1, argv: 2, run: fastReentrantRenew},
 	{name: "fair-acquire", src: ScriptFairAcquire, keys: 3, argv: 4, run: fastFairAcquire},
+	{name: "reentrant-fenced-acquire", src: ScriptReentrantFencedAcquire, keys: 2, argv: 2, run: fastReentrantFencedAcquire},
+	{name: "regrant-acquire", src: ScriptRegrantAcquire, keys: 1, argv: 2, run: fastRegrantAcquire},
 }
 
 // fastBySrc and fastBySHA find a twin by EVAL's source or EVALSHA's hash.
