@@ -32,7 +32,7 @@ type World struct {
 	calls    sim.FreeList[rpcCall] // finished RPCs, for reuse (see rpcCall)
 	sleeps   sim.FreeList[sleep]   // finished Sleeps, for reuse
 	// finishedN counts the clients that are done or crashed (kept by
-	// Client.setState): Done is asked before every kernel event.
+	// Client.setState), so that Done costs nothing.
 	finishedN int
 	// covers are the faults on now, by kind and target (see Cover). Looked
 	// up only; its order never reaches output.
@@ -103,7 +103,9 @@ func (w *World) Now() time.Duration { return w.K.Now() }
 // Close ends every simulated thread; the world must not be used afterwards.
 func (w *World) Close() { w.K.Close() }
 
-// Done reports whether every client has finished or died: the run can end.
+// Done reports whether every client has finished or died. The run still
+// plays to its duration: what is pending then (a write in flight, a
+// restart) still happens.
 func (w *World) Done() bool { return w.finishedN == len(w.Clients) }
 
 // Finish closes the books at the end of the run: the checker's end-of-run

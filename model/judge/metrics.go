@@ -19,6 +19,7 @@ type Metrics struct {
 	Acquired          int64         `json:"-"`
 	FailedAcquires    int64         `json:"-"`
 	MaxWait           time.Duration `json:"-"`
+	UnheldReleases    int64         `json:"-"`
 	DuplicateWrites   int64         `json:"-"`
 	Deadlocks         int64         `json:"-"`
 	Throughput        int64         `json:"-"` // thousandths of a hold per simulated second
@@ -36,6 +37,7 @@ const (
 	MetricAcquired          = "acquired"
 	MetricFailedAcquires    = "failed_acquires"
 	MetricMaxWait           = "max_wait"
+	MetricUnheldReleases    = "unheld_releases"
 	MetricDuplicateWrites   = "duplicate_writes"
 	MetricDeadlocks         = "deadlocks"
 	MetricThroughput        = "throughput"
@@ -91,6 +93,8 @@ var metricTable = []Metric{
 		Doc: "attempts that gave up", get: func(m Metrics) int64 { return m.FailedAcquires }},
 	{Name: MetricMaxWait, Kind: Millis, TextLine: 2,
 		Doc: "longest time a client waited for a grant", get: func(m Metrics) int64 { return m.MaxWait.Milliseconds() }},
+	{Name: MetricUnheldReleases, TextLine: 2,
+		Doc: "releases begun by a client that did not hold the lock then (its lease had expired or was lost, or it never got it)", get: func(m Metrics) int64 { return m.UnheldReleases }},
 	{Name: MetricDuplicateWrites,
 		Doc: "writes the resource refused because their idempotency key (the job) was written already (resource.idempotency: job)", get: func(m Metrics) int64 { return m.DuplicateWrites }},
 	{Name: MetricDeadlocks,

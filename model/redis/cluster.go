@@ -50,6 +50,8 @@ type Observer interface {
 	Resynced(replica, master *Node)
 	NodeClockJumped(n *Node, by time.Duration, expired []Expiry)
 	NodeClockDrifted(n *Node, rate float64)
+	// Replicated: replica applied effs, one command's writes on master.
+	Replicated(replica, master *Node, effs []Effect)
 }
 
 // Cluster is the Redis deployment of one run: its shards, their nodes and

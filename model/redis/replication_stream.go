@@ -173,6 +173,7 @@ func (s *replStream) flush() {
 		for _, e := range b.effs {
 			applied = append(applied, e.String())
 		}
+		w.obs.Replicated(s.replica, s.master, b.effs)
 	}
 	if len(s.queue) == 0 {
 		s.queue = nil
