@@ -69,6 +69,9 @@ type Metric struct {
 	// TextLine is the line of the text report that lists it (1 or 2; 0:
 	// not listed).
 	TextLine int
+	// TextIfSet: the text report lists it only when it is not 0 (a metric
+	// of a feature most scenarios do not use).
+	TextIfSet bool
 	// Outcome: a run exported as a regression test states it in expect:.
 	Outcome bool
 	get     func(m Metrics) int64
@@ -95,9 +98,9 @@ var metricTable = []Metric{
 		Doc: "longest time a client waited for a grant", get: func(m Metrics) int64 { return m.MaxWait.Milliseconds() }},
 	{Name: MetricUnheldReleases, TextLine: 2,
 		Doc: "releases begun by a client that did not hold the lock then (its lease had expired or was lost, or it never got it)", get: func(m Metrics) int64 { return m.UnheldReleases }},
-	{Name: MetricDuplicateWrites,
+	{Name: MetricDuplicateWrites, TextLine: 2, TextIfSet: true,
 		Doc: "writes the resource refused because their idempotency key (the job) was written already (resource.idempotency: job)", get: func(m Metrics) int64 { return m.DuplicateWrites }},
-	{Name: MetricDeadlocks,
+	{Name: MetricDeadlocks, TextLine: 2, TextIfSet: true,
 		Doc: "times clients holding some of their keys waited for each other's (several keys per hold)", get: func(m Metrics) int64 { return m.Deadlocks }},
 	{Name: MetricThroughput, Kind: Milli,
 		Doc: "holds completed per simulated second, until the last one completed", get: func(m Metrics) int64 { return m.Throughput }},
