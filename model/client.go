@@ -290,7 +290,9 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 	}
 	wd.stop()
 	c.w.clientEvent(judge.LeaveCS, c.Name)
-	c.w.clientEvent(judge.Releasing, c.Name)
+	if c.judgedKey() {
+		c.w.clientEvent(judge.Releasing, c.Name)
+	}
 	st.Release(t, l)
 	c.lease = nil
 	c.w.emitLine(c.Name, "released", append(append(c.w.line(), "released "...), l.Token...))

@@ -156,3 +156,10 @@ func crossSlot(args []string) bool {
 	_, same := slot.Same(args[3 : 3+n])
 	return !same
 }
+
+// judgedKey reports whether c's holds take the key the judge follows
+// (LockConfig.Key): a client whose own keys leave it out (a key per
+// resource) releases nothing the judge could call unheld.
+func (c *Client) judgedKey() bool {
+	return len(c.Cfg.Keys) == 0 || slices.Contains(c.Cfg.Keys, c.w.Cfg.Lock.Key)
+}

@@ -147,7 +147,8 @@ func TestMultiKeySettingsMatter(t *testing.T) {
 // count of lost updates.
 func TestResourcesJudgedApart(t *testing.T) {
 	rep, _ := runVariant(t, "granularity-key-per-resource", func(*Scenario) {})
-	if m := rep.Metrics; m.Violations != 0 || m.LostUpdates != 0 || m.Throughput < 3900 {
+	// B, C and D release keys the judge does not follow: not unheld.
+	if m := rep.Metrics; m.Violations != 0 || m.LostUpdates != 0 || m.Throughput < 3900 || m.UnheldReleases != 0 {
 		t.Errorf("key per resource: %+v", m)
 	}
 	for _, same := range []string{"stock-1", ""} {
