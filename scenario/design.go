@@ -95,6 +95,11 @@ var conflicts = []struct {
 		return len(l.Keys) > 0 && (l.Watchdog != nil || l.Reentrant || l.Fair || (l.Fencing != "" && l.Fencing != "none"))
 	}, lockKeys + " cannot be combined with " + lockWatchdog + ", " + lockReentrant + ", " + lockFair + " or " + lockFencing +
 		" (each is a one-key script)"},
+	// A hold of several keys gives its keys back when its attempts run out;
+	// a total wait, a release notification or a re-grant would each need
+	// their own path through it.
+	{lockKeys, func(l Lock) bool { return len(l.Keys) > 0 && (l.Wait > 0 || l.Notify == model.NotifyPubSub || l.Regrant) },
+		lockKeys + " cannot be combined with " + keyLock + "." + keyWait + ", " + lockNotify + ": " + model.NotifyPubSub + " or " + lockRegrant},
 }
 
 // DesignProblems lists every reason lock l cannot run under strategy, in
