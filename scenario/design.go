@@ -98,7 +98,9 @@ var conflicts = []struct {
 	// A hold of several keys gives its keys back when its attempts run out;
 	// a total wait, a release notification or a re-grant would each need
 	// their own path through it.
-	{lockKeys, func(l Lock) bool { return len(l.Keys) > 0 && (l.Wait > 0 || l.Notify == model.NotifyPubSub || l.Regrant) },
+	{lockKeys, func(l Lock) bool {
+		return len(l.Keys) > 0 && (l.Wait > 0 || l.Notify == model.NotifyPubSub || l.Regrant)
+	},
 		lockKeys + " cannot be combined with " + keyLock + "." + keyWait + ", " + lockNotify + ": " + model.NotifyPubSub + " or " + lockRegrant},
 }
 
