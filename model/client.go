@@ -322,7 +322,7 @@ func (c *Client) reenter(t *Thread, l *Lease) (depth int, ok bool) {
 func (c *Client) work(t *Thread, l *Lease) {
 	c.setState(StateWorking)
 	c.w.clientEvent(judge.Working, c.Name)
-	v, ok := c.w.Res.read(t, l)
+	v, ok := c.w.readResource(t, l)
 	if !ok {
 		return
 	}
@@ -330,5 +330,5 @@ func (c *Client) work(t *Thread, l *Lease) {
 	if c.w.Cfg.Lock.Knobs.CheckBeforeWrite && !c.stillValid(t, l) {
 		return
 	}
-	c.w.Res.write(t, l, v+1)
+	c.w.writeResource(t, l, v+1)
 }

@@ -24,7 +24,7 @@ type Config struct {
 }
 
 // ResourceConfig is how the protected resource checks what reaches it
-// (resource.go). The zero value checks fencing tokens on reads and writes,
+// (model/resource). The zero value checks fencing tokens on reads and writes,
 // starts the fencing counter at 1 and keeps no idempotency keys.
 type ResourceConfig struct {
 	// WritesOnly: fencing tokens are checked on writes only, and reads

@@ -41,9 +41,6 @@ type World struct {
 	probes []probe           // per node (by Node.ID), the judge's look at its lock key
 }
 
-// ResourceName is the process name of the fenced resource on the network.
-const ResourceName = "resource"
-
 // NewWorld builds a world from cfg and schedules every client's start. It
 // fails only on a config that the scenario loader should have refused.
 func NewWorld(cfg Config) (*World, error) {
@@ -65,7 +62,7 @@ func NewWorld(cfg Config) (*World, error) {
 	// fault's own trace line comes before its effects.
 	w.Net.OnChange(func() { k.At(k.Now(), w.netChanged) })
 	w.Net.OnDrop(w.traceDrop)
-	w.Res = newResource(w, cfg.Lock.Fencing)
+	w.Res = newResource(w)
 	w.startFencing()
 	w.Chk = newChecker(w)
 	for _, cc := range cfg.Clients {
