@@ -195,7 +195,7 @@ func writeList(w io.Writer, ss []*scenario.Scenario) {
 	rows := make([][3]string, len(ss))
 	var wName, wStrat int
 	for i, s := range ss {
-		rows[i] = [3]string{termtext.Escape(s.Name), termtext.Escape(s.Lock.Strategy), termtext.Escape(s.Title)}
+		rows[i] = [3]string{termtext.Escape(s.Name), termtext.Escape(scenario.StrategyLabel(s.Lock.Strategy, s.Lock.Client)), termtext.Escape(s.Title)}
 		wName = max(wName, utf8.RuneCountInString(rows[i][0]))
 		wStrat = max(wStrat, utf8.RuneCountInString(rows[i][1]))
 	}

@@ -70,3 +70,23 @@ func reentrantNested(t *testing.T) *scenario.Scenario {
 	}
 	return s
 }
+
+// explore takes client profiles where it takes strategies: the runs of a
+// profile run its library's design (scenario.ProfileLock), on the masters
+// its strategy needs.
+func TestExploreAcceptsProfiles(t *testing.T) {
+	s := reentrantNested(t)
+	for _, c := range []struct{ name, strategy string }{{"redsync", "redlock"}, {"redisson", "lua-release"}} {
+		w := NewWorld(s, c.name)
+		if err := w.check(); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		l := w.Base.Lock
+		if l.Strategy != c.strategy || l.Client != c.name || w.Base.Redis.Nodes != scenario.NodesFor(c.strategy, s.Redis.Nodes) {
+			t.Errorf("%s: explored strategy %s client %q on %d nodes", c.name, l.Strategy, l.Client, w.Base.Redis.Nodes)
+		}
+	}
+	if w := NewWorld(s, "redsync"); w.Base.Lock.Retry == nil || w.Base.Lock.Retry.Attempts != 32 {
+		t.Errorf("redsync's runs should retry 32 times, got %+v", w.Base.Lock.Retry)
+	}
+}

@@ -55,8 +55,10 @@ func NewWorld(s *scenario.Scenario, strategy string) *World {
 	base := *under
 	base.Faults = nil
 	base.Expect = nil
-	base.Lock.Strategy = strategy
-	base.Redis.Nodes = scenario.NodesFor(strategy, s.Redis.Nodes)
+	if !scenario.IsProfile(strategy) { // a profile's strategy is its own (scenario.ProfileLock)
+		base.Lock.Strategy = strategy
+	}
+	base.Redis.Nodes = scenario.NodesFor(base.Lock.Strategy, s.Redis.Nodes)
 	w := &World{Strategy: strategy, Base: &base, TTL: s.Lock.TTL, Duration: s.Duration, Dropped: dropped, err: err}
 	var clients []string
 	for _, c := range s.Clients {

@@ -326,7 +326,9 @@ func (c *Client) work(t *Thread, l *Lease) {
 	if !ok {
 		return
 	}
-	t.Sleep(c.Cfg.Work)
+	if !c.workFor(t, c.Cfg.Work) { // false: aborted (redlock_using.go)
+		return
+	}
 	if c.w.Cfg.Lock.Knobs.CheckBeforeWrite && !c.stillValid(t, l) {
 		return
 	}

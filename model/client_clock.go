@@ -22,7 +22,9 @@ import (
 //   - What the client believes about its lease — Lease.Start and Lease.Until,
 //     Redlock's elapsed time and validity — is read from its wall clock, so
 //     a jump moves it: a forward jump makes the lease look shorter, a jump
-//     during a Redlock attempt is counted as elapsed time.
+//     during a Redlock attempt is counted as elapsed time (unless the
+//     recipe reads elapsed time on the monotonic clock, as Go clients do:
+//     LockConfig.MonotonicElapsed).
 
 // localTimer is a wake-up at a reading of the client's monotonic clock. It is
 // its own kernel event handler, so arming one allocates nothing more; a

@@ -4,7 +4,11 @@
 // judges the run from true time. It knows nothing of YAML or terminals.
 package model
 
-import "time"
+import (
+	"time"
+
+	"github.com/lockstep-sim/lockstep/sim"
+)
 
 // Config is everything needed to build a World. Package scenario fills it
 // from a scenario file; tests fill it directly.
@@ -13,6 +17,7 @@ type Config struct {
 	Duration time.Duration
 	Latency  time.Duration // one-way network latency
 	Jitter   time.Duration
+	Links    []sim.Link // per-link extra latency and loss (network.links)
 	Nodes    NodesConfig
 	Lock     LockConfig
 	Clients  []ClientConfig
@@ -52,12 +57,35 @@ type LockConfig struct {
 	DriftFactor float64       // redlock
 	NodeTimeout time.Duration // redlock request_timeout
 	Parallel    bool          // redlock
-	Knobs       ClientKnobs   // the real clients' runtime behaviours (knobs.go)
+	// Redlock-family behaviours (redlock_family.go). The zero values are the
+	// redis.io recipe lockstep has always run; the client profiles
+	// (scenario/profiles.go) set them as each library behaves.
+	Deadline         string  // "" or DeadlineNode, DeadlineAttempt, DeadlineNone
+	TimeoutFactor    float64 // DeadlineAttempt: the attempt's deadline is TTL × this
+	FirstQuorum      bool    // decide once a quorum has answered either way
+	NoValidityCheck  bool    // a quorum grants whatever the validity
+	NoDriftSlack     bool    // drift is TTL × DriftFactor, without redis.io's 2 ms
+	MonotonicElapsed bool    // elapsed on the client's monotonic clock, not its wall clock
+	LeaseFromReply   bool    // the lease ends validity after the count, not after the attempt's start
+	ExtendLate       string  // "" or ExtendLateRefuse, ExtendLateAllow, ExtendLateError
+	ExtendSetMissing bool    // a renewal SETs the key again where it is gone (redsync's setNXOnExtend)
+	ReleaseAtEnd     bool    // a failed attempt leaves its keys; only the last failed try releases
 	// Keys: a hold needs every one of these keys (multikey.go); empty: the
 	// one Key. Key is then the first, the key the judge follows.
 	Keys     []string
 	MultiKey string // each (one SET NX PX per key, in order) | script (one Lua script over all)
 	SortKeys bool   // take the keys in sorted order, whatever order a client lists them in
+
+	Knobs ClientKnobs // the real clients' runtime behaviours (knobs.go)
+	// WaitReplicas: WAIT after a single-instance grant (wait_replicas.go).
+	WaitReplicas *WaitReplicasConfig
+}
+
+// WaitReplicasConfig is lock.wait_replicas: after a grant the client sends
+// WAIT Replicas Timeout and releases the lock if fewer replicas acked.
+type WaitReplicasConfig struct {
+	Replicas int
+	Timeout  time.Duration
 }
 
 // WatchdogConfig is lease renewal every Every, at most MaxRenewals times (0: no limit).
@@ -68,6 +96,9 @@ type WatchdogConfig struct {
 	// an error (Redisson); only "the key is not ours" stops it. false: any
 	// failed renewal stops it (today's behaviour).
 	RetryOnFailure bool
+	// AbortWork: a refused renewal stops the work before its write, as
+	// node-redlock's using() aborts its routine (Redlock only).
+	AbortWork bool
 }
 
 // RetryConfig is how a client retries a failed acquire.

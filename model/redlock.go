@@ -37,6 +37,12 @@ import (
 type Redlock struct {
 	cfg LockConfig
 	obs []RedlockObserver // the narrator first
+	// tries counts each client's attempts for its current token, for
+	// release_failed: end (lastTry); looked up by client only.
+	tries map[*Client]*tryCount
+	// working is each client's abortable work in progress (abort_work);
+	// looked up by client only.
+	working map[*Client]*abortable
 }
 
 func init() {
@@ -47,7 +53,7 @@ func newRedlock(c LockConfig) *Redlock {
 	if c.NodeTimeout <= 0 {
 		c.NodeTimeout = DefaultNodeTimeout
 	}
-	return &Redlock{cfg: c, obs: []RedlockObserver{narrator{}}}
+	return &Redlock{cfg: c, obs: []RedlockObserver{narrator{}}, tries: map[*Client]*tryCount{}, working: map[*Client]*abortable{}}
 }
 
 // Defaults of the reference implementations, used when the configuration
@@ -61,10 +67,12 @@ const (
 	clockSlack = 2 * time.Millisecond
 )
 
-// Without a retry block Redlock retries on its own, as redlock-rb, redlock-py
-// and the redis.io text do: a few attempts, each after a random delay so that
-// clients that collided do not collide again. The delay is drawn from the
-// client's seeded stream. With a retry block the client's retry loop governs
+// Without a retry block Redlock retries on its own, as the redis.io text
+// advises: a few attempts, each after a random delay so that clients that
+// collided do not collide again. The delay is drawn from the client's seeded
+// stream. The numbers are lockstep's, not a library's: redlock-py sleeps a
+// fixed 200 ms between tries, redlock-rb makes 4 tries at 200 ms +
+// rand(50 ms); the client profiles (scenario/profiles.go) model libraries. With a retry block the client's retry loop governs
 // and an attempt is exactly one attempt.
 const (
 	defaultAttempts   = 3
@@ -113,7 +121,7 @@ func (r *Redlock) Acquire(t *Thread, l *Lease) bool {
 		attempts = defaultAttempts
 	}
 	for i := 1; ; i++ {
-		if r.attempt(t, l) {
+		if r.attempt(t, l, r.lastTry(t, l, i >= attempts)) {
 			return true
 		}
 		if i >= attempts {
@@ -134,22 +142,25 @@ func (r *Redlock) nested(t *Thread, l *Lease) bool {
 	return cur != nil && cur.Token == l.Token
 }
 
-// attempt is steps 1-5 of the algorithm, once.
-func (r *Redlock) attempt(t *Thread, l *Lease) bool {
+// attempt is steps 1-5 of the algorithm, once; last says whether it is
+// the client's last try for this token (see keepsKeys).
+func (r *Redlock) attempt(t *Thread, l *Lease, last bool) bool {
 	nodes := r.masters(t)
+	started := r.clock(t)
 	a := r.begin(t, l, nodes)
+	a.Keeps = r.cfg.ReleaseAtEnd && !last
 	var granted []*Node
 	r.each(t, nodes, OpAcquire, r.acquireArgs(l.Token), func(i int, res rpcResult) {
-		r.answered(t.c, a, i, classify(nodes[i], res))
+		r.answered(t.c, a, i, r.timeoutBound(classify(nodes[i], res)))
 		if a.Nodes[i].Outcome == OutcomeOK {
 			granted = append(granted, nodes[i])
 		}
 	})
-	if r.count(t, l, a) {
-		l.Nodes, l.Until, l.Fence = granted, l.Start+a.Validity, a.maxFence()
+	if r.count(t, l, a, started) {
+		l.Nodes, l.Until, l.Fence = granted, r.leaseEnd(t, l.Start, a.Validity), a.maxFence()
 		return true
 	}
-	if !a.Nested {
+	if !a.Nested && !a.Keeps {
 		r.releaseAll(t, nodes, l.Token)
 	}
 	return false
@@ -165,13 +176,13 @@ func (r *Redlock) acquireArgs(token string) []string {
 	return []string{"SET", key, token, "NX", "PX", ttl}
 }
 
-// count is steps 3 and 4: elapsed by the client's clock, the validity, and
-// whether a quorum granted in time.
-func (r *Redlock) count(t *Thread, l *Lease, a *Attempt) bool {
-	a.Elapsed = t.Wall() - l.Start
-	a.Validity = Validity(r.cfg.TTL, a.Elapsed, r.cfg.DriftFactor)
+// count is steps 3 and 4: elapsed by the client's clock (since its reading
+// started), the validity, and whether a quorum granted in time.
+func (r *Redlock) count(t *Thread, l *Lease, a *Attempt, started time.Duration) bool {
+	a.Elapsed = r.clock(t) - started
+	a.Validity = r.validity(a.Elapsed)
 	a.Done = true
-	a.OK = a.Granted >= a.Quorum && a.Validity > 0
+	a.OK = r.granted(a)
 	a.Nested = r.nested(t, l)
 	for _, o := range r.obs {
 		o.Counted(t.c, a)
@@ -180,56 +191,96 @@ func (r *Redlock) count(t *Thread, l *Lease, a *Attempt) bool {
 }
 
 // Release is the compare-and-delete script on every master: the client does
-// not know for sure which nodes hold its key.
+// not know for sure which nodes hold its key. An unlock has no deadline of
+// the attempt's kind (unlockBounds).
 func (r *Redlock) Release(t *Thread, l *Lease) {
-	r.releaseAll(t, r.masters(t), l.Token)
+	u := r.unlockBounds()
+	u.releaseAll(t, u.masters(t), l.Token)
 }
 
 func (r *Redlock) releaseAll(t *Thread, nodes []*Node, token string) {
 	r.each(t, nodes, OpRelease, []string{"EVAL", store.ScriptRelease, "1", r.cfg.Key, token}, nil)
 }
 
-// Renew is the watchdog's extension: check-and-PEXPIRE on every master. It
-// counts only if a quorum extended the key, the old lease had not run out
-// before the replies were read, and the new validity is positive.
+// Renew is the watchdog's extension (renew); with abort_work a refused one
+// fires the work's abort signal (redlock_using.go).
 func (r *Redlock) Renew(t *Thread, l *Lease) bool {
+	if r.renew(t, l) {
+		return true
+	}
+	r.abortWork(t.c)
+	return false
+}
+
+// renew is check-and-PEXPIRE on every master. It counts only if a quorum
+// extended the key, the old lease had not run out before the replies were
+// read, and the new validity is positive.
+func (r *Redlock) renew(t *Thread, l *Lease) bool {
 	nodes := r.masters(t)
 	start := t.Wall()
 	rn := Renewal{Of: len(nodes), Quorum: r.Quorum(t.World()), Until: l.Until}
-	r.each(t, nodes, OpRenew, []string{"EVAL", store.ScriptRenew, "1", r.cfg.Key, l.Token, msArg(r.cfg.TTL)},
+	if r.expiredBeforeExtend(t, l) {
+		return false
+	}
+	r.each(t, nodes, OpRenew, []string{"EVAL", r.renewScript(), "1", r.cfg.Key, l.Token, msArg(r.cfg.TTL)},
 		func(_ int, res rpcResult) {
 			if res.err == nil && res.reply == 1 {
 				rn.Extended++
 			}
 		})
 	now := t.Wall()
-	rn.Late = l.Until >= 0 && now >= l.Until
-	rn.Validity = Validity(r.cfg.TTL, now-start, r.cfg.DriftFactor)
+	rn.Late = r.refusesLate() && l.Until >= 0 && now >= l.Until
+	rn.Validity = r.validity(now - start)
 	if rn.Extended < rn.Quorum || rn.Late || rn.Validity <= 0 {
 		narrator{}.renewRefused(t.c, rn)
 		return false
 	}
-	l.Until = start + rn.Validity
+	l.Until = r.leaseEnd(t, start, rn.Validity)
 	return true
 }
 
 // each sends args to every node, in parallel or one after another as
 // configured, and calls onReply (if not nil) for each node in node order
-// once its reply or timeout has been read by the client.
+// once its reply or timeout has been read by the client. Each request is
+// bounded as the deadline knob says (requestTimeout); an acquisition that
+// decides at the first quorum stops reading, or asking, once it is decided
+// (the nodes not read are left pending).
 func (r *Redlock) each(t *Thread, nodes []*Node, op Op, args []string, onReply func(int, rpcResult)) {
+	begun, v := t.Mono(), r.deciding(t, op)
 	if r.cfg.Parallel {
-		res := t.callAll(nodes, op, r.cfg.NodeTimeout, args)
-		if onReply != nil {
-			for i := range res {
+		var res []rpcResult
+		if v != nil {
+			res = t.callAllUntil(nodes, op, r.requestTimeout(t, begun), args, v.add)
+		} else {
+			res = t.callAll(nodes, op, r.requestTimeout(t, begun), args)
+		}
+		for i := range res {
+			if onReply != nil && res[i].err != errUnread {
 				onReply(i, res[i])
 			}
 		}
 		return
 	}
 	for i, n := range nodes {
-		reply, err := t.CallTimeout(n, op, r.cfg.NodeTimeout, args...)
+		res := r.ask(t, n, op, begun, args)
 		if onReply != nil {
-			onReply(i, rpcResult{reply, err})
+			onReply(i, res)
+		}
+		if v != nil && v.add(res) {
+			return
 		}
 	}
+}
+
+// ask is one request of a sequential round; with the attempt's deadline
+// already passed it is not sent and counts as a timeout, as a Go client's
+// expired context fails the command at once.
+func (r *Redlock) ask(t *Thread, n *Node, op Op, begun time.Duration, args []string) rpcResult {
+	d := r.requestTimeout(t, begun)
+	if d <= 0 {
+		t.c.w.Emit(t.c.Name, "timeout", "no request to %s: the attempt's deadline of %s has passed", n.Name(), r.attemptDeadline())
+		return rpcResult{nil, ErrTimeout}
+	}
+	reply, err := t.CallTimeout(n, op, d, args...)
+	return rpcResult{reply, err}
 }

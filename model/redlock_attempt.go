@@ -24,7 +24,7 @@ type NodeOutcome struct {
 	Node    string
 	Outcome Outcome
 	Fence   int64  // with fencing: token, the node's counter after its INCR
-	Detail  string // the error reply, for OutcomeError
+	Detail  string // the error reply, for OutcomeError; what ran out, for OutcomeTimeout (empty: request_timeout)
 }
 
 // Attempt is one Redlock acquisition attempt as the client saw it: the
@@ -41,6 +41,7 @@ type Attempt struct {
 	Done     bool          // the replies have been counted
 	OK       bool          // quorum and validity > 0: the client holds the lock
 	Nested   bool          // a re-acquisition inside a hold: a refusal releases nothing
+	Keeps    bool          // a refusal leaves the keys: the client releases only after its last try
 }
 
 // Renewal is one watchdog extension of a Redlock lease, as counted.

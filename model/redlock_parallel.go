@@ -18,7 +18,14 @@ import (
 // them only when it runs again: a thread paused meanwhile (a GC pause) sees
 // them all at once after the pause, with its clock showing the pause.
 func (t *Thread) callAll(nodes []*Node, op Op, timeout time.Duration, args []string) []rpcResult {
-	g := &gathering{w: t.c.w, from: t.c.Name, res: make([]rpcResult, len(nodes)), got: make([]bool, len(nodes)), left: len(nodes)}
+	return t.callAllUntil(nodes, op, timeout, args, nil)
+}
+
+// callAllUntil is callAll that stops waiting once enough (if not nil),
+// told of each reply as it arrives, says the answer is decided: the nodes
+// not heard from by then are errUnread, and their replies are ignored.
+func (t *Thread) callAllUntil(nodes []*Node, op Op, timeout time.Duration, args []string, enough func(rpcResult) bool) []rpcResult {
+	g := &gathering{w: t.c.w, from: t.c.Name, res: make([]rpcResult, len(nodes)), got: make([]bool, len(nodes)), left: len(nodes), enough: enough}
 	if g.left == 0 {
 		return g.res
 	}
@@ -44,6 +51,8 @@ type gathering struct {
 	left  int
 	tk    sim.Ticket
 	timer *localTimer
+	// enough, when set, decides early (callAllUntil).
+	enough func(rpcResult) bool
 }
 
 // send asks node n; its reply fills slot i, and the last reply wakes the
@@ -59,12 +68,25 @@ func (g *gathering) send(i int, n *Node, op Op, args []string) {
 				return // arrived after the timeout: ignored, as by a real client
 			}
 			g.got[i], g.res[i] = true, rpcResult{reply, err}
-			if g.left--; g.left == 0 {
-				g.timer.Stop()
-				g.tk.Wake(nil)
+			g.left--
+			if g.left == 0 || (g.enough != nil && g.enough(g.res[i])) {
+				g.decided()
 			}
 		})
 	})
+}
+
+// decided wakes the caller before the timeout: every node not heard from
+// is left unread.
+func (g *gathering) decided() {
+	for i := range g.res {
+		if !g.got[i] {
+			g.got[i], g.res[i] = true, rpcResult{nil, errUnread}
+		}
+	}
+	g.left = 0
+	g.timer.Stop()
+	g.tk.Wake(nil)
 }
 
 // expire is the timeout: every node not heard from times out.

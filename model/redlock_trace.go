@@ -31,6 +31,8 @@ func (narrator) Counted(c *Client, a *Attempt) {
 		c.w.Emit(c.Name, "quorum", "%s: lock granted", summary)
 	case a.Nested:
 		c.w.Emit(c.Name, "refused", "%s: %s; the keys are this hold's own, so nothing is released", summary, why)
+	case a.Keeps:
+		c.w.Emit(c.Name, "refused", "%s: %s; its keys stay until its last try has failed", summary, why)
 	default:
 		c.w.Emit(c.Name, "refused", "%s: %s; releasing on all nodes", summary, why)
 	}
@@ -45,6 +47,10 @@ func (a *Attempt) whyRefused() string {
 
 func (narrator) retry(c *Client, d time.Duration, attempt, of int) {
 	c.w.Emit(c.Name, "retry", "Redlock retries in %s (random delay, attempt %d of %d)", d, attempt, of)
+}
+
+func (narrator) extendExpired(c *Client, until time.Duration) {
+	c.w.Emit(c.Name, "renew-refused", "cannot extend an already-expired lock: the lease ended at %s by its clock; nothing is sent", sim.FormatTime(until))
 }
 
 func (narrator) renewRefused(c *Client, rn Renewal) {
@@ -115,6 +121,9 @@ func appendOutcome(b []byte, o NodeOutcome) []byte {
 	case OutcomeTaken:
 		return append(b, "taken by another client"...)
 	case OutcomeTimeout:
+		if o.Detail != "" { // a deadline other than request_timeout (timeoutBound)
+			return append(append(b, "no reply within "...), o.Detail...)
+		}
 		return append(b, "no reply within request_timeout"...)
 	case OutcomeError:
 		return append(append(b, "error "...), o.Detail...)

@@ -115,7 +115,7 @@ func (s *single) Acquire(t *Thread, l *Lease) bool {
 	n := s.node(t)
 	l.Nodes = append(l.Nodes[:0], n) // a retried lease's storage (Client.retry)
 	l.Until = l.Start + s.cfg.TTL
-	return s.acquire(s, t, n, l)
+	return s.acquire(s, t, n, l) && s.waitReplicas(t, n, l)
 }
 
 // Release gives the lock back, as the strategy's recipe writes it.

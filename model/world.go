@@ -47,6 +47,9 @@ func NewWorld(cfg Config) (*World, error) {
 	k := sim.NewKernel(cfg.Seed)
 	w := &World{K: k, Net: k.NewNetwork(cfg.Latency, cfg.Jitter), Cfg: cfg, byName: map[string]any{},
 		cutSince: map[string]time.Duration{}}
+	for _, l := range cfg.Links {
+		w.Net.SetLink(l)
+	}
 	st, err := newStrategy(cfg.Lock)
 	if err != nil {
 		return nil, err
@@ -149,6 +152,9 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	w.emitLine(n.Name(), "cmd", w.cmdLine(client, args, reply, err))
 	if track {
 		w.judgeCommand(n, client, op, p)
+		if redis.IsNoReplicas(err) {
+			w.feed(&judge.Event{Kind: judge.WriteRefused, Client: client, Node: n.Name()})
+		}
 	}
 	effs := n.TakeEffects()
 	if len(effs) > 0 && n.Stale() {
@@ -172,6 +178,8 @@ func (w *World) traceDrop(from, to, why string) {
 	_, fromNode := w.byName[from].(*Node)
 	_, toNode := w.byName[to].(*Node)
 	switch {
+	case fromNode && toNode: // only replicas' acks travel between nodes (redis/acks.go)
+		w.Emit(from, "ack-lost", "replication ack %s -> %s %s: %s does not hear that %s is alive and caught up", from, to, why, to, from)
 	case fromNode || from == ResourceName:
 		w.Emit(from, "reply-lost", "reply %s -> %s %s: the command ran on %s, %s will time out", from, to, why, from, to)
 	case toNode || to == ResourceName:

@@ -51,6 +51,13 @@ func (o Options) budget() int64 {
 // options applied.
 func ModelConfig(s *Scenario, o Options) model.Config {
 	l := s.Lock
+	if IsProfile(o.Strategy) {
+		// A comparison column named by a client profile (ProfileLock).
+		if pl, _, err := ProfileLock(o.Strategy, l); err == nil {
+			l = pl
+		}
+		o.Strategy = l.Strategy
+	}
 	if o.Strategy != "" && o.Strategy != l.Strategy {
 		// Another strategy runs the design as far as it can (DesignFor,
 		// the loader's own rules): what it cannot run is dropped, never run
@@ -64,6 +71,7 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 		Duration: s.Duration,
 		Latency:  s.Network.Latency,
 		Jitter:   s.Network.Jitter,
+		Links:    simLinks(s.Network.Links),
 		Nodes: model.NodesConfig{
 			Masters:        s.Redis.Nodes,
 			Replicas:       s.Redis.Replicas,
@@ -88,6 +96,7 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 			Knobs:       clientKnobs(l),
 		},
 	}
+	redlockFamily(&cfg.Lock, l.Redlock)
 	if o.Seed != nil {
 		cfg.Seed = *o.Seed
 	}
@@ -109,6 +118,7 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 		cfg.Resource = model.ResourceConfig{WritesOnly: r.Check == "writes", StartToken: int64(r.StartToken),
 			Idempotency: r.Idempotency}
 	}
+	redisSideConfig(s, &cfg, l)
 	for _, c := range s.Clients {
 		cfg.Clients = append(cfg.Clients, model.ClientConfig{
 			Name: c.Name, Start: c.Start, Holds: c.Holds, Work: c.Work, Think: c.Think, Nested: c.Nested,
@@ -119,6 +129,17 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 		cfg.Clients[len(cfg.Clients)-1].Resource = c.Resource
 	}
 	return cfg
+}
+
+// redlockFamily sets the Redlock-family knobs of lock.redlock.
+func redlockFamily(c *model.LockConfig, r Redlock) {
+	c.Deadline, c.TimeoutFactor = r.Deadline, r.TimeoutFactor
+	c.FirstQuorum = r.Decide == DecideFirstQuorum
+	c.NoValidityCheck, c.NoDriftSlack = r.NoValidityCheck, r.NoDriftSlack
+	c.MonotonicElapsed = r.Elapsed == ElapsedMonotonic
+	c.LeaseFromReply = r.LeaseFrom == LeaseFromReply
+	c.ExtendLate, c.ExtendSetMissing = r.ExtendLate, r.ExtendSetMissing
+	c.ReleaseAtEnd = r.ReleaseFailed == ReleaseFaileds[1]
 }
 
 // FaultSchedule is the scenario's faults in file order, followed by the

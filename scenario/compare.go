@@ -55,12 +55,15 @@ func (c *Comparison) OK() bool {
 // CheckStrategies validates a --strategies list: known names, no repeats,
 // at least one.
 func CheckStrategies(names []string) error {
+	known := func() string {
+		return strings.Join(model.Strategies, ", ") + "; profiles: " + strings.Join(ProfileNames, ", ")
+	}
 	if len(names) == 0 {
-		return fmt.Errorf("no strategies to compare (known: %s)", strings.Join(model.Strategies, ", "))
+		return fmt.Errorf("no strategies to compare (known: %s)", known())
 	}
 	for i, n := range names {
-		if !slices.Contains(model.Strategies, n) {
-			return fmt.Errorf("unknown strategy %q (known: %s)", n, strings.Join(model.Strategies, ", "))
+		if !slices.Contains(model.Strategies, n) && !IsProfile(n) {
+			return fmt.Errorf("unknown strategy %q (known: %s)", n, known())
 		}
 		if slices.Contains(names[:i], n) {
 			return fmt.Errorf("strategy %q named twice", n)
@@ -126,7 +129,7 @@ func compareOne(s *Scenario, o Options) (*Column, error) {
 		}
 	})
 	rep := r.Run()
-	if o.Strategy != s.Lock.Strategy {
+	if o.Strategy != s.Lock.Strategy && o.Strategy != s.Lock.Client {
 		// The file's expectations describe its own strategy only.
 		rep.Expectations, rep.OK = []ExpectResult{}, true
 	}
@@ -198,7 +201,7 @@ func (c *Comparison) WriteText(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\nsame clients, faults and seed %d under %s\n\n", c.seed(), under)
 
-	rows := [][]string{append([]string{""}, c.cells(func(col *Column) string { return col.Strategy })...)}
+	rows := [][]string{append([]string{""}, c.cells(func(col *Column) string { return col.Name() })...)}
 	rows = append(rows, append([]string{"verdict"}, c.cells(func(col *Column) string { return col.Verdict() })...))
 	for _, r := range compareRows {
 		rows = append(rows, append([]string{r.name}, c.cells(r.get)...))
@@ -209,7 +212,7 @@ func (c *Comparison) WriteText(w io.Writer) {
 	writeTable(w, rows)
 
 	for _, col := range c.Columns {
-		fmt.Fprintf(w, "\n%s: %s\n", col.Strategy, col.Verdict())
+		fmt.Fprintf(w, "\n%s: %s\n", col.Name(), col.Verdict())
 		fmt.Fprintf(w, "  why: %s\n", col.Why)
 		for _, f := range col.FaultsBefore {
 			fmt.Fprintf(w, "    after: %s\n", f)

@@ -52,6 +52,8 @@ const (
 	lockFair      = keyLock + "." + keyFair
 	lockFencing   = keyLock + "." + keyFencing
 	lockKeys      = keyLock + "." + keyKeys
+	// issue 13 (redisside.go)
+	lockWaitReplicas = keyLock + "." + keyWaitReplicas
 )
 
 var modifiers = []modifier{
@@ -67,9 +69,26 @@ var modifiers = []modifier{
 		[]string{model.StrategyLuaRelease}, lacks("publish the release of", "pubsub")},
 	{lockRegrant, lockRegrant, func(l Lock) bool { return l.Regrant }, func(l *Lock) { l.Regrant = false },
 		[]string{model.StrategySetDel, model.StrategyLuaRelease}, lacks("grant again to", keyRegrant)},
+	{lockWaitReplicas, lockWaitReplicas, func(l Lock) bool { return l.WaitReplicas != nil }, func(l *Lock) { l.WaitReplicas = nil },
+		singleStrategies, func(string) string {
+			return "WAIT follows a grant on the one master; strategy redlock has no wait_replicas variant"
+		}},
+	{lockAbortWork, lockAbortWork, func(l Lock) bool { return l.Watchdog != nil && l.Watchdog.AbortWork }, dropAbortWork,
+		[]string{model.StrategyRedlock}, func(st string) string { return "strategy " + st + " has no abort signal (node-redlock's using())" }},
 	{lockKeys, lockKeys, func(l Lock) bool { return len(l.Keys) > 0 },
 		func(l *Lock) { l.Keys, l.MultiKey, l.KeyOrder = nil, "", "" },
 		[]string{model.StrategyLuaRelease}, func(st string) string { return "strategy " + st + " takes one key per hold" }},
+}
+
+// lockAbortWork is watchdog.abort_work's path.
+const lockAbortWork = lockWatchdog + "." + keyAbortWork
+
+// dropAbortWork turns abort_work off in a copy of the watchdog block (the
+// scenario's own is shared).
+func dropAbortWork(l *Lock) {
+	w := *l.Watchdog
+	w.AbortWork = false
+	l.Watchdog = &w
 }
 
 // lockNotify and lockRegrant are where lock.notify and lock.regrant are
@@ -154,6 +173,9 @@ func DesignFor(strategy string, l Lock) (Lock, []Dropped, error) {
 			dropped = append(dropped, Dropped{m.name, m.why(strategy)})
 		}
 	}
+	if strategy != l.Strategy {
+		l.Client = "" // another strategy is no longer the profile's library
+	}
 	l.Strategy = strategy
 	if err := CheckDesign(strategy, l); err != nil {
 		return l, nil, err
@@ -172,8 +194,18 @@ func ForStrategy(s *Scenario, strategy string) (*Scenario, []Dropped, error) {
 	if err := CheckDesign(s.Lock.Strategy, s.Lock); err != nil {
 		return nil, nil, fmt.Errorf("scenario %s: %w", echo(s.Name), err)
 	}
-	if strategy == "" || strategy == s.Lock.Strategy {
+	if strategy == "" || strategy == s.Lock.Strategy || strategy == s.Lock.Client {
 		return s, nil, nil
+	}
+	if IsProfile(strategy) {
+		l, dropped, err := ProfileLock(strategy, s.Lock)
+		if err != nil {
+			return nil, nil, fmt.Errorf("scenario %s: %w", echo(s.Name), err)
+		}
+		c := *s
+		c.Lock = l
+		c.Redis.Nodes = NodesFor(l.Strategy, s.Redis.Nodes)
+		return &c, dropped, nil
 	}
 	l, dropped, err := DesignFor(strategy, s.Lock)
 	if err != nil {

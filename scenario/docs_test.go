@@ -59,6 +59,8 @@ func TestLimitsDocMatchesCode(t *testing.T) {
 		"MaxNameLen": fmt.Sprint(MaxNameLen), "MaxClientNameLen": fmt.Sprint(MaxClientNameLen),
 		"MaxKeyLen": fmt.Sprint(MaxKeyLen), "MaxTitleLen": fmt.Sprint(MaxTitleLen),
 		"MaxStoryLen": fmt.Sprint(MaxStoryLen), "DefaultEventBudget": fmt.Sprint(DefaultEventBudget),
+		"MaxLinks":         fmt.Sprint(MaxLinks),
+		"MinTimeoutFactor": fmt.Sprint(MinTimeoutFactor), "MaxTimeoutFactor": fmt.Sprint(MaxTimeoutFactor),
 	}
 	values["MaxDriverRetries"] = fmt.Sprint(MaxDriverRetries)
 	// Every exported constant of limits.go is in values (so in the table).

@@ -28,7 +28,15 @@ func Export(s *Scenario, o Options, outcome *Report) ([]byte, error) {
 	out := *s
 	out.Faults = slices.Concat(s.Faults, o.ExtraFaults)
 	out.FaultPos = nil
-	if o.Strategy != "" {
+	switch {
+	case IsProfile(o.Strategy):
+		if l, _, err := ProfileLock(o.Strategy, s.Lock); err == nil {
+			out.Lock, out.Redis.Nodes = l, NodesFor(l.Strategy, s.Redis.Nodes)
+		}
+	case o.Strategy != "":
+		if o.Strategy != s.Lock.Strategy {
+			out.Lock.Client = "" // another strategy is not the profile's library
+		}
 		out.Lock.Strategy = o.Strategy
 	}
 	if o.Seed != nil {

@@ -79,6 +79,18 @@ const (
 	keyLockCommands     = "lock_commands"
 	keyNotify           = "notify"
 	keyRegrant          = "regrant"
+	// network.links (links.go)
+	keyLinks  = "links"
+	keyFrom   = "from"
+	keyTo     = "to"
+	keyLoss   = "loss"
+	keyOneway = "oneway"
+
+	// issue 13's Redis-side mitigations (redisside.go)
+	keyMinReplicasToWrite = "min_replicas_to_write"
+	keyMinReplicasMaxLag  = "min_replicas_max_lag"
+	keyWaitReplicas       = "wait_replicas"
+	keyMaxmemoryPolicy    = "maxmemory_policy"
 
 	keyResource    = "resource"
 	keyCheck       = "check"
@@ -89,6 +101,24 @@ const (
 	keyMultiKey = "multi_key"
 	keyKeyOrder = "key_order"
 	keyCluster  = "cluster"
+)
+
+// The keys of the client profiles and the Redlock-family knobs
+// (profiles.go, docs/scenario-format.md "Client profiles").
+const (
+	keyClient = "client" // lock.client: a library's profile
+
+	keyDeadline      = "deadline"
+	keyTimeoutFactor = "timeout_factor"
+	keyDecide        = "decide"
+	keyValidityCheck = "validity_check"
+	keyDriftSlack    = "drift_slack"
+	keyElapsed       = "elapsed"
+	keyLeaseFrom     = "lease_from"
+	keyExtendLate    = "extend_late"
+	keySetsMissing   = "extend_sets_missing"
+	keyReleaseFailed = "release_failed"
+	keyAbortWork     = "abort_work" // watchdog.abort_work
 )
 
 // dot joins a field path: dot("lock", "ttl") is "lock.ttl"; an empty

@@ -41,10 +41,8 @@ var scenarioSection = newSection("scenario", "",
 		},
 		write: func(s *Scenario) *yaml.Node { return writeSection(redisSection, &s.Redis) }},
 	field[Scenario]{name: keyLock, doc: "the lock design under test",
-		read: func(p *parser, e entry, s *Scenario, path string, pt posTable) {
-			readSection(p, e.v, lockSection, &s.Lock, path, pt)
-		},
-		write: func(s *Scenario) *yaml.Node { return writeSection(lockSection, &s.Lock) }},
+		read:  readLock,
+		write: func(s *Scenario) *yaml.Node { return writeLock(&s.Lock) }},
 	field[Scenario]{name: keyResource, doc: "how the protected resource checks requests; absent: every default",
 		read: func(p *parser, e entry, s *Scenario, path string, pt posTable) {
 			s.Resource = defaultResource()
@@ -66,6 +64,8 @@ var networkSection = newSection(keyNetwork, keyNetwork+".",
 		val: func(n *Network) any { return &n.Latency }},
 	field[Network]{name: keyJitter, doc: "uniform extra delay in [0, jitter)",
 		val: func(n *Network) any { return &n.Jitter }},
+	field[Network]{name: keyLinks, doc: "per-link extra latency and loss: a list of {from, to, latency, loss, oneway}",
+		read: readLinks, write: writeLinks, skip: func(n *Network) bool { return len(n.Links) == 0 }},
 )
 
 var redisSection = newSection(keyRedis, keyRedis+".",
@@ -85,6 +85,14 @@ var redisSection = newSection(keyRedis, keyRedis+".",
 		val: func(r *Redis) any { return &r.RestartDelay }},
 	field[Redis]{name: keyClock, doc: "wall | monotonic: the clock TTLs are measured by; default wall",
 		val: func(r *Redis) any { return &r.Clock }, skip: func(r *Redis) bool { return r.Clock == "" }, late: true},
+	field[Redis]{name: keyMinReplicasToWrite, doc: "a master refuses writes (NOREPLICAS) without this many replicas acked recently; default 0: off",
+		val: func(r *Redis) any { return &r.MinReplicasToWrite }, skip: func(r *Redis) bool { return r.MinReplicasToWrite == 0 }, late: true},
+	field[Redis]{name: keyMinReplicasMaxLag, doc: "how recent, whole seconds; default 10s",
+		val: func(r *Redis) any { return &r.MinReplicasMaxLag }, skip: func(r *Redis) bool { return r.MinReplicasMaxLag == 0 }, late: true},
+	field[Redis]{name: keyMaxmemoryPolicy, doc: "which keys memory pressure may evict (the evict fault); default noeviction",
+		val: func(r *Redis) any { return &r.MaxmemoryPolicy }, skip: func(r *Redis) bool { return r.MaxmemoryPolicy == "" }, late: true},
+	field[Redis]{name: keyVersion, doc: "6 | 7: how expiries reach replicas (7: absolute PXAT; 6: relative PX); default 7",
+		val: func(r *Redis) any { return &r.Version }, skip: func(r *Redis) bool { return r.Version == 0 }, late: true},
 	field[Redis]{name: keyCluster, doc: "a command over keys in different hash slots fails with CROSSSLOT (Redis Cluster's check only)",
 		val: func(r *Redis) any { return &r.Cluster }, skip: func(r *Redis) bool { return !r.Cluster }, late: true},
 )
@@ -100,7 +108,9 @@ var lockSection = newSection(keyLock, keyLock+".",
 		val: func(l *Lock) any { return &l.Timeout }, skip: func(l *Lock) bool { return l.Timeout == 0 }},
 	field[Lock]{name: keyWatchdog, doc: "Redisson-style lease renewal; absent: none",
 		read: func(p *parser, e entry, l *Lock, path string, pt posTable) {
-			l.Watchdog = &Watchdog{}
+			if l.Watchdog == nil { // a profile's block is read first; the file's keys override it
+				l.Watchdog = &Watchdog{}
+			}
 			readSection(p, e.v, watchdogSection, l.Watchdog, path, pt)
 		},
 		write: func(l *Lock) *yaml.Node { return writeSection(watchdogSection, l.Watchdog) },
@@ -113,7 +123,9 @@ var lockSection = newSection(keyLock, keyLock+".",
 		val: func(l *Lock) any { return &l.Fencing }, skip: func(l *Lock) bool { return l.Fencing == "" }},
 	field[Lock]{name: keyRetry, doc: "acquire attempts; absent: a single one",
 		read: func(p *parser, e entry, l *Lock, path string, pt posTable) {
-			l.Retry = &Retry{Backoff: 1.0}
+			if l.Retry == nil { // a profile's block is read first; the file's keys override it
+				l.Retry = &Retry{Backoff: 1.0}
+			}
 			readSection(p, e.v, retrySection, l.Retry, path, pt)
 		},
 		write: func(l *Lock) *yaml.Node { return writeSection(retrySection, l.Retry) },
@@ -140,6 +152,12 @@ var lockSection = newSection(keyLock, keyLock+".",
 		val: func(l *Lock) any { return &l.Notify }, skip: func(l *Lock) bool { return l.Notify == "" }},
 	field[Lock]{name: keyRegrant, doc: "the acquire also grants when the key holds our token already (bsm/redislock)",
 		val: func(l *Lock) any { return &l.Regrant }, skip: func(l *Lock) bool { return !l.Regrant }},
+	field[Lock]{name: keyWaitReplicas, doc: "WAIT after a grant; too few acks fail the acquire; absent: none",
+		read:  readWaitReplicas,
+		write: func(l *Lock) *yaml.Node { return writeSection(waitReplicasSection, l.WaitReplicas) },
+		skip:  func(l *Lock) bool { return l.WaitReplicas == nil }, late: true},
+	field[Lock]{name: keyClient, doc: "a client library's profile: " + profileList + "; absent: none",
+		val: func(l *Lock) any { return &l.Client }, skip: func(l *Lock) bool { return l.Client == "" }},
 	field[Lock]{name: keyKeys, doc: "several keys every hold needs (multi-key holds); key is then one of them, default the first",
 		read: readLockKeys, write: func(l *Lock) *yaml.Node { return writeKeys(l.Keys) },
 		skip: func(l *Lock) bool { return len(l.Keys) == 0 }},
@@ -163,6 +181,8 @@ var watchdogSection = newSection(keyWatchdog, keyWatchdog+".",
 		val: func(w *Watchdog) any { return &w.MaxRenewals }},
 	field[Watchdog]{name: keyOnFailure, doc: "stop | retry: after a renewal with no answer or an error; default stop",
 		val: func(w *Watchdog) any { return &w.OnFailure }, skip: func(w *Watchdog) bool { return w.OnFailure == "" }},
+	field[Watchdog]{name: keyAbortWork, doc: "a refused renewal stops the work before its write (node-redlock using()); strategy redlock",
+		val: func(w *Watchdog) any { return &w.AbortWork }, skip: func(w *Watchdog) bool { return !w.AbortWork }},
 )
 
 var retrySection = newSection(keyRetry, keyRetry+".",
@@ -185,6 +205,32 @@ var redlockSection = newSection(keyRedlock, keyRedlock+".",
 		val: func(r *Redlock) any { return &r.RequestTimeout }},
 	field[Redlock]{name: keyParallel, doc: "ask the masters at once rather than in turn",
 		val: func(r *Redlock) any { return &r.Parallel }},
+	field[Redlock]{name: keyDeadline, doc: "node | attempt | none: what bounds a request; default node",
+		val: func(r *Redlock) any { return &r.Deadline }, skip: func(r *Redlock) bool { return r.Deadline == "" || r.Deadline == Deadlines[0] }},
+	field[Redlock]{name: keyTimeoutFactor, doc: "deadline attempt: the attempt's deadline is ttl × this; default 0.05",
+		val: func(r *Redlock) any { return &r.TimeoutFactor }, skip: func(r *Redlock) bool { return r.TimeoutFactor == 0 || r.TimeoutFactor == DefaultTimeoutFactor }},
+	field[Redlock]{name: keyDecide, doc: "all | first-quorum: when an attempt is decided; default all",
+		val: func(r *Redlock) any { return &r.Decide }, skip: func(r *Redlock) bool { return r.Decide == "" || r.Decide == DecideAll }},
+	field[Redlock]{name: keyValidityCheck, doc: "false: a quorum grants whatever the validity; default true",
+		read: func(p *parser, e entry, r *Redlock, _ string, _ posTable) {
+			r.NoValidityCheck = !p.boolean(e.v, keyRedlock+"."+keyValidityCheck)
+		},
+		write: func(r *Redlock) *yaml.Node { return boolNode(!r.NoValidityCheck) }, skip: func(r *Redlock) bool { return !r.NoValidityCheck }},
+	field[Redlock]{name: keyDriftSlack, doc: "false: drift is ttl × drift_factor without the 2ms; default true",
+		read: func(p *parser, e entry, r *Redlock, _ string, _ posTable) {
+			r.NoDriftSlack = !p.boolean(e.v, keyRedlock+"."+keyDriftSlack)
+		},
+		write: func(r *Redlock) *yaml.Node { return boolNode(!r.NoDriftSlack) }, skip: func(r *Redlock) bool { return !r.NoDriftSlack }},
+	field[Redlock]{name: keyElapsed, doc: "wall | monotonic: the client clock elapsed time is read on; default wall",
+		val: func(r *Redlock) any { return &r.Elapsed }, skip: func(r *Redlock) bool { return r.Elapsed == "" || r.Elapsed == ElapsedWall }},
+	field[Redlock]{name: keyLeaseFrom, doc: "attempt | reply: the validity is counted from the attempt's start or from the count; default attempt",
+		val: func(r *Redlock) any { return &r.LeaseFrom }, skip: func(r *Redlock) bool { return r.LeaseFrom == "" || r.LeaseFrom == LeaseFromStart }},
+	field[Redlock]{name: keyExtendLate, doc: "refuse | allow | error: a renewal of a lease that has run out; default refuse",
+		val: func(r *Redlock) any { return &r.ExtendLate }, skip: func(r *Redlock) bool { return r.ExtendLate == "" || r.ExtendLate == ExtendLates[0] }},
+	field[Redlock]{name: keySetsMissing, doc: "a renewal SETs the key again where it is gone (redsync's setNXOnExtend)",
+		val: func(r *Redlock) any { return &r.ExtendSetMissing }, skip: func(r *Redlock) bool { return !r.ExtendSetMissing }},
+	field[Redlock]{name: keyReleaseFailed, doc: "attempt | end: a failed attempt releases at once, or only the last failed try does; default attempt",
+		val: func(r *Redlock) any { return &r.ReleaseFailed }, skip: func(r *Redlock) bool { return r.ReleaseFailed == "" || r.ReleaseFailed == ReleaseFaileds[0] }},
 )
 
 var resourceSection = newSection(keyResource, keyResource+".",
@@ -202,7 +248,7 @@ func defaultResource() *Resource {
 	return &Resource{Check: ResourceChecks[0], StartToken: 1, Idempotency: IdempotencyModes[0]}
 }
 
-var clientSection = newSection("client", "",
+var clientSection = newSection(keyClient, "",
 	field[Client]{name: keyName, doc: "the client's process name", label: "client name",
 		val: func(c *Client) any { return &c.Name }},
 	field[Client]{name: keyStart, doc: "when it first asks for the lock",

@@ -38,7 +38,7 @@ func watchdogConfig(w *Watchdog) *model.WatchdogConfig {
 	if w == nil {
 		return nil
 	}
-	return &model.WatchdogConfig{Every: w.Every, MaxRenewals: w.MaxRenewals, RetryOnFailure: w.OnFailure == WatchdogRetry}
+	return &model.WatchdogConfig{Every: w.Every, MaxRenewals: w.MaxRenewals, RetryOnFailure: w.OnFailure == WatchdogRetry, AbortWork: w.AbortWork}
 }
 
 // knobs checks the knobs of lock: (paths as the file writes them).

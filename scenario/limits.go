@@ -49,10 +49,16 @@ const (
 	MaxAttempts = 1_000_000
 	// MaxRenewals is the largest watchdog.max_renewals.
 	MaxRenewals = 1_000_000
+	// MaxLinks is the most entries of network.links.
+	MaxLinks = 256
 	// MaxBackoff is the largest retry.backoff multiplier.
 	MaxBackoff = 1000.0
 	// MaxDriverRetries is the largest lock.driver.retries.
 	MaxDriverRetries = model.MaxDriverRetries
+	// MinTimeoutFactor and MaxTimeoutFactor bound lock.redlock.timeout_factor:
+	// an attempt's deadline is a positive part of the ttl, at most all of it.
+	MinTimeoutFactor = 1e-9
+	MaxTimeoutFactor = 1.0
 	// MaxStartToken is the largest resource.start_token: room for a
 	// counter that has run for years, far from int64's end after every INCR.
 	MaxStartToken = 1_000_000_000

@@ -164,7 +164,9 @@ func defaultScenario() *Scenario {
 		Lock: Lock{
 			Timeout: time.Second,
 			Fencing: "none",
-			Redlock: Redlock{DriftFactor: 0.01, RequestTimeout: model.DefaultNodeTimeout},
+			Redlock: Redlock{DriftFactor: 0.01, RequestTimeout: model.DefaultNodeTimeout,
+				Deadline: model.DeadlineNode, TimeoutFactor: DefaultTimeoutFactor, Decide: DecideAll, Elapsed: ElapsedWall, LeaseFrom: LeaseFromStart, ExtendLate: model.ExtendLateRefuse,
+				ReleaseFailed: ReleaseFaileds[0]},
 		},
 	}
 }

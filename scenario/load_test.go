@@ -48,7 +48,8 @@ func TestLoadDefaults(t *testing.T) {
 		Redis:    Redis{Nodes: 1, ReplicationLag: 10 * time.Millisecond, Persistence: "none", Clock: "wall"},
 		Lock: Lock{
 			Key: "k", Strategy: "lua-release", TTL: 5 * time.Second, Timeout: time.Second, Fencing: "none",
-			Redlock: Redlock{DriftFactor: 0.01, RequestTimeout: 50 * time.Millisecond},
+			Redlock: Redlock{DriftFactor: 0.01, RequestTimeout: 50 * time.Millisecond,
+				Deadline: "node", TimeoutFactor: 0.05, Decide: "all", Elapsed: "wall", LeaseFrom: "attempt", ExtendLate: "refuse", ReleaseFailed: "attempt"},
 		},
 		Clients: []Client{{Pos: Pos{6, 15}, Name: "A", Holds: 1, Work: time.Second}},
 	}

@@ -45,7 +45,7 @@ func metricOf(rep *Report, x model.Metric) int64 {
 func metricsText(rep *Report, line int) string {
 	var parts []string
 	for _, x := range model.MetricTable() {
-		if v := metricOf(rep, x); x.TextLine == line && (v != 0 || !x.TextIfSet) {
+		if v := metricOf(rep, x); x.TextLine == line && (v != 0 || !x.HideZero) {
 			parts = append(parts, x.Name+" "+x.Format(v))
 		}
 	}

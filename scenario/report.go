@@ -17,7 +17,10 @@ type Report struct {
 	Scenario string `json:"scenario"`
 	Title    string `json:"title,omitempty"`
 	Strategy string `json:"strategy"`
-	Seed     uint64 `json:"seed"`
+	// Client is the lock.client profile the run used; "" (and no key in
+	// the JSON) for none.
+	Client string `json:"client,omitempty"`
+	Seed   uint64 `json:"seed"`
 	// The metrics, flattened into the JSON object after seed by their
 	// format names (MarshalJSON, from model's table); max_wait in
 	// milliseconds.
@@ -57,7 +60,7 @@ type ExpectResult struct {
 func (r *Runner) Report() *Report {
 	m := r.Metrics()
 	rep := &Report{
-		Scenario: r.S.Name, Title: r.S.Title, Strategy: r.w.Strategy().Name(), Seed: r.w.Cfg.Seed,
+		Scenario: r.S.Name, Title: r.S.Title, Strategy: r.w.Strategy().Name(), Client: runClient(r.S, r.Opts), Seed: r.w.Cfg.Seed,
 		Metrics: m, MaxWaitMS: m.MaxWait.Milliseconds(),
 		SimTimeMS: r.Now().Milliseconds(), Events: r.EventCount(), OK: true,
 		FirstViolation: r.w.Chk.FirstViolation(), StuckReason: r.w.Chk.StuckReason(),
@@ -110,7 +113,7 @@ func (rep *Report) WriteText(w io.Writer) {
 	if rep.Title != "" {
 		fmt.Fprintf(w, "  %s\n", rep.Title)
 	}
-	fmt.Fprintf(w, "  strategy %s, seed %d, %s simulated, %d events\n", rep.Strategy, rep.Seed,
+	fmt.Fprintf(w, "  strategy %s%s, seed %d, %s simulated, %d events\n", rep.Strategy, clientText(rep.Client), rep.Seed,
 		sim.FormatTime(time.Duration(rep.SimTimeMS)*time.Millisecond), rep.Events)
 	fmt.Fprintf(w, "  %s\n  %s\n", metricsText(rep, 1), metricsText(rep, 2))
 	for _, e := range rep.Expectations {

@@ -13,6 +13,7 @@ import (
 type Snapshot struct {
 	Scenario       string
 	Strategy       string
+	Client         string // the lock.client profile; "" for none
 	Seed           uint64
 	Key            string        // the lock key
 	Now            time.Duration // true time of the snapshot
@@ -128,7 +129,7 @@ func (r *Runner) SnapshotAt(t time.Duration) Snapshot {
 	}
 	st := w.Strategy()
 	s := Snapshot{
-		Scenario: r.S.Name, Strategy: st.Name(), Seed: w.Cfg.Seed, Key: w.Cfg.Lock.Key,
+		Scenario: r.S.Name, Strategy: st.Name(), Client: runClient(r.S, r.Opts), Seed: w.Cfg.Seed, Key: w.Cfg.Lock.Key,
 		Now: t, Event: r.EventCount(), Over: r.over,
 		Metrics: w.Chk.Metrics(), FirstViolation: w.Chk.FirstViolation(),
 		Partitions: len(w.Net.Partitions()), Quorum: st.Quorum(w), Sentinels: w.Sentinels,

@@ -43,6 +43,7 @@ type Scenario struct {
 type Network struct {
 	Latency time.Duration // one way; default 1ms
 	Jitter  time.Duration // uniform extra delay in [0, Jitter)
+	Links   []Link        // per-link extra latency and loss (links.go)
 }
 
 // Redis describes the nodes of the world.
@@ -55,7 +56,13 @@ type Redis struct {
 	Persistence    string        // none | everysec | always; default none
 	RestartDelay   time.Duration
 	Clock          string // wall | monotonic; default wall
-	Cluster        bool   // commands over keys in different hash slots fail with CROSSSLOT
+	// MinReplicasToWrite > 0: masters refuse writes (NOREPLICAS) without
+	// that many replicas acked within MinReplicasMaxLag (default 10s).
+	MinReplicasToWrite int
+	MinReplicasMaxLag  time.Duration
+	MaxmemoryPolicy    string // noeviction (default) | allkeys-lru | volatile-lru | ... (redis.MaxmemoryPolicies)
+	Version            int    // 6 | 7; 0: 7 (how expiries reach replicas)
+	Cluster            bool   // commands over keys in different hash slots fail with CROSSSLOT
 }
 
 // Lock is the lock design under test.
@@ -70,9 +77,12 @@ type Lock struct {
 	Fencing   string // none | token | cas; default none
 	Retry     *Retry // nil: a single attempt
 	Redlock   Redlock
-	Keys      []string // several keys per hold; Key is then one of them (default the first)
-	MultiKey  string   // each | script; "" = each
-	KeyOrder  string   // given | sorted; "" = given
+	Client    string // a client profile (profiles.go); "": none
+	// WaitReplicas: WAIT after each grant; nil: none (redisside.go).
+	WaitReplicas *WaitReplicas
+	Keys         []string // several keys per hold; Key is then one of them (default the first)
+	MultiKey     string   // each | script; "" = each
+	KeyOrder     string   // given | sorted; "" = given
 
 	// The real clients' runtime knobs (model.ClientKnobs); zero: off.
 	Wait             time.Duration // tryLock's waitTime: the whole acquire's bound
@@ -101,6 +111,7 @@ type Watchdog struct {
 	Every       time.Duration
 	MaxRenewals int    // 0 = unlimited
 	OnFailure   string // stop | retry; "" = stop
+	AbortWork   bool   // a refused renewal stops the work (node-redlock using()); redlock only
 }
 
 // Retry governs acquire attempts.
@@ -117,6 +128,18 @@ type Redlock struct {
 	DriftFactor    float64       // default 0.01
 	RequestTimeout time.Duration // default 50ms
 	Parallel       bool
+	// The Redlock-family behaviours (model/redlock_family.go); the zero
+	// values are the redis.io recipe.
+	Deadline         string  // node | attempt | none; default node
+	TimeoutFactor    float64 // deadline attempt: ttl × this; default 0.05
+	Decide           string  // all | first-quorum; default all
+	NoValidityCheck  bool    // validity_check: false
+	NoDriftSlack     bool    // drift_slack: false
+	Elapsed          string  // wall | monotonic; default wall
+	LeaseFrom        string  // attempt | reply; default attempt
+	ExtendLate       string  // refuse | allow | error; default refuse
+	ExtendSetMissing bool    // extend_sets_missing: redsync's setNXOnExtend
+	ReleaseFailed    string  // attempt | end; default attempt
 }
 
 // Client is one simulated lock client process and its workload.

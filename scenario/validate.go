@@ -166,6 +166,7 @@ func (c *checker) scenario() {
 	lat, jit := dot(keyNetwork, keyLatency), dot(keyNetwork, keyJitter)
 	c.nonNegative(lat, lat, s.Network.Latency)
 	c.nonNegative(jit, jit, s.Network.Jitter)
+	c.links()
 	c.redis()
 }
 
@@ -191,6 +192,8 @@ func (c *checker) redis() {
 	c.nonNegative(at(keyRestartDelay), at(keyRestartDelay), r.RestartDelay)
 	c.oneOf(at(keyPersistence), at(keyPersistence), r.Persistence, Persistences)
 	c.oneOf(at(keyClock), at(keyClock), r.Clock, Clocks)
+	c.redisSide()
+	c.eviction()
 }
 
 // name checks a name: not too long, no control characters, only the
@@ -277,6 +280,8 @@ func (c *checker) lock() {
 	c.retry(l.Retry)
 	c.redlock(l.Redlock)
 	c.knobs(l)
+	c.waitReplicas()
+	c.client(l.Client)
 
 	// Which modifiers a strategy can run is decided in one place (design.go),
 	// which Compare uses too.
@@ -295,6 +300,35 @@ func (c *checker) redlock(r Redlock) {
 		c.errorf(dot(keyLock, drift), "%s must be at least 0 and less than 1 (got %g)", drift, d)
 	}
 	c.positive(dot(keyLock, rt), rt, r.RequestTimeout)
+	c.redlockFamily(r)
+}
+
+// redlockFamily checks the Redlock-family knobs of lock.redlock (a value
+// left empty by a scenario built in code is the default).
+func (c *checker) redlockFamily(r Redlock) {
+	at := func(key string) (string, string) { return dot(keyLock, dot(keyRedlock, key)), dot(keyRedlock, key) }
+	for _, k := range []struct {
+		key, v  string
+		allowed []string
+	}{{keyDeadline, r.Deadline, Deadlines}, {keyDecide, r.Decide, Decisions}, {keyElapsed, r.Elapsed, ElapsedClocks}, {keyLeaseFrom, r.LeaseFrom, LeaseFroms}, {keyExtendLate, r.ExtendLate, ExtendLates},
+		{keyReleaseFailed, r.ReleaseFailed, ReleaseFaileds}} {
+		if path, name := at(k.key); k.v != "" {
+			c.oneOf(path, name, k.v, k.allowed)
+		}
+	}
+	if path, name := at(keyTimeoutFactor); r.TimeoutFactor != 0 || r.Deadline == model.DeadlineAttempt {
+		if f := r.TimeoutFactor; !(f >= MinTimeoutFactor && f <= MaxTimeoutFactor) {
+			c.errorf(path, "%s must be more than 0 and at most %g (ttl × it is the attempt's deadline; got %g)", name, MaxTimeoutFactor, f)
+		}
+	}
+}
+
+// client checks lock.client of a scenario built in code (the loader has
+// already refused an unknown one at its name).
+func (c *checker) client(name string) {
+	if k := dot(keyLock, keyClient); name != "" && !IsProfile(name) {
+		c.errorf(k, "unknown %s %s (profiles: %s)", k, echo(name), strings.Join(ProfileNames, ", "))
+	}
 }
 
 // watchdog checks lock.watchdog, when there is one.

@@ -157,7 +157,7 @@ func (m *CompareModel) View() string {
 	s0 := m.sides[0].Scenario()
 	header := fit(fmt.Sprintf("%s │ compare %s │ t %s │ %s %s │ %s vs %s",
 		st.Title.Render("lockstep"), st.Header.Render(termtext.Escape(s0.Name)), secs(m.at), play, speedLabel(m.clock.speed),
-		termtext.Escape(m.snaps[0].Strategy), termtext.Escape(m.snaps[1].Strategy)), w)
+		termtext.Escape(scenario.StrategyLabel(m.snaps[0].Strategy, m.snaps[0].Client)), termtext.Escape(scenario.StrategyLabel(m.snaps[1].Strategy, m.snaps[1].Client))), w)
 	lw := w / 2
 	cols := make([][]string, 2)
 	for i, ss := range m.sides {
@@ -226,5 +226,5 @@ func (m *CompareModel) column(i int, ss *scenario.Player, w, h int) []string {
 		}
 		in = append(in, cur...)
 	}
-	return box(st, termtext.Escape(snap.Strategy), in, w, h, false)
+	return box(st, termtext.Escape(scenario.StrategyLabel(snap.Strategy, snap.Client)), in, w, h, false)
 }

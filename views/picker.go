@@ -27,13 +27,13 @@ func newItem(s *scenario.Scenario, cols *[2]int) item {
 
 func (i item) Title() string { return termtext.Escape(i.s.Name) }
 func (i item) Description() string {
-	return fmt.Sprintf("%-*s %-*s %s", i.cols[0], termtext.Escape(i.s.Lock.Strategy), i.cols[1], expected(i.s), i.title)
+	return fmt.Sprintf("%-*s %-*s %s", i.cols[0], termtext.Escape(scenario.StrategyLabel(i.s.Lock.Strategy, i.s.Lock.Client)), i.cols[1], expected(i.s), i.title)
 }
 
 // FilterValue starts with the name, so the filter's match positions inside
 // it are the ones the list highlights in the title.
 func (i item) FilterValue() string {
-	return termtext.Escape(i.s.Name) + " " + i.title + " " + termtext.Escape(i.s.Lock.Strategy)
+	return termtext.Escape(i.s.Name) + " " + i.title + " " + termtext.Escape(scenario.StrategyLabel(i.s.Lock.Strategy, i.s.Lock.Client))
 }
 
 // expected is the verdict a scenario's expect: block predicts.
@@ -89,7 +89,7 @@ func newPicker(c *ctx, f *scenario.File) pickerModel {
 	items := make([]list.Item, len(f.Scenarios))
 	for i, s := range f.Scenarios {
 		items[i] = newItem(s, cols)
-		cols[0] = max(cols[0], len(termtext.Escape(s.Lock.Strategy)))
+		cols[0] = max(cols[0], len(termtext.Escape(scenario.StrategyLabel(s.Lock.Strategy, s.Lock.Client))))
 		cols[1] = max(cols[1], len(expected(s)))
 	}
 	d := list.NewDefaultDelegate()

@@ -93,6 +93,8 @@ const (
 	// one after an acquire that failed); the judge checks it holds it.
 	Releasing
 
+	WriteRefused // Node refused Client's lock write: NOREPLICAS (min_replicas_to_write)
+	Evicted      // Node evicted the lock key under memory pressure (Note: the policy)
 	// ResourceDuplicate: the resource refused Client's write of Value
 	// because its idempotency key (its job) had been written already.
 	ResourceDuplicate

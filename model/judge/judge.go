@@ -147,6 +147,10 @@ func (j *Judge) Feed(e *Event) {
 		j.keyEvent(e)
 	case Final:
 		j.finish(e)
+	case WriteRefused:
+		j.m.RefusedWrites++
+	case Evicted:
+		j.evicted(e)
 	default:
 		j.clientFault(e, j.client(e.Client))
 	}

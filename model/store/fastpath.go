@@ -79,6 +79,7 @@ var fastScripts = []*fastScript{
 	{name: "fair-acquire", src: ScriptFairAcquire, keys: 3, argv: 4, run: fastFairAcquire},
 	{name: "reentrant-fenced-acquire", src: ScriptReentrantFencedAcquire, keys: 2, argv: 2, run: fastReentrantFencedAcquire},
 	{name: "regrant-acquire", src: ScriptRegrantAcquire, keys: 1, argv: 2, run: fastRegrantAcquire},
+	{name: "touch-or-set", src: ScriptTouchOrSet, keys: 1, argv: 2, run: fastTouchOrSet},
 }
 
 // fastBySrc and fastBySHA find a twin by EVAL's source or EVALSHA's hash.
@@ -385,6 +386,26 @@ func fastRenew(f *fastPath, keys, argv []string) (luaReply, bool) {
 		return r, ok
 	}
 	return f.pexpire(keys[0], argv[1])
+}
+
+// fastTouchOrSet is ScriptTouchOrSet: compare-and-PEXPIRE, or SET NX PX
+// where the key is gone.
+func fastTouchOrSet(f *fastPath, keys, argv []string) (luaReply, bool) {
+	eq, ok := f.getEquals(argv[0], "GET", keys[0])
+	switch {
+	case !ok:
+		return luaReply{}, false
+	case eq:
+		return f.pexpire(keys[0], argv[1])
+	}
+	r, err := f.call("SET", keys[0], argv[0], "PX", argv[1], "NX")
+	if err != nil {
+		return luaReply{}, false // bad ttl: nothing written, Lua raises
+	}
+	if r == nil {
+		return luaInt(0), true
+	}
+	return luaInt(1), true
 }
 
 // fastFencedAcquire is ScriptFencedAcquire: SET NX PX, then INCR the fence.

@@ -4,7 +4,7 @@ import "testing"
 
 func TestFastPathRecognisesEveryScript(t *testing.T) {
 	for _, src := range []string{ScriptRelease, ScriptRenew, ScriptFencedAcquire,
-		ScriptReentrantAcquire, ScriptReentrantRelease, ScriptReentrantRenew, ScriptFairAcquire} {
+		ScriptReentrantAcquire, ScriptReentrantRelease, ScriptReentrantRenew, ScriptFairAcquire, ScriptTouchOrSet} {
 		if fastBySrc[src] == nil {
 			t.Errorf("no fast path for script %.40q", src)
 		}

@@ -18,6 +18,18 @@ else
     return 0
 end`
 
+// ScriptTouchOrSet is redsync's touchWithSetNXScript (scripts.go, used by
+// Extend with WithSetNXOnExtend): extend our key, or SET it again where it
+// is gone. KEYS: lock. ARGV: token, ttl ms. Returns 1 extended or set, 0
+// someone else's.
+const ScriptTouchOrSet = `if redis.call("get", KEYS[1]) == ARGV[1] then
+    return redis.call("pexpire", KEYS[1], ARGV[2])
+elseif redis.call("set", KEYS[1], ARGV[1], "PX", ARGV[2], "NX") then
+    return 1
+else
+    return 0
+end`
+
 // ScriptFencedAcquire grants the lock and draws the next fencing token in one
 // atomic step, so a token is issued only with a grant.
 // KEYS: lock, counter. ARGV: token, ttl ms. Returns the fencing token or nil.
