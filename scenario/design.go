@@ -118,9 +118,10 @@ var conflicts = []struct {
 	// a total wait, a release notification or a re-grant would each need
 	// their own path through it.
 	{lockKeys, func(l Lock) bool {
-		return len(l.Keys) > 0 && (l.Wait > 0 || l.Notify == model.NotifyPubSub || l.Regrant)
+		return len(l.Keys) > 0 && (l.Wait > 0 || l.Notify == model.NotifyPubSub || l.Regrant || l.WaitReplicas != nil)
 	},
-		lockKeys + " cannot be combined with " + keyLock + "." + keyWait + ", " + lockNotify + ": " + model.NotifyPubSub + " or " + lockRegrant},
+		lockKeys + " cannot be combined with " + keyLock + "." + keyWait + ", " + lockNotify + ": " + model.NotifyPubSub + ", " + lockRegrant +
+			" or " + lockWaitReplicas},
 }
 
 // DesignProblems lists every reason lock l cannot run under strategy, in
