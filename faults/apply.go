@@ -57,6 +57,15 @@ func Apply(w *model.World, f Fault) {
 		s.OnSentinel(w, f)
 		return
 	}
+	if f.Target == model.ResourceName {
+		// Like a sentinel, the resource is only a process on the network.
+		if s.OnSentinel == nil {
+			w.Emit(f.Target, "skipped", "%s does not apply to the resource", f)
+			return
+		}
+		s.OnSentinel(w, f)
+		return
+	}
 	if s.Untargeted != nil {
 		s.Untargeted(w, f)
 		return

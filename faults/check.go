@@ -38,7 +38,13 @@ type Checker interface {
 func Validate(c Checker, f Fault) {
 	s := Lookup(f.Kind)
 	ok := true
-	if s.Targets != nil {
+	// The resource is a process on the network only, like a sentinel.
+	netOnly := s.OnSentinel != nil && c.Names().NetTarget(f.Target)
+	if s.OnSentinel == nil && s.Targets != nil && c.Names().NetTarget(f.Target) {
+		c.Errorf(FieldTarget.Name, "%s cannot strike %s: the resource takes only the network faults (%s, %s, %s)",
+			f.Kind, c.Quote(f.Target), Partition, Isolate, Slow)
+		ok = false
+	} else if s.Targets != nil && !netOnly {
 		ok = c.Target(f, s.Targets(c.Names()), s.Need)
 	}
 	if s.Check != nil {

@@ -10,6 +10,10 @@ import (
 // the world's order.
 type Names struct {
 	Clients, Masters, Replicas, Sentinels []string
+	// Resource is the protected resource's process ("resource") where the
+	// network faults may target it; empty: they may not (explore's worlds,
+	// whose random schedules stay as they were).
+	Resource []string
 }
 
 // NamesFor lists the processes of a world with these clients and nodes
@@ -37,6 +41,12 @@ func (w Names) All() []string { return slices.Concat(w.Clients, w.Masters, w.Rep
 // Net is every process on the network, sentinels included: what network
 // faults (partition, isolate, slow) may cut off.
 func (w Names) Net() []string { return slices.Concat(w.All(), w.Sentinels) }
+
+// NetTarget reports whether a network fault (one with OnSentinel: partition,
+// isolate, slow) may target name outside Net: the resource, where the world
+// lets it. Messages that list the known processes keep to Net, so they read
+// as they did before the resource became a target.
+func (w Names) NetTarget(name string) bool { return slices.Contains(w.Resource, name) }
 
 // IsNode reports whether name is a Redis node.
 func (w Names) IsNode(name string) bool {

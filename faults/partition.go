@@ -57,6 +57,9 @@ func checkGroups(c Checker, f Fault) {
 	for _, n := range all {
 		known[n] = true
 	}
+	for _, n := range c.Names().Resource {
+		known[n] = true
+	}
 	where := map[string]int{}
 	for g, group := range f.Groups {
 		if len(group) == 0 {

@@ -296,7 +296,9 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 	}
 	wd.stop()
 	c.w.clientEvent(judge.LeaveCS, c.Name)
-	c.w.clientEvent(judge.Releasing, c.Name)
+	if c.judgedKey() {
+		c.w.clientEvent(judge.Releasing, c.Name)
+	}
 	st.Release(t, l)
 	c.lease = nil
 	c.w.sayLine(c.Name, "released", "released", append(append(c.w.line(), "released "...), l.Token...),
@@ -327,7 +329,7 @@ func (c *Client) reenter(t *Thread, l *Lease) (depth int, ok bool) {
 func (c *Client) work(t *Thread, l *Lease) {
 	c.setState(StateWorking)
 	c.w.clientEvent(judge.Working, c.Name)
-	v, ok := c.w.Res.read(t, l)
+	v, ok := c.w.readResource(t, l)
 	if !ok {
 		return
 	}
@@ -337,7 +339,7 @@ func (c *Client) work(t *Thread, l *Lease) {
 	if c.w.Cfg.Lock.Knobs.CheckBeforeWrite && !c.stillValid(t, l) {
 		return
 	}
-	c.w.Res.write(t, l, v+1)
+	c.w.writeResource(t, l, v+1)
 }
 
 // msOr is a time by a client's clock in whole milliseconds for a message's

@@ -21,6 +21,26 @@ type Config struct {
 	Nodes    NodesConfig
 	Lock     LockConfig
 	Clients  []ClientConfig
+	Resource ResourceConfig // the zero value is the resource of old: every request checked, no keys
+	// ClusterSlots: a command over keys in different hash slots is refused
+	// with CROSSSLOT, as a Redis Cluster node refuses it (model/slot). Only
+	// the check is modelled: every key still lives on one node.
+	ClusterSlots bool
+}
+
+// ResourceConfig is how the protected resource checks what reaches it
+// (model/resource). The zero value checks fencing tokens on reads and writes,
+// starts the fencing counter at 1 and keeps no idempotency keys.
+type ResourceConfig struct {
+	// WritesOnly: fencing tokens are checked on writes only, and reads
+	// do not raise the highest token seen (Kleppmann's storage).
+	WritesOnly bool
+	// StartToken is the first fencing token the lock hands out; 0 or 1:
+	// the counter starts empty (the first INCR gives 1).
+	StartToken int64
+	// Idempotency is the key each write carries: "" or "none" none, "job"
+	// the job the hold runs (its index), which the resource accepts once.
+	Idempotency string
 }
 
 // LockConfig is the lock design under test.
@@ -50,6 +70,11 @@ type LockConfig struct {
 	ExtendLate       string  // "" or ExtendLateRefuse, ExtendLateAllow, ExtendLateError
 	ExtendSetMissing bool    // a renewal SETs the key again where it is gone (redsync's setNXOnExtend)
 	ReleaseAtEnd     bool    // a failed attempt leaves its keys; only the last failed try releases
+	// Keys: a hold needs every one of these keys (multikey.go); empty: the
+	// one Key. Key is then the first, the key the judge follows.
+	Keys     []string
+	MultiKey string // each (one SET NX PX per key, in order) | script (one Lua script over all)
+	SortKeys bool   // take the keys in sorted order, whatever order a client lists them in
 
 	Knobs ClientKnobs // the real clients' runtime behaviours (knobs.go)
 	// WaitReplicas: WAIT after a single-instance grant (wait_replicas.go).
@@ -93,4 +118,8 @@ type ClientConfig struct {
 	Work   time.Duration
 	Think  time.Duration
 	Nested int
+	Keys   []string // the keys its holds need, when not LockConfig.Keys
+	// Resource names the resource its work reads and writes, when clients
+	// work on different ones (lock granularity); "": the one counter.
+	Resource string
 }

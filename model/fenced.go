@@ -3,7 +3,7 @@ package model
 import "github.com/lockstep-sim/lockstep/model/store"
 
 // fencing: token on one node: the acquire script also INCRs a counter, and
-// the lease carries its value to the resource (resource.go).
+// the lease carries its value to the resource (model/resource).
 
 func fencedAcquire(s *single, t *Thread, n *Node, l *Lease) bool {
 	key := s.cfg.Key

@@ -42,6 +42,7 @@ func newChecker(w *World) *judge.Judge {
 	for i, c := range w.Cfg.Clients {
 		cfg.Clients[i] = c.Name
 	}
+	cfg.Resources = resourcesOf(w.Cfg.Clients)
 	return judge.New(cfg)
 }
 

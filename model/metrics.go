@@ -16,6 +16,7 @@ const (
 	Count  = judge.Count
 	Flag   = judge.Flag
 	Millis = judge.Millis
+	Milli  = judge.Milli
 )
 
 // The metrics' names in the scenario format.

@@ -29,7 +29,7 @@ import (
 // is the obvious recipe and it is not a safe fencing token: the counters live
 // on nodes that can forget (restart empty, fail over), so two grants can carry
 // the same or even a decreasing token. fencing: cas needs nothing from the
-// lock: the resource checks the lease's random token instead (resource.go).
+// lock: the resource checks the lease's random token instead (model/resource).
 //
 // This file is the algorithm only. What an attempt looked like is told to
 // observers (redlock_attempt.go): the trace's narrator (redlock_trace.go)

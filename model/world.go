@@ -6,6 +6,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/model/redis"
+	"github.com/lockstep-sim/lockstep/model/slot"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -40,9 +41,6 @@ type World struct {
 	probes []probe           // per node (by Node.ID), the judge's look at its lock key
 }
 
-// ResourceName is the process name of the fenced resource on the network.
-const ResourceName = "resource"
-
 // NewWorld builds a world from cfg and schedules every client's start. It
 // fails only on a config that the scenario loader should have refused.
 func NewWorld(cfg Config) (*World, error) {
@@ -67,7 +65,8 @@ func NewWorld(cfg Config) (*World, error) {
 	// fault's own trace line comes before its effects.
 	w.Net.OnChange(func() { k.At(k.Now(), w.netChanged) })
 	w.Net.OnDrop(w.traceDrop)
-	w.Res = newResource(w, cfg.Lock.Fencing)
+	w.Res = newResource(w)
+	w.startFencing()
 	w.Chk = newChecker(w)
 	for _, cc := range cfg.Clients {
 		c := newClient(w, cc)
@@ -151,6 +150,11 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	var key string // the lock key, whose presence Do reports
 	if track {
 		key = w.Cfg.Lock.Key
+	}
+	if w.Cfg.ClusterSlots && n.Up() && crossSlot(args) {
+		err := RedisError(slot.CrossSlot) // a cluster node refuses it before running anything
+		w.emitLine(n.Name(), "cmd", w.cmdLine(client, args, nil, err))
+		return nil, err
 	}
 	reply, p, err := n.DoTracked(now, client, key, args)
 	if err == ErrDown {

@@ -110,11 +110,23 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 		r := *l.Retry
 		cfg.Lock.Retry = &model.RetryConfig{Attempts: r.Attempts, Delay: r.Delay, Backoff: r.Backoff, MaxDelay: r.MaxDelay, Jitter: r.Jitter}
 	}
+	if len(l.Keys) > 0 { // several keys per hold; dropped with them by DesignFor
+		cfg.Lock.Keys, cfg.Lock.MultiKey, cfg.Lock.SortKeys = l.Keys, l.MultiKey, l.KeyOrder == "sorted"
+	}
+	cfg.ClusterSlots = s.Redis.Cluster
+	if r := s.Resource; r != nil {
+		cfg.Resource = model.ResourceConfig{WritesOnly: r.Check == "writes", StartToken: int64(r.StartToken),
+			Idempotency: r.Idempotency}
+	}
 	redisSideConfig(s, &cfg, l)
 	for _, c := range s.Clients {
 		cfg.Clients = append(cfg.Clients, model.ClientConfig{
 			Name: c.Name, Start: c.Start, Holds: c.Holds, Work: c.Work, Think: c.Think, Nested: c.Nested,
 		})
+		if len(l.Keys) > 0 {
+			cfg.Clients[len(cfg.Clients)-1].Keys = c.Keys
+		}
+		cfg.Clients[len(cfg.Clients)-1].Resource = c.Resource
 	}
 	return cfg
 }

@@ -51,6 +51,7 @@ const (
 	lockReentrant = keyLock + "." + keyReentrant
 	lockFair      = keyLock + "." + keyFair
 	lockFencing   = keyLock + "." + keyFencing
+	lockKeys      = keyLock + "." + keyKeys
 	// issue 13 (redisside.go)
 	lockWaitReplicas = keyLock + "." + keyWaitReplicas
 )
@@ -74,6 +75,9 @@ var modifiers = []modifier{
 		}},
 	{lockAbortWork, lockAbortWork, func(l Lock) bool { return l.Watchdog != nil && l.Watchdog.AbortWork }, dropAbortWork,
 		[]string{model.StrategyRedlock}, func(st string) string { return "strategy " + st + " has no abort signal (node-redlock's using())" }},
+	{lockKeys, lockKeys, func(l Lock) bool { return len(l.Keys) > 0 },
+		func(l *Lock) { l.Keys, l.MultiKey, l.KeyOrder = nil, "", "" },
+		[]string{model.StrategyLuaRelease}, func(st string) string { return "strategy " + st + " takes one key per hold" }},
 }
 
 // lockAbortWork is watchdog.abort_work's path.
@@ -106,6 +110,18 @@ var conflicts = []struct {
 		keyFencing + ": token cannot be combined with " + lockFair + " (with " + lockReentrant + " it is Redisson's FencedLock)"},
 	{lockRegrant, func(l Lock) bool { return l.Regrant && (l.Reentrant || l.Fair || l.Fencing == "token") },
 		lockRegrant + " is a variant of the plain SET NX acquire; " + lockReentrant + ", " + lockFair + " and " + keyFencing + ": token have scripts of their own"},
+	{lockKeys, func(l Lock) bool {
+		return len(l.Keys) > 0 && (l.Watchdog != nil || l.Reentrant || l.Fair || (l.Fencing != "" && l.Fencing != "none"))
+	}, lockKeys + " cannot be combined with " + lockWatchdog + ", " + lockReentrant + ", " + lockFair + " or " + lockFencing +
+		" (each is a one-key script)"},
+	// A hold of several keys gives its keys back when its attempts run out;
+	// a total wait, a release notification or a re-grant would each need
+	// their own path through it.
+	{lockKeys, func(l Lock) bool {
+		return len(l.Keys) > 0 && (l.Wait > 0 || l.Notify == model.NotifyPubSub || l.Regrant || l.WaitReplicas != nil)
+	},
+		lockKeys + " cannot be combined with " + keyLock + "." + keyWait + ", " + lockNotify + ": " + model.NotifyPubSub + ", " + lockRegrant +
+			" or " + lockWaitReplicas},
 }
 
 // DesignProblems lists every reason lock l cannot run under strategy, in

@@ -54,7 +54,7 @@ func TestLimitsDocMatchesCode(t *testing.T) {
 		"MaxSentinels": fmt.Sprint(MaxSentinels), "MaxHolds": fmt.Sprint(MaxHolds),
 		"MaxNested": fmt.Sprint(MaxNested), "MaxTotalHolds": fmt.Sprint(MaxTotalHolds),
 		"MaxAttempts": fmt.Sprint(MaxAttempts), "MaxRenewals": fmt.Sprint(MaxRenewals),
-		"MaxBackoff": fmt.Sprint(MaxBackoff), "MaxDuration": fmtDur(MaxDuration),
+		"MaxBackoff": fmt.Sprint(MaxBackoff), "MaxStartToken": fmt.Sprint(MaxStartToken), "MaxKeysPerHold": fmt.Sprint(MaxKeysPerHold), "MaxDuration": fmtDur(MaxDuration),
 		"MinTTL": fmtDur(MinTTL), "MinCycle": fmtDur(MinCycle),
 		"MaxNameLen": fmt.Sprint(MaxNameLen), "MaxClientNameLen": fmt.Sprint(MaxClientNameLen),
 		"MaxKeyLen": fmt.Sprint(MaxKeyLen), "MaxTitleLen": fmt.Sprint(MaxTitleLen),

@@ -100,6 +100,9 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 	default:
 		return "", 0, bad
 	}
+	if isRateMetric(metric) {
+		return parseRate(metric, op, operand, bad)
+	}
 	if isMillisMetric(metric) {
 		d, dmsg := parseDuration(operand)
 		switch {

@@ -137,6 +137,12 @@ func expectValue(e Expectation) *yaml.Node {
 	switch {
 	case e.Bool:
 		return boolNode(e.Value != 0)
+	case isRateMetric(e.Metric):
+		v := formatMetric(e.Metric, e.Value)
+		if e.Op == "==" {
+			return floatNode(float64(e.Value) / 1000)
+		}
+		return str(e.Op + " " + v)
 	case isMillisMetric(e.Metric):
 		d := (time.Duration(e.Value) * time.Millisecond).String()
 		if e.Op != "==" {

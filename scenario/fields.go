@@ -91,6 +91,16 @@ const (
 	keyMinReplicasMaxLag  = "min_replicas_max_lag"
 	keyWaitReplicas       = "wait_replicas"
 	keyMaxmemoryPolicy    = "maxmemory_policy"
+
+	keyResource    = "resource"
+	keyCheck       = "check"
+	keyStartToken  = "start_token"
+	keyIdempotency = "idempotency"
+
+	keyKeys     = "keys" // lock.keys and a client's
+	keyMultiKey = "multi_key"
+	keyKeyOrder = "key_order"
+	keyCluster  = "cluster"
 )
 
 // The keys of the client profiles and the Redlock-family knobs

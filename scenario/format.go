@@ -43,6 +43,13 @@ var scenarioSection = newSection("scenario", "",
 	field[Scenario]{name: keyLock, doc: "the lock design under test",
 		read:  readLock,
 		write: func(s *Scenario) *yaml.Node { return writeLock(&s.Lock) }},
+	field[Scenario]{name: keyResource, doc: "how the protected resource checks requests; absent: every default",
+		read: func(p *parser, e entry, s *Scenario, path string, pt posTable) {
+			s.Resource = defaultResource()
+			readSection(p, e.v, resourceSection, s.Resource, path, pt)
+		},
+		write: func(s *Scenario) *yaml.Node { return writeSection(resourceSection, s.Resource) },
+		skip:  func(s *Scenario) bool { return s.Resource == nil }},
 	field[Scenario]{name: keyClients, doc: "the lock clients and their workloads",
 		read: readClients, write: writeClients},
 	field[Scenario]{name: keyFaults, doc: "the fault schedule (kinds: the faults package's table)",
@@ -86,6 +93,8 @@ var redisSection = newSection(keyRedis, keyRedis+".",
 		val: func(r *Redis) any { return &r.MaxmemoryPolicy }, skip: func(r *Redis) bool { return r.MaxmemoryPolicy == "" }, late: true},
 	field[Redis]{name: keyVersion, doc: "6 | 7: how expiries reach replicas (7: absolute PXAT; 6: relative PX); default 7",
 		val: func(r *Redis) any { return &r.Version }, skip: func(r *Redis) bool { return r.Version == 0 }, late: true},
+	field[Redis]{name: keyCluster, doc: "a command over keys in different hash slots fails with CROSSSLOT (Redis Cluster's check only)",
+		val: func(r *Redis) any { return &r.Cluster }, skip: func(r *Redis) bool { return !r.Cluster }, late: true},
 )
 
 var lockSection = newSection(keyLock, keyLock+".",
@@ -149,6 +158,13 @@ var lockSection = newSection(keyLock, keyLock+".",
 		skip:  func(l *Lock) bool { return l.WaitReplicas == nil }, late: true},
 	field[Lock]{name: keyClient, doc: "a client library's profile: " + profileList + "; absent: none",
 		val: func(l *Lock) any { return &l.Client }, skip: func(l *Lock) bool { return l.Client == "" }},
+	field[Lock]{name: keyKeys, doc: "several keys every hold needs (multi-key holds); key is then one of them, default the first",
+		read: readLockKeys, write: func(l *Lock) *yaml.Node { return writeKeys(l.Keys) },
+		skip: func(l *Lock) bool { return len(l.Keys) == 0 }},
+	field[Lock]{name: keyMultiKey, doc: "each | script: the keys one SET NX PX at a time, or one Lua script over all; default each",
+		val: func(l *Lock) any { return &l.MultiKey }, skip: func(l *Lock) bool { return l.MultiKey == "" }},
+	field[Lock]{name: keyKeyOrder, doc: "given | sorted: the order a hold takes its keys in; default given",
+		val: func(l *Lock) any { return &l.KeyOrder }, skip: func(l *Lock) bool { return l.KeyOrder == "" }},
 )
 
 var driverSection = newSection(keyDriver, keyDriver+".",
@@ -217,6 +233,21 @@ var redlockSection = newSection(keyRedlock, keyRedlock+".",
 		val: func(r *Redlock) any { return &r.ReleaseFailed }, skip: func(r *Redlock) bool { return r.ReleaseFailed == "" || r.ReleaseFailed == ReleaseFaileds[0] }},
 )
 
+var resourceSection = newSection(keyResource, keyResource+".",
+	field[Resource]{name: keyCheck, doc: "all | writes: which requests' fencing tokens are checked; default all",
+		val: func(r *Resource) any { return &r.Check }},
+	field[Resource]{name: keyStartToken, doc: "the first fencing token the lock hands out; default 1",
+		val: func(r *Resource) any { return &r.StartToken }},
+	field[Resource]{name: keyIdempotency, doc: "none | job: each write carries its job's key, accepted once; default none",
+		val: func(r *Resource) any { return &r.Idempotency }},
+)
+
+// defaultResource is a resource block with every default, which the file's
+// keys then overwrite.
+func defaultResource() *Resource {
+	return &Resource{Check: ResourceChecks[0], StartToken: 1, Idempotency: IdempotencyModes[0]}
+}
+
 var clientSection = newSection(keyClient, "",
 	field[Client]{name: keyName, doc: "the client's process name", label: "client name",
 		val: func(c *Client) any { return &c.Name }},
@@ -230,6 +261,11 @@ var clientSection = newSection(keyClient, "",
 		val: func(c *Client) any { return &c.Think }},
 	field[Client]{name: keyNested, doc: "re-entries per hold (reentrant locks)",
 		val: func(c *Client) any { return &c.Nested }},
+	field[Client]{name: keyKeys, doc: "the keys its holds need, in its order; default lock.keys",
+		read:  func(p *parser, e entry, c *Client, path string, pt posTable) { c.Keys = readKeyList(p, e, path, pt) },
+		write: func(c *Client) *yaml.Node { return writeKeys(c.Keys) }, skip: func(c *Client) bool { return len(c.Keys) == 0 }},
+	field[Client]{name: keyResource, doc: "the resource its work reads and writes; default the one counter all share",
+		val: func(c *Client) any { return &c.Resource }, skip: func(c *Client) bool { return c.Resource == "" }},
 )
 
 func readScenarioName(p *parser, e entry, s *Scenario, _ string, _ posTable) {

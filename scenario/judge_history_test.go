@@ -46,7 +46,8 @@ func TestJudgeReadsRecordedHistory(t *testing.T) {
 		t.Fatalf("history has %v events by kind: not the run's", kinds)
 	}
 
-	want := model.Metrics{Safe: false, Violations: 2, LostUpdates: 2, WrongReleases: 1, Acquired: 3, MaxWait: 25052000000, UnheldReleases: 2}
+	want := model.Metrics{Safe: false, Violations: 2, LostUpdates: 2, WrongReleases: 1, Acquired: 3, MaxWait: 25052000000, UnheldReleases: 2,
+		Throughput: 59} // 3 holds done by 50.5s
 	if got := j.Metrics(); got != want || got != r.Metrics() {
 		t.Errorf("replayed metrics %+v\nwant (transcript) %+v\nrun %+v", got, want, r.Metrics())
 	}

@@ -124,6 +124,9 @@ func TestReportJSONFollowsTheMetricTable(t *testing.T) {
 		if x.Kind == model.Flag {
 			want = v != 0
 		}
+		if x.Kind == model.Milli {
+			want = float64(v) / 1000
+		}
 		if obj[x.Name] != want {
 			t.Errorf("%s: JSON %v, Get %v", x.Name, obj[x.Name], want)
 		}

@@ -59,6 +59,11 @@ const (
 	// an attempt's deadline is a positive part of the ttl, at most all of it.
 	MinTimeoutFactor = 1e-9
 	MaxTimeoutFactor = 1.0
+	// MaxStartToken is the largest resource.start_token: room for a
+	// counter that has run for years, far from int64's end after every INCR.
+	MaxStartToken = 1_000_000_000
+	// MaxKeysPerHold is the most keys of lock.keys or a client's keys.
+	MaxKeysPerHold = 16
 
 	// MaxDuration bounds every duration of the file: the run's duration,
 	// every time (at, start), every length (work, think, for, ttl,

@@ -32,6 +32,7 @@ type Report struct {
 	OK             bool           `json:"ok"`
 	FirstViolation string         `json:"first_violation,omitempty"`
 	StuckReason    string         `json:"stuck_reason,omitempty"`
+	FirstDeadlock  string         `json:"first_deadlock,omitempty"` // clients waiting for each other's keys
 	Skipped        []string       `json:"skipped_faults,omitempty"`
 	TraceHash      string         `json:"trace_hash"`
 	// BudgetExhausted: the run spent its event budget and was cut short at
@@ -67,6 +68,7 @@ func (r *Runner) Report() *Report {
 		Expectations:    []ExpectResult{},
 		BudgetExhausted: r.exhausted, Cancelled: r.cancelled, KernelSteps: r.steps,
 	}
+	rep.FirstDeadlock = r.w.Chk.FirstDeadlock()
 	if r.exhausted || r.cancelled {
 		rep.OK = false
 	}
@@ -126,6 +128,9 @@ func (rep *Report) WriteText(w io.Writer) {
 	}
 	if rep.StuckReason != "" {
 		fmt.Fprintf(w, "  stuck: %s\n", rep.StuckReason)
+	}
+	if rep.FirstDeadlock != "" {
+		fmt.Fprintf(w, "  deadlock: %s\n", rep.FirstDeadlock)
 	}
 	switch {
 	case rep.BudgetExhausted:

@@ -99,7 +99,7 @@ type ClientSnap struct {
 
 // ResourceSnap is the fenced resource.
 type ResourceSnap struct {
-	Value    int64
+	Value    int64 // every counter together, when clients work on named resources
 	MaxToken int64
 	Accepted int64
 	Rejected int64
@@ -217,7 +217,7 @@ func (s *Snapshot) snapClients(w *model.World, t time.Duration, owned []int) {
 // snapResource adds the protected resource and its latest writes.
 func (s *Snapshot) snapResource(w *model.World) {
 	res := w.Res
-	s.Resource = ResourceSnap{Value: res.Value, MaxToken: res.MaxToken, Accepted: res.Accepted(),
+	s.Resource = ResourceSnap{Value: res.Total(), MaxToken: res.MaxToken, Accepted: res.Accepted(),
 		Rejected: res.Rejected(), Fencing: w.Cfg.Lock.Fencing == "token"}
 	ws := res.Writes
 	if len(ws) > recentWrites {

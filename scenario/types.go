@@ -32,6 +32,7 @@ type Scenario struct {
 	Network  Network
 	Redis    Redis
 	Lock     Lock
+	Resource *Resource // nil: the resource block is absent (every default)
 	Clients  []Client
 	Faults   []faults.Fault // the kinds and their fields are the faults package's table
 	FaultPos []Pos          // where each of Faults is written (loaded files only)
@@ -61,6 +62,7 @@ type Redis struct {
 	MinReplicasMaxLag  time.Duration
 	MaxmemoryPolicy    string // noeviction (default) | allkeys-lru | volatile-lru | ... (redis.MaxmemoryPolicies)
 	Version            int    // 6 | 7; 0: 7 (how expiries reach replicas)
+	Cluster            bool   // commands over keys in different hash slots fail with CROSSSLOT
 }
 
 // Lock is the lock design under test.
@@ -78,6 +80,9 @@ type Lock struct {
 	Client    string // a client profile (profiles.go); "": none
 	// WaitReplicas: WAIT after each grant; nil: none (redisside.go).
 	WaitReplicas *WaitReplicas
+	Keys         []string // several keys per hold; Key is then one of them (default the first)
+	MultiKey     string   // each | script; "" = each
+	KeyOrder     string   // given | sorted; "" = given
 
 	// The real clients' runtime knobs (model.ClientKnobs); zero: off.
 	Wait             time.Duration // tryLock's waitTime: the whole acquire's bound
@@ -86,6 +91,13 @@ type Lock struct {
 	CheckBeforeWrite bool          // skip the write once the lease ran out
 	Notify           string        // poll | pubsub; "" = poll
 	Regrant          bool          // the acquire also grants our own key again (redislock)
+}
+
+// Resource is how the protected resource checks what reaches it.
+type Resource struct {
+	Check       string // all | writes: which requests have their fencing token checked; default all
+	StartToken  int    // the first fencing token the lock hands out; default 1
+	Idempotency string // none | job: the key each write carries; default none
 }
 
 // Driver is the Redis driver's resend of a command whose reply timed out.
@@ -139,6 +151,10 @@ type Client struct {
 	Work   time.Duration
 	Think  time.Duration
 	Nested int
+	Keys   []string // its own keys per hold (lock.keys when empty)
+	// Resource is the resource its work reads and writes; "": the one
+	// counter every client shares.
+	Resource string
 }
 
 // Expectation is one entry of `expect:`.

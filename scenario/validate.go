@@ -58,6 +58,9 @@ func validate(s *Scenario, pt posTable) *problem {
 	c := &checker{s: s, pt: pt}
 	c.scenario()
 	c.lock()
+	c.resource()
+	c.keys()
+	c.clientResources()
 	c.clients()
 	for i := range s.Faults {
 		c.fault(i)
@@ -409,6 +412,8 @@ func (c *checker) clientName(path string, i int, seen map[string]int) {
 	case !c.name(np, what, cl.Name, MaxClientNameLen, clientName, "A-Z, a-z, 0-9, _ and -"):
 	case nodeNameLike.MatchString(cl.Name):
 		c.errorf(np, "%s %s looks like a node name; redis-N, redis-K-rJ and sentinel-N name the Redis processes", what, echo(cl.Name))
+	case cl.Name == model.ResourceName:
+		c.errorf(np, "%s %s is the protected resource's process name; pick another", what, echo(cl.Name))
 	}
 	if j, dup := seen[cl.Name]; dup {
 		c.errorf(np, "duplicate %s %s (first at line %d)", what, echo(cl.Name), c.s.Clients[j].Pos.Line)
@@ -439,8 +444,10 @@ func (c *checker) names() faults.Names {
 	for _, cl := range c.s.Clients {
 		clients = append(clients, cl.Name)
 	}
-	return faults.NamesFor(clients, min(max(r.Nodes, 0), MaxNodes), min(max(r.Replicas, 0), MaxReplicas),
+	ns := faults.NamesFor(clients, min(max(r.Nodes, 0), MaxNodes), min(max(r.Replicas, 0), MaxReplicas),
 		min(max(r.Sentinels, 0), MaxSentinels))
+	ns.Resource = []string{model.ResourceName} // partition, isolate and slow may cut the resource off
+	return ns
 }
 
 // fault checks faults[i]: its time, then its kind's target and fields (by

@@ -73,6 +73,7 @@ func PlannedEvents(s *Scenario, strategy string) (holds, renewals float64) {
 		h := float64(max(c.Holds, 0))
 		all += h
 		rounds := 2 * (1 + float64(max(c.Nested, 0)))   // acquires and releases, to every master
+		rounds *= keysPerHold(s, c)                     // several keys per hold: a SET and a release each
 		holds += h * (rounds*calls + 2) * eventsPerCall // and the resource's read and write
 		held += h * float64(max(c.Work, 0))
 	}

@@ -100,6 +100,13 @@ const (
 	// judged: the world writes it only to a recorded history (World.Tap),
 	// for a trace reader to show each client's state.
 	ClientState
+	// ResourceDuplicate: the resource refused Client's write of Value
+	// because its idempotency key (its job) had been written already.
+	ResourceDuplicate
+
+	// Deadlock: Client waits for a key whose holder waits, through others,
+	// for a key Client holds (several keys per hold); Note explains it.
+	Deadlock
 )
 
 // Op says what a command means to the lock, so the judge can keep ground

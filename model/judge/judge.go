@@ -31,6 +31,9 @@ type Config struct {
 	// Emit adds a trace line (VIOLATION, WRONG-RELEASE) at the time of the
 	// event being read; nil: none.
 	Emit func(proc, kind, msg string)
+	// Resources maps a client to the resource it works on, when clients
+	// work on different ones (resources.go); nil: all on the one counter.
+	Resources map[string]string
 }
 
 // Judge keeps the books of one run.
@@ -54,6 +57,11 @@ type Judge struct {
 	cutSince   map[string]time.Duration // client|node -> since when they are separated
 	// The resource's books: writes applied, requests refused, the value.
 	accepted, rejected, value int64
+
+	live liveness // deadlocks and throughput (liveness.go)
+	// The named resources' books and violation episodes (resources.go).
+	books    map[string]*resourceBooks
+	episodes map[string]bool
 }
 
 // client is what the history says of one client.
@@ -114,6 +122,7 @@ func (j *Judge) Feed(e *Event) {
 		j.m.MaxWait = max(j.m.MaxWait, e.Wait)
 		j.enterCS(e, j.client(e.Client))
 	case LeaveCS:
+		j.holdDone(e, j.client(e.Client))
 		j.leaveCS(e.Client, j.client(e.Client))
 	case Working:
 		j.client(e.Client).working = true
@@ -121,6 +130,10 @@ func (j *Judge) Feed(e *Event) {
 		j.releasing(e)
 	case ResourceRead, ResourceWrite:
 		j.resourceEvent(e)
+	case ResourceDuplicate:
+		j.m.DuplicateWrites++
+	case Deadlock:
+		j.deadlock(e)
 	case AcquireFailed:
 		j.m.MaxWait = max(j.m.MaxWait, e.Wait)
 		j.m.FailedAcquires++
@@ -147,8 +160,9 @@ func (j *Judge) Feed(e *Event) {
 func (j *Judge) Metrics() Metrics {
 	m := j.m
 	m.FencingRejections = j.rejected
-	m.LostUpdates = max(j.accepted-j.value, 0)
+	m.LostUpdates = max(j.accepted-j.value, 0) + j.lostElsewhere()
 	m.Safe = m.Violations == 0
+	m.Throughput = j.throughput()
 	return m
 }
 
@@ -216,10 +230,10 @@ func (j *Judge) enterCS(e *Event, c *client) {
 	c.inCS, c.working = true, false
 	c.granted, c.lastEnd = true, ""
 	j.m.Acquired++
-	if len(j.inCS) > 0 && !j.episode {
-		j.episode = true
+	if o := j.rival(e.Client); o != "" && !j.inEpisode(e.Client) {
+		j.setEpisode(e.Client, true)
 		j.m.Violations++
-		msg := j.explain(e.At, e.Client, j.inCS[0])
+		msg := j.explain(e.At, e.Client, o)
 		j.emit(e.Client, "VIOLATION", msg)
 		if j.first == "" {
 			j.first = msg
@@ -240,9 +254,7 @@ func (j *Judge) leaveCS(name string, c *client) {
 			break
 		}
 	}
-	if len(j.inCS) < 2 {
-		j.episode = false
-	}
+	j.endEpisode(name)
 }
 
 // resourceEvent keeps the resource's books: a refused request is a fencing
@@ -252,6 +264,8 @@ func (j *Judge) resourceEvent(e *Event) {
 	switch {
 	case !e.OK:
 		j.rejected++
+	case e.Kind == ResourceWrite && j.cfg.Resources != nil:
+		j.wrote(e)
 	case e.Kind == ResourceWrite:
 		j.accepted++
 		j.value = e.Value

@@ -21,6 +21,9 @@ type Metrics struct {
 	MaxWait           time.Duration `json:"-"`
 	UnheldReleases    int64         `json:"-"`
 	RefusedWrites     int64         `json:"-"`
+	DuplicateWrites   int64         `json:"-"`
+	Deadlocks         int64         `json:"-"`
+	Throughput        int64         `json:"-"` // thousandths of a hold per simulated second
 }
 
 // The metrics' names in the scenario format (expect: keys, report and JSON
@@ -37,6 +40,9 @@ const (
 	MetricMaxWait           = "max_wait"
 	MetricUnheldReleases    = "unheld_releases"
 	MetricRefusedWrites     = "refused_writes"
+	MetricDuplicateWrites   = "duplicate_writes"
+	MetricDeadlocks         = "deadlocks"
+	MetricThroughput        = "throughput"
 )
 
 // MetricKind says how a metric is measured and written.
@@ -47,6 +53,7 @@ const (
 	Count  MetricKind = iota // a whole number of events
 	Flag                     // true or false (measured as 1 or 0)
 	Millis                   // a duration, measured in whole milliseconds
+	Milli                    // a rate, measured in thousandths (written 2.5)
 )
 
 // Metric is one metric of the format: the table the expect parser, the
@@ -95,6 +102,12 @@ var metricTable = []Metric{
 		Doc: "releases begun by a client that did not hold the lock then (its lease had expired or was lost, or it never got it)", get: func(m Metrics) int64 { return m.UnheldReleases }},
 	{Name: MetricRefusedWrites, TextLine: 2, HideZero: true,
 		Doc: "lock writes a master refused with NOREPLICAS (redis.min_replicas_to_write)", get: func(m Metrics) int64 { return m.RefusedWrites }},
+	{Name: MetricDuplicateWrites, TextLine: 2, HideZero: true,
+		Doc: "writes the resource refused because their idempotency key (the job) was written already (resource.idempotency: job)", get: func(m Metrics) int64 { return m.DuplicateWrites }},
+	{Name: MetricDeadlocks, TextLine: 2, HideZero: true,
+		Doc: "times clients holding some of their keys waited for each other's (several keys per hold)", get: func(m Metrics) int64 { return m.Deadlocks }},
+	{Name: MetricThroughput, Kind: Milli,
+		Doc: "holds completed per simulated second, until the last one completed", get: func(m Metrics) int64 { return m.Throughput }},
 }
 
 func flag(v bool) int64 {
@@ -136,6 +149,8 @@ func (x Metric) Format(v int64) string {
 		return strconv.FormatBool(v != 0)
 	case Millis:
 		return (time.Duration(v) * time.Millisecond).String()
+	case Milli:
+		return strconv.FormatFloat(float64(v)/1000, 'f', -1, 64)
 	}
 	return strconv.FormatInt(v, 10)
 }

@@ -82,7 +82,8 @@ var kindOps = [...]string{
 	judge.ResourceRead:  "read", judge.ResourceWrite: "write", judge.Final: "final",
 	judge.Replicated: "replicated", judge.Releasing: "releasing",
 	judge.WriteRefused: "write_refused", judge.Evicted: "evicted",
-	judge.ClientState: "state",
+	judge.ClientState:       "state",
+	judge.ResourceDuplicate: "duplicate_write", judge.Deadlock: "deadlock",
 }
 
 var lockOps = [...]string{judge.OpOther: "other", judge.OpAcquire: "acquire", judge.OpRelease: "release", judge.OpRenew: "renew"}
@@ -114,7 +115,7 @@ func FromJudge(e *judge.Event) History {
 		h.WaitMS = durMS(e.Wait)
 	}
 	switch e.Kind {
-	case judge.ResourceWrite:
+	case judge.ResourceWrite, judge.ResourceDuplicate:
 		h.Value = ptr(e.Value)
 	case judge.ClientState:
 		h.State, h.Hold, h.Note = e.Note, e.Value, ""
@@ -214,8 +215,8 @@ func (h *History) need(k judge.Kind) error {
 	if (k == judge.FailedOver || k == judge.Resynced || k == judge.Replicated) && h.Other == "" {
 		return fmt.Errorf("op %s needs other (the other node)", h.Op)
 	}
-	if k == judge.ResourceWrite && h.Value == nil {
-		return fmt.Errorf("op write needs a value")
+	if (k == judge.ResourceWrite || k == judge.ResourceDuplicate) && h.Value == nil {
+		return fmt.Errorf("op %s needs a value", h.Op)
 	}
 	return nil
 }
@@ -223,7 +224,7 @@ func (h *History) need(k judge.Kind) error {
 // clientKind reports whether a record of kind k names a client.
 func clientKind(k judge.Kind) bool {
 	switch k {
-	case judge.Releasing, judge.WriteRefused, judge.ClientState:
+	case judge.Releasing, judge.WriteRefused, judge.ClientState, judge.ResourceDuplicate, judge.Deadlock:
 		return true
 	}
 	return k <= judge.Reconnected || k >= judge.ResourceRead && k < judge.Final

@@ -28,6 +28,8 @@ func (h *History) fill(e *judge.Event) error {
 			return fmt.Errorf("hold %d: must be 0..%d", h.Hold, 1<<31)
 		}
 		e.Note, e.Value = h.State, h.Hold
+	case judge.ResourceDuplicate:
+		e.Value = *h.Value
 	case judge.ResourceWrite, judge.ResourceRead, judge.FailedOver, judge.Replicated:
 		e.OK = h.OK == nil || *h.OK
 		if h.Value != nil {

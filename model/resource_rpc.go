@@ -1,0 +1,146 @@
+package model
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/model/resource"
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// The protected resource (model/resource) as a process on the network:
+// a client's read and write are RPCs to it, which partitions, isolation and
+// slow links reach like any other message.
+
+// Resource is the protected counter (model/resource).
+type Resource = resource.Resource
+
+// Write is one write request as the resource saw it.
+type Write = resource.Write
+
+// KeptWrites is how many recent write requests the resource remembers.
+const KeptWrites = resource.KeptWrites
+
+// ResourceName is the process name of the protected resource on the network.
+const ResourceName = resource.Name
+
+// IdempotencyJob is resource.idempotency's job mode (resource.IdempotencyJob).
+const IdempotencyJob = resource.IdempotencyJob
+
+// resHost is the world as the resource sees it.
+type resHost struct{ w *World }
+
+func (h resHost) Now() time.Duration                          { return h.w.Now() }
+func (h resHost) Tapped() bool                                { return h.w.tap != nil }
+func (h resHost) Emit(proc, kind, format string, args ...any) { h.w.Emit(proc, kind, format, args...) }
+func (h resHost) Line() []byte                                { return h.w.line() }
+func (h resHost) EmitLine(proc, kind string, b []byte)        { h.w.emitLine(proc, kind, b) }
+func (h resHost) Say(proc, kind, id string, args []sim.Arg, format string, a ...any) {
+	h.w.Say(proc, kind, id, args, format, a...)
+}
+func (h resHost) SayLine(proc, kind, id string, b []byte, args ...sim.Arg) {
+	h.w.sayLine(proc, kind, id, b, args...)
+}
+
+func newResource(w *World) *Resource {
+	rc := w.Cfg.Resource
+	return resource.New(resHost{w}, resource.Config{Fencing: w.Cfg.Lock.Fencing, WritesOnly: rc.WritesOnly,
+		Idempotency: rc.Idempotency})
+}
+
+// feedResource gives the judge the event of the request the resource just
+// served, if it has one.
+func (w *World) feedResource() {
+	if e, ok := w.Res.Event(); ok {
+		w.feed(e)
+	}
+}
+
+// request is what client c's read or write under lease l carries.
+func request(c *Client, l *Lease) resource.Request {
+	return resource.Request{Client: c.Name, Hold: c.hold, Resource: c.Cfg.Resource, Fence: l.Fence, Token: l.Token}
+}
+
+type readReply struct {
+	value int64
+	ok    bool
+}
+
+// readResource fetches the counter; false when refused or unreachable.
+func (w *World) readResource(t *Thread, l *Lease) (int64, bool) {
+	c := t.c
+	// The closure holds only pointers, as a request is built at arrival:
+	// a captured Request would cost an allocation per call.
+	reply, err := t.rpc(ResourceName, w.Cfg.Lock.Timeout, func() (any, error, bool) {
+		v, ok := w.Res.Read(request(c, l))
+		w.feedResource()
+		return readReply{v, ok}, nil, true
+	})
+	if err != nil {
+		w.Emit(c.Name, "abort", "read of the resource failed (%v); the hold is abandoned", err)
+		return 0, false
+	}
+	rr := reply.(readReply)
+	if !rr.ok {
+		w.Emit(c.Name, "abort", "the resource refused token %d; the hold is abandoned", l.Fence)
+	}
+	return rr.value, rr.ok
+}
+
+// writeResource stores v as the new counter value.
+func (w *World) writeResource(t *Thread, l *Lease, v int64) {
+	c := t.c
+	_, err := t.rpc(ResourceName, w.Cfg.Lock.Timeout, func() (any, error, bool) {
+		w.Res.Write(request(c, l), v)
+		w.feedResource()
+		return nil, nil, true
+	})
+	if err != nil {
+		w.Emit(c.Name, "abort", "write to the resource failed (%v)", err)
+	}
+}
+
+// startFencing sets every shard's fencing counter so that the first token
+// handed out is Config.Resource.StartToken (Kleppmann's 33): the counter
+// as a long-running system has left it. It is data on the nodes, written
+// before the run as replication would have left it, so a restart without
+// persistence forgets it like any other key.
+func (w *World) startFencing() {
+	start := w.Cfg.Resource.StartToken
+	if start <= 1 || w.Cfg.Lock.Fencing != "token" {
+		return
+	}
+	key := w.Cfg.Lock.Key + ":fence"
+	for _, sh := range w.Shards {
+		if _, err := sh.Master.Do(0, "setup", "SET", key, strconv.FormatInt(start-1, 10)); err != nil {
+			continue // a node that cannot take it starts from 1, as it would in life
+		}
+		effs := sh.Master.TakeEffects()
+		for _, rep := range sh.Replicas {
+			rep.ApplyEffects(0, effs)
+		}
+	}
+	// A line of the trace, so at time 0 once the run's trace is attached.
+	w.K.At(0, func() {
+		w.Emit("net", "setup", "the fencing counter %s stands at %d on every shard: the first token is %d", key, start-1, start)
+	})
+}
+
+// resourcesOf is the judge's map of client to resource, nil when every
+// client works on the one counter (the judge's books of old).
+func resourcesOf(cs []ClientConfig) map[string]string {
+	var m map[string]string
+	for _, c := range cs {
+		if c.Resource != "" {
+			m = map[string]string{}
+			break
+		}
+	}
+	if m == nil {
+		return nil
+	}
+	for _, c := range cs {
+		m[c.Name] = c.Resource
+	}
+	return m
+}
