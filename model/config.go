@@ -32,6 +32,9 @@ type LockConfig struct {
 	DriftFactor float64       // redlock
 	NodeTimeout time.Duration // redlock request_timeout
 	Parallel    bool          // redlock
+	// Custom, when set, is the strategy every client runs instead of
+	// Strategy's (the harness: a real lock library driven from outside).
+	Custom Strategy
 }
 
 // WatchdogConfig is lease renewal every Every, at most MaxRenewals times (0: no limit).

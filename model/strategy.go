@@ -47,6 +47,9 @@ var strategyFactories = map[string]func(LockConfig) Strategy{
 func RegisterStrategy(name string, f func(LockConfig) Strategy) { strategyFactories[name] = f }
 
 func newStrategy(c LockConfig) (Strategy, error) {
+	if c.Custom != nil {
+		return c.Custom, nil
+	}
 	f, ok := strategyFactories[c.Strategy]
 	if !ok {
 		return nil, fmt.Errorf("unknown strategy %q", c.Strategy)

@@ -134,6 +134,9 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 		key = w.Cfg.Lock.Key
 	}
 	reply, p, err := n.DoTracked(now, client, key, args)
+	if op == opInfer { // an external client's command: judged by what it did
+		op, track = inferOp(p), true
+	}
 	if err == ErrDown {
 		w.Emit(n.Name(), "no-reply", "%s is down: %s's %s gets no reply", n.Name(), client, commandName(args))
 		return reply, err
