@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,11 +25,13 @@ type setDel struct {
 	ttl   time.Duration
 	blind bool // DEL without checking the value
 	n     int
+	log   *errLog // every error a command returned, when set
+	name  string
 }
 
 func newSetDel(blind bool) harness.Factory {
 	return func(c *harness.Client) harness.Locker {
-		return &setDel{rc: redis.NewClient(goredis.Options(c, c.Nodes()[0])), key: c.Key(), ttl: 30 * time.Second, blind: blind, val: c.Name()}
+		return &setDel{rc: redis.NewClient(goredis.Options(c, c.Nodes()[0])), key: c.Key(), ttl: 30 * time.Second, blind: blind, val: c.Name(), name: c.Name()}
 	}
 }
 
@@ -34,9 +39,12 @@ var errNotTaken = errors.New("not taken")
 
 func (l *setDel) Lock(ctx context.Context) error {
 	l.n++
-	v := fmt.Sprintf("%s:%d", l.val, l.n)
+	v := fmt.Sprintf("%s:%d", l.name, l.n)
 	for range 40 {
 		ok, err := l.rc.SetNX(ctx, l.key, v, l.ttl).Result()
+		if l.log != nil {
+			l.log.add(l.name, err)
+		}
 		if err == nil && ok {
 			l.val = v
 			return nil
@@ -61,11 +69,107 @@ func (l *setDel) Unlock(ctx context.Context) error {
 
 func (l *setDel) Close() error { return l.rc.Close() }
 
+// errLog records the errors each client's lock calls returned.
+type errLog struct {
+	mu   sync.Mutex
+	errs map[string][]string
+}
+
+func (e *errLog) add(name string, err error) {
+	if err == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.errs == nil {
+		e.errs = map[string][]string{}
+	}
+	e.errs[name] = append(e.errs[name], err.Error())
+}
+
+func (e *errLog) any(name, substr string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, s := range e.errs[name] {
+		if strings.Contains(s, substr) {
+			return true
+		}
+	}
+	return false
+}
+
+// logged wraps a lock so that its errors are recorded.
+type logged struct {
+	harness.Locker
+	name string
+	log  *errLog
+}
+
+func (l logged) Lock(ctx context.Context) error {
+	err := l.Locker.Lock(ctx)
+	l.log.add(l.name, err)
+	return err
+}
+
+func (l logged) Unlock(ctx context.Context) error {
+	err := l.Locker.Unlock(ctx)
+	l.log.add(l.name, err)
+	return err
+}
+
+func (l logged) Close() error { return l.Locker.(io.Closer).Close() }
+
+func withLog(f harness.Factory, log *errLog) harness.Factory {
+	return func(c *harness.Client) harness.Locker {
+		l := f(c)
+		if sd, ok := l.(*setDel); ok {
+			sd.log = log
+		}
+		return logged{l, c.Name(), log}
+	}
+}
+
+const testFile = "testdata/harness.yaml"
+
 func TestGCPauseBlindDelete(t *testing.T) {
 	rep := harness.Run(t, harness.Config{Scenario: "gc-pause-wrong-delete",
 		Expect: "safe: false\nwrong_releases: \">= 1\"\nacquired: 3"}, newSetDel(true))
 	t.Logf("%+v", rep.Metrics)
 	t.Logf("hash %s events %d", rep.TraceHash, rep.Events)
+}
+
+// A checked release deletes only its own key: the pause still makes A
+// and B overlap, but nobody deletes another's lock.
+func TestGCPauseCheckedRelease(t *testing.T) {
+	harness.Run(t, harness.Config{Scenario: "gc-pause-lua-release",
+		Expect: "safe: false\nwrong_releases: 0\nviolations: \">= 1\""}, newSetDel(false))
+}
+
+// A node that crashes closes its connections (EOF) and refuses dials:
+// A's Unlock and B's every attempt fail, and nobody acquires after 1s.
+func TestNodeCrashRefusesDials(t *testing.T) {
+	log := &errLog{}
+	harness.Run(t, harness.Config{File: testFile, Scenario: "crash-for-good",
+		Expect: "acquired: 1\nsafe: true"}, withLog(newSetDel(false), log))
+	if !log.any("B", "connection refused") {
+		t.Errorf("B's lock never saw a refused dial: %v", log.errs["B"])
+	}
+	if len(log.errs["A"]) == 0 {
+		t.Errorf("A's Unlock after the crash succeeded")
+	}
+}
+
+// A partition is silence, dials included: B's dials time out until the
+// cut heals at 10s, then B gets the lock.
+func TestPartitionIsSilence(t *testing.T) {
+	rep := harness.Run(t, harness.Config{File: testFile, Scenario: "partitioned",
+		Expect: "acquired: 2\nsafe: true"}, newSetDel(false))
+	if !strings.Contains(string(rep.TraceJSONL()), `"proc":"B","kind":"request-lost"`) {
+		t.Errorf("B's dial was not lost in the partition")
+	}
+	if rep.MaxWait < 8*time.Second {
+		t.Errorf("B waited %s for the lock; the cut lasts until 10s", rep.MaxWait)
+	}
 }
 
 func TestDumpTrace(t *testing.T) {

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	mrand "math/rand"
 	"os"
@@ -70,7 +71,11 @@ func keepTrace(t *testing.T, rep *Report) {
 		t.Logf("lockstep harness: the trace could not be kept: %v", err)
 		return
 	}
-	t.Logf("lockstep harness: trace of %s (seed %d) kept; open it with:\n\tlockstep tui --trace %s", rep.Scenario, rep.Seed, path)
+	note := ""
+	if f := flag.Lookup("test.artifacts"); f == nil || f.Value.String() != "true" {
+		note = " (go test removes it after the test: run with -artifacts to keep it)"
+	}
+	t.Logf("lockstep harness: trace of %s (seed %d) written%s; open it with:\n\tlockstep tui --trace %s", rep.Scenario, rep.Seed, note, path)
 }
 
 // runChecked prepares the process (refusals, seeding) and runs the world
@@ -85,8 +90,8 @@ func runChecked(t *testing.T, cfg Config, factory Factory) (rep Report, div stri
 	t.Logf("lockstep harness: %s: the scenario's lock design (%s) describes lockstep's own recipe: the Locker replaces it",
 		s.Name, strings.Join(ignoredLock, ", "))
 	seedMathRand(t)
-	first := runOnce(t, s, cfg.Quorum, factory)
-	second := runOnce(t, s, cfg.Quorum, factory)
+	first := runOnce(t, s, cfg.Quorum, factory, true)
+	second := runOnce(t, s, cfg.Quorum, factory, false)
 	if first.TraceHash != second.TraceHash {
 		return first, fmt.Sprintf("lockstep harness: NONDETERMINISTIC: scenario %s, seed %d ran twice and gave two traces (%s, then %s); "+
 			"the verdict would not be reproducible, so none is given. Something the Locker does depends on the Go scheduler "+
@@ -153,7 +158,8 @@ func seedMathRand(t *testing.T) {
 }
 
 // runOnce runs the world once in a bubble of its own.
-func runOnce(t *testing.T, s *scenario.Scenario, quorum int, factory Factory) (rep Report) {
+// The library's errors are logged from the first run only (verbose).
+func runOnce(t *testing.T, s *scenario.Scenario, quorum int, factory Factory, verbose bool) (rep Report) {
 	t.Helper()
 	cryptotest.SetGlobalRandom(t, s.Seed)
 	//lint:ignore SA1019 seeding the global source is the point: the libraries use it
@@ -168,6 +174,9 @@ func runOnce(t *testing.T, s *scenario.Scenario, quorum int, factory Factory) (r
 	}()
 	synctest.Test(t, func(t *testing.T) {
 		d, err := newDriver(t, s, quorum, factory)
+		if d != nil {
+			d.verbose = verbose
+		}
 		if err != nil {
 			t.Fatalf("lockstep harness: %v", err)
 		}
