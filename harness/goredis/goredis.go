@@ -31,7 +31,12 @@ import (
 //   - maintenance notifications off: otherwise NewClient resolves the
 //     address with net's resolver, whose goroutine outlives the bubble;
 //   - ContextTimeoutEnabled: a context deadline (redsync's per-node
-//     timeout) reaches the socket; without it each read waits ReadTimeout.
+//     timeout) reaches the socket; without it each read waits ReadTimeout;
+//   - MinRetryBackoff -1: go-redis still retries a command that met a
+//     network error, at once. Its backoff is drawn from math/rand's global
+//     source on the goroutine that retries, and when several retry at one
+//     instant (redsync's per-node goroutines after a partition) the order
+//     of their draws is the Go scheduler's: the run would not repeat.
 //
 // Change what else you like on the result (pool size, timeouts).
 func Options(c *harness.Client, node string) *redis.Options {
@@ -41,6 +46,7 @@ func Options(c *harness.Client, node string) *redis.Options {
 		Protocol:                 2,
 		DisableIdentity:          true,
 		ContextTimeoutEnabled:    true,
+		MinRetryBackoff:          -1,
 		MaintNotificationsConfig: &maintnotifications.Config{Mode: maintnotifications.ModeDisabled},
 	}
 }
