@@ -31,7 +31,7 @@ type driver struct {
 	masters []string  // the shards' masters at the start: the names Dial takes
 	quorum  int
 	factory Factory
-	verbose bool // log the library's errors
+	verbose bool      // log the library's errors
 	clients []*Client // in scenario order
 	byName  map[string]*Client
 
