@@ -1,10 +1,13 @@
 package harness_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +17,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/harness"
 	"github.com/lockstep-sim/lockstep/harness/goredis"
+	"github.com/lockstep-sim/lockstep/internal/safefile"
 )
 
 // setDel is the naive lock of the seeds' §2 over go-redis: SET NX PX with
@@ -134,8 +138,9 @@ const testFile = "testdata/harness.yaml"
 func TestGCPauseBlindDelete(t *testing.T) {
 	rep := harness.Run(t, harness.Config{Scenario: "gc-pause-wrong-delete",
 		Expect: "safe: false\nwrong_releases: \">= 1\"\nacquired: 3"}, newSetDel(true))
-	t.Logf("%+v", rep.Metrics)
-	t.Logf("hash %s events %d", rep.TraceHash, rep.Events)
+	if rep.FirstViolation == "" || !strings.Contains(rep.FirstViolation, "B") {
+		t.Errorf("FirstViolation %q does not explain B's overlap with A", rep.FirstViolation)
+	}
 }
 
 // A checked release deletes only its own key: the pause still makes A
@@ -172,10 +177,65 @@ func TestPartitionIsSilence(t *testing.T) {
 	}
 }
 
-func TestDumpTrace(t *testing.T) {
-	if testing.Short() {
-		t.Skip()
+// Dial names a shard and reaches its master at the time of the dial,
+// while a connection keeps the node it reached: after the failover B's
+// dial reaches the promoted replica, A's second hold goes over its old
+// connection to the cut-off old master, and both hold the lock (split
+// brain).
+func TestDialReachesCurrentMaster(t *testing.T) {
+	rep := harness.Run(t, harness.Config{File: testFile, Scenario: "split", Quorum: 1,
+		Expect: "safe: false\nacquired: 3"}, newSetDel(false))
+	tr := string(rep.TraceJSONL())
+	for _, want := range []string{
+		`"msg":"B connects to redis-1-r1 (connection B>redis-1-r1#1)"`,
+		`"proc":"redis-1","kind":"cmd","msg":"A: set lock:t A:2 ex 30 nx => OK"`, // the old master grants A's second hold
+	} {
+		if !strings.Contains(tr, want) {
+			t.Errorf("the trace lacks %s", want)
+		}
 	}
-	rep := harness.Run(t, harness.Config{Scenario: "gc-pause-wrong-delete"}, newSetDel(true))
-	t.Logf("%s", rep.TraceJSONL())
+	if strings.Contains(tr, "A connects to redis-1-r1") {
+		t.Errorf("A dialled again: its first connection should have stayed with redis-1")
+	}
+}
+
+// A command lockstep cannot simulate gets an error reply naming it.
+func TestUnsupportedCommandNamed(t *testing.T) {
+	var got error
+	harness.Run(t, harness.Config{File: testFile, Scenario: "one-hold"}, func(c *harness.Client) harness.Locker {
+		rc := redis.NewClient(goredis.Options(c, c.Nodes()[0]))
+		return lockFunc{rc, func(ctx context.Context) error {
+			got = rc.BLPop(ctx, time.Second, "q").Err()
+			return nil
+		}}
+	})
+	if got == nil || !strings.Contains(got.Error(), "cannot simulate BLPOP") {
+		t.Fatalf("BLPOP gave %v; want an error naming BLPOP", got)
+	}
+}
+
+// lockFunc is a Locker whose Lock is a function and whose Unlock does nothing.
+type lockFunc struct {
+	rc   *redis.Client
+	lock func(context.Context) error
+}
+
+func (l lockFunc) Lock(ctx context.Context) error { return l.lock(ctx) }
+func (l lockFunc) Unlock(context.Context) error   { return nil }
+func (l lockFunc) Close() error                   { return l.rc.Close() }
+
+// WriteTrace writes the JSON lines of run --trace and never overwrites.
+func TestWriteTraceNeverOverwrites(t *testing.T) {
+	rep := harness.Run(t, harness.Config{File: testFile, Scenario: "one-hold"}, newSetDel(false))
+	path := filepath.Join(t.TempDir(), "trace.jsonl")
+	if err := rep.WriteTrace(path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || !bytes.HasPrefix(b, []byte(`{"scenario":"one-hold","seq":1,"at_ms":`)) {
+		t.Fatalf("the trace file starts %.60q (%v)", b, err)
+	}
+	if err := rep.WriteTrace(path); !errors.Is(err, safefile.ErrExists) {
+		t.Fatalf("a second WriteTrace gave %v; want safefile.ErrExists", err)
+	}
 }
