@@ -77,6 +77,13 @@ var fastScripts = []*fastScript{
 	{name: "reentrant-release", src: ScriptReentrantRelease, keys: 1, argv: 1, run: fastReentrantRelease},
 	{name: "reentrant-renew", src: ScriptReentrantRenew, keys: 1, argv: 2, run: fastReentrantRenew},
 	{name: "fair-acquire", src: ScriptFairAcquire, keys: 3, argv: 4, run: fastFairAcquire},
+	// Real libraries' scripts (the harness); same twins where the logic is.
+	{name: "redsync-delete", src: ScriptRedsyncDelete, keys: 1, argv: 1, run: fastRedsyncDelete},
+	{name: "redsync-touch", src: ScriptRedsyncTouch, keys: 1, argv: 2, run: fastRenew},
+	{name: "redsync-touch-setnx", src: ScriptRedsyncTouchSetNX, keys: 1, argv: 2, run: fastRedsyncTouchSetNX},
+	{name: "redislock-release", src: ScriptRedislockRelease, keys: 1, argv: 1, run: fastRelease},
+	{name: "redislock-refresh", src: ScriptRedislockRefresh, keys: 1, argv: 2, run: fastRenew},
+	{name: "redislock-pttl", src: ScriptRedislockPTTL, keys: 1, argv: 1, run: fastRedislockPTTL},
 }
 
 // fastBySrc and fastBySHA find a twin by EVAL's source or EVALSHA's hash.
