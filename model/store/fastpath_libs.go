@@ -1,6 +1,5 @@
 package store
 
-
 // Go twins of real lock libraries' scripts (scripts.go, the harness). The
 // ones whose logic is the project's own reuse fastRelease and fastRenew.
 
