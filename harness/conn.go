@@ -28,6 +28,7 @@ type conn struct {
 	eof      bool   // closed by the node's side (crash, the client crashed, the run ended)
 	rdl, wdl time.Time
 	sig      chan struct{} // a delivery or a close happened
+	timer    *time.Timer   // the read deadline's, kept between reads (see wait)
 }
 
 func newConn(name string, c *Client, n *model.Node) *conn {
@@ -104,7 +105,9 @@ func (c *conn) Read(b []byte) (int, error) {
 	}
 }
 
-// wait blocks until a signal or the deadline dl (zero: none).
+// wait blocks until a signal or the deadline dl (zero: none). go-redis
+// sets a deadline for every command, so the timer is kept for the next
+// wait (a fresh one per read was a sixth of a harness run's time).
 func (c *conn) wait(dl time.Time) error {
 	if dl.IsZero() {
 		<-c.sig
@@ -114,8 +117,21 @@ func (c *conn) wait(dl time.Time) error {
 	if d <= 0 {
 		return timeoutError{}
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
+	c.mu.Lock()
+	t := c.timer
+	c.timer = nil // a second reader at once (misuse, but legal) makes its own
+	c.mu.Unlock()
+	if t == nil {
+		t = time.NewTimer(d)
+	} else {
+		t.Reset(d)
+	}
+	defer func() {
+		t.Stop()
+		c.mu.Lock()
+		c.timer = t
+		c.mu.Unlock()
+	}()
 	select {
 	case <-c.sig:
 		return nil
