@@ -239,3 +239,20 @@ func TestWriteTraceNeverOverwrites(t *testing.T) {
 		t.Fatalf("a second WriteTrace gave %v; want safefile.ErrExists", err)
 	}
 }
+
+// A crashed client's connections close; its key outlives it until the
+// TTL, then B gets the lock. Nothing overlaps.
+func TestClientCrash(t *testing.T) {
+	rep := harness.Run(t, harness.Config{File: testFile, Scenario: "client-crash",
+		Expect: "safe: true\nacquired: 2"}, newSetDel(false))
+	if rep.MaxWait < 28*time.Second {
+		t.Errorf("B waited %s: A's 30s key should have kept it out until it expired", rep.MaxWait)
+	}
+}
+
+// A hung work thread stalls the hold loop past the TTL: B gets the lock
+// while A still believes it holds it.
+func TestClientHang(t *testing.T) {
+	harness.Run(t, harness.Config{File: testFile, Scenario: "client-hang",
+		Expect: "safe: false\nviolations: 1\nacquired: 2"}, newSetDel(false))
+}

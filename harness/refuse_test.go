@@ -1,13 +1,17 @@
 package harness_test
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"testing/synctest"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/lockstep-sim/lockstep/harness"
+	"github.com/lockstep-sim/lockstep/harness/goredis"
 )
 
 // The refusals end the test with t.Fatalf; each runs in a child test
@@ -38,6 +42,10 @@ func TestChild(t *testing.T) {
 		harness.Run(t, harness.Config{File: testFile, Scenario: "client-clock"}, newSetDel(true))
 	case "expect":
 		harness.Run(t, harness.Config{Scenario: "gc-pause-wrong-delete", Expect: "safe: true\nacquired: 3"}, newSetDel(true))
+	case "leak":
+		harness.Run(t, harness.Config{File: testFile, Scenario: "one-hold"}, func(c *harness.Client) harness.Locker {
+			return lockFunc{redis.NewClient(goredis.Options(c, c.Nodes()[0])), func(context.Context) error { select {} }}
+		})
 	case "bad-expect":
 		harness.Run(t, harness.Config{Scenario: "gc-pause-wrong-delete", Expect: "safe: true\nviolatoins: 0"}, newSetDel(true))
 	}
@@ -50,6 +58,7 @@ func TestRefusals(t *testing.T) {
 		{"client-clock", "harness.yaml:41:9: scenario client-clock: fault 1 (clock_jump on client A): the harness cannot apply clock faults to a Go client"},
 		{"expect", "gc-pause-wrong-delete: safe is false, expected true"},
 		{"bad-expect", "harness.Config.Expect:2:1: unknown"},
+		{"leak", "goroutines still running 1m0s after the run ended (1 of the clients'"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := child(t, c.name)
