@@ -46,6 +46,8 @@ type Client struct {
 	locker Locker
 	dials  map[string]int // node name -> dials so far (conn names)
 	dead   bool           // crashed: every connection is closed, dials fail
+	sent   int            // commands sent through its connections
+	locked int            // Lock calls that succeeded
 }
 
 // Name is the client's name in the scenario ("A").
@@ -80,6 +82,10 @@ func (c *Client) DialContext(ctx context.Context, node string) (net.Conn, error)
 	shard := slices.Index(c.d.masters, node)
 	if shard < 0 {
 		return nil, fmt.Errorf("lockstep harness: %s dials unknown node %q (the nodes are %v)", c.name, node, c.d.masters)
+	}
+	if a := active.Load(); a != nil && a != c.d {
+		a.staleDial(c.name)
+		return nil, &net.OpError{Op: "dial", Net: "lockstep", Addr: addr(node), Err: errRunOver}
 	}
 	dl := &dial{client: c, shard: shard, done: make(chan struct{})}
 	c.d.request(dl)

@@ -5,6 +5,7 @@ import (
 	"net"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -39,6 +40,7 @@ type driver struct {
 	dials   []*dial    // dials asked for
 	results []result   // Lock and Unlock calls that returned
 	over    bool       // the run has ended: dials are refused
+	stale   []string   // clients of earlier runs that dialled during this one
 	wake    chan struct{}
 
 	conns    []*conn             // open connections, in the order they were made
@@ -65,6 +67,17 @@ type result struct {
 	// answers no request (the factory or Close failed).
 	panicked any
 	closeErr bool
+}
+
+// active is the driver of the run in progress (Run is never parallel), so
+// that a Client kept from an earlier run is caught when it dials.
+var active atomic.Pointer[driver]
+
+// staleDial notes that a Client of an earlier run dialled during this one.
+func (d *driver) staleDial(name string) {
+	d.mu.Lock()
+	d.stale = append(d.stale, name)
+	d.mu.Unlock()
 }
 
 // poke wakes the driver if it is sleeping (a goroutine wrote, dialled or

@@ -22,6 +22,7 @@ func (d *driver) run() Report {
 	// An event at the end keeps the kernel's queue from running dry while
 	// goroutines still have timers of their own (see loop).
 	d.k.At(d.r.S.Duration, func() {})
+	active.Store(d)
 	var running atomic.Int32
 	for _, c := range d.clients {
 		running.Add(1)
@@ -31,9 +32,21 @@ func (d *driver) run() Report {
 	d.loop()
 	rep := newReport(d.r)
 	d.windDown(&running)
+	active.CompareAndSwap(d, nil)
+	d.mu.Lock()
+	stale := d.stale
+	d.mu.Unlock()
+	if len(stale) > 0 {
+		d.t.Errorf("lockstep harness: a Client of an earlier run (%s) dialled during this one: a Locker or Redis client was kept outside the factory (a package variable, TestMain); make everything the Locker uses in the factory", stale[0])
+	}
 	for _, l := range d.logs {
 		if d.verbose {
 			d.t.Log(l)
+		}
+	}
+	for _, c := range d.clients {
+		if c.locked > 0 && c.sent == 0 {
+			d.t.Errorf("lockstep harness: %s's Locker took the lock %d time(s) without sending a command through Client.Dial: its Redis client was made outside the factory, or dials elsewhere; lockstep judged nothing of it", c.name, c.locked)
 		}
 	}
 	for _, r := range d.failures {

@@ -9,8 +9,9 @@ import (
 	"github.com/lockstep-sim/lockstep/model"
 )
 
-// errRunOver: a dial after the run ended.
-var errRunOver = errors.New("the lockstep run is over")
+// errRunOver: a dial after the run ended, or through a Client of an
+// earlier run (a Locker or driver client kept outside the factory).
+var errRunOver = errors.New("lockstep harness: this client's run is over (a Locker or Redis client kept from an earlier run? make them in the factory)")
 
 // startDial sends a dial through the simulated network to the current
 // master of its shard and back: a crashed node refuses it, a lost message
@@ -73,6 +74,7 @@ func (d *driver) collect() bool {
 				break
 			}
 			cn.srv = rest
+			cn.client.sent++
 			d.send(cn, args)
 			did = true
 		}

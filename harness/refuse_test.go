@@ -46,6 +46,21 @@ func TestChild(t *testing.T) {
 		harness.Run(t, harness.Config{File: testFile, Scenario: "one-hold"}, func(c *harness.Client) harness.Locker {
 			return lockFunc{redis.NewClient(goredis.Options(c, c.Nodes()[0])), func(context.Context) error { select {} }}
 		})
+	case "outside":
+		// A Locker that never talks through the harness (its client made
+		// elsewhere): every Lock "succeeds" unseen.
+		harness.Run(t, harness.Config{File: testFile, Scenario: "one-hold"}, func(c *harness.Client) harness.Locker {
+			return lockFunc{redis.NewClient(goredis.Options(c, c.Nodes()[0])), func(context.Context) error { return nil }}
+		})
+	case "stale":
+		var kept *harness.Client
+		harness.Run(t, harness.Config{File: testFile, Scenario: "one-hold"}, func(c *harness.Client) harness.Locker {
+			kept = c
+			return newSetDel(false)(c)
+		})
+		harness.Run(t, harness.Config{File: testFile, Scenario: "one-hold"}, func(c *harness.Client) harness.Locker {
+			return newSetDel(false)(kept) // the first run's client, kept outside
+		})
 	case "bad-expect":
 		harness.Run(t, harness.Config{Scenario: "gc-pause-wrong-delete", Expect: "safe: true\nviolatoins: 0"}, newSetDel(true))
 	}
@@ -58,6 +73,8 @@ func TestRefusals(t *testing.T) {
 		{"client-clock", "harness.yaml:41:9: scenario client-clock: fault 1 (clock_jump on client A): the harness cannot apply clock faults to a Go client"},
 		{"expect", "gc-pause-wrong-delete: safe is false, expected true"},
 		{"bad-expect", "harness.Config.Expect:2:1: unknown"},
+		{"outside", "A's Locker took the lock 1 time(s) without sending a command through Client.Dial"},
+		{"stale", "this client's run is over"},
 		{"leak", "goroutines still running 1m0s after the run ended (1 of the clients'"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -21,6 +21,7 @@ func (s *strategy) Acquire(t *model.Thread, l *model.Lease) bool {
 		s.d.logf("%s: Lock: %v", c.name, r.err)
 		return false
 	}
+	c.locked++
 	l.Fence = r.token
 	l.Until = -1
 	if !r.until.IsZero() {
