@@ -43,8 +43,9 @@
 // texts (whose order errors.Join varies) stay out of the trace: they are
 // in the test log. math/rand/v2's top-level functions cannot be seeded: a
 // client that draws from them (rand.N, rand.IntN) is not reproducible,
-// and Run says so. goredis.Options turns off go-redis's random retry
-// backoff for the same reason.
+// and Run says so (checked: go-redsync/redsync v4.18.1 uses math/rand,
+// bsm/redislock v0.9.4 and go-redis v9.23.0 neither). goredis.Options
+// turns off go-redis's random retry backoff for the same reason.
 //
 // # Limits
 //
