@@ -67,6 +67,9 @@
 //     CLIENT), HELLO 3 (only RESP2 is spoken).
 //   - Connections carry the client's name on the node: commands of two
 //     connections of one client share its per-connection state.
+//   - What a client believes is what its Locker says: without Until the
+//     trace's "acquired" line says "no expiry" (the harness cannot know),
+//     and the TUI shows no lease end.
 //   - Config.File "" finds lockstep's scenarios.yaml beside this package's
 //     source; a binary built with -trimpath must name a file.
 //
