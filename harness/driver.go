@@ -47,6 +47,7 @@ type driver struct {
 	paused   []*dial             // dials of paused clients, made when they resume
 	held     map[string][]func() // per client, deliveries held while it is paused
 	logs     []string            // library errors, for the test log (never hashed)
+	rounds   int64               // synctest.Wait rounds of the loop
 	failures []result            // a factory, Close or panic that fails the test
 }
 
@@ -117,6 +118,7 @@ func (d *driver) now() time.Duration { return time.Since(d.epoch) }
 func (d *driver) loop() {
 	for !d.r.Over() {
 		synctest.Wait()
+		d.rounds++
 		now := d.now()
 		if at, ok := d.k.Next(); ok && at <= now {
 			d.r.StepKernel()

@@ -31,6 +31,7 @@ func (d *driver) run() Report {
 	}
 	d.loop()
 	rep := newReport(d.r)
+	rep.WaitRounds = d.rounds
 	d.windDown(&running)
 	active.CompareAndSwap(d, nil)
 	d.mu.Lock()

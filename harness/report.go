@@ -34,6 +34,9 @@ type Report struct {
 	KernelEvents int64
 	// BudgetExhausted: the run spent its event budget and was cut short.
 	BudgetExhausted bool
+	// WaitRounds is how many times the harness waited for every goroutine
+	// to block (synctest.Wait): with the kernel events, what a run costs.
+	WaitRounds int64
 
 	trace []sim.Event
 }

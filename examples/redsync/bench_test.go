@@ -26,6 +26,6 @@ func TestBenchmarkHarnessRedsync(t *testing.T) {
 			rep = harness.Run(t, harness.Config{File: "testdata/bench.yaml", Scenario: "redsync-60s"}, factory())
 		}
 	})
-	t.Logf("harness.Run (two worlds): %s; one world %.3f s; %d kernel events, %d trace events, acquired %d",
-		r, float64(r.NsPerOp())/2e9, rep.KernelEvents, rep.Events, rep.Acquired)
+	t.Logf("harness.Run (two worlds): %s; one world %.3f s; %d kernel events, %d synctest.Wait rounds, %d trace events, acquired %d",
+		r, float64(r.NsPerOp())/2e9, rep.KernelEvents, rep.WaitRounds, rep.Events, rep.Acquired)
 }
