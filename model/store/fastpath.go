@@ -83,7 +83,6 @@ var fastScripts = []*fastScript{
 	{name: "redsync-touch-setnx", src: ScriptRedsyncTouchSetNX, keys: 1, argv: 2, run: fastRedsyncTouchSetNX},
 	{name: "redislock-release", src: ScriptRedislockRelease, keys: 1, argv: 1, run: fastRelease},
 	{name: "redislock-refresh", src: ScriptRedislockRefresh, keys: 1, argv: 2, run: fastRenew},
-	{name: "redislock-pttl", src: ScriptRedislockPTTL, keys: 1, argv: 1, run: fastRedislockPTTL},
 }
 
 // fastBySrc and fastBySHA find a twin by EVAL's source or EVALSHA's hash.

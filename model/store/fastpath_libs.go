@@ -50,22 +50,6 @@ func fastRedsyncTouchSetNX(f *fastPath, keys, argv []string) (luaReply, bool) {
 	return luaInt(1), true
 }
 
-// fastRedislockPTTL is ScriptRedislockPTTL: PTTL if ours, else -3.
-func fastRedislockPTTL(f *fastPath, keys, argv []string) (luaReply, bool) {
-	eq, ok := f.getEquals(argv[0], "GET", keys[0])
-	switch {
-	case !ok:
-		return luaReply{}, false
-	case !eq:
-		return luaInt(-3), true
-	}
-	r, err := f.call("PTTL", keys[0])
-	if err != nil {
-		return luaReply{}, false
-	}
-	return luaInt(luaNum(r.(int))), true
-}
-
 // keepsRESP2 reports a HELLO that changes nothing the fast path could
 // miss: "HELLO" or "HELLO 2" alone, which every go-redis connection sends
 // first (it names no user, password or client, and keeps RESP2). Any other

@@ -6,7 +6,7 @@ func TestFastPathRecognisesEveryScript(t *testing.T) {
 	for _, src := range []string{ScriptRelease, ScriptRenew, ScriptFencedAcquire,
 		ScriptReentrantAcquire, ScriptReentrantRelease, ScriptReentrantRenew, ScriptFairAcquire,
 		ScriptRedsyncDelete, ScriptRedsyncTouch, ScriptRedsyncTouchSetNX,
-		ScriptRedislockRelease, ScriptRedislockRefresh, ScriptRedislockPTTL} {
+		ScriptRedislockRelease, ScriptRedislockRefresh} {
 		if fastBySrc[src] == nil {
 			t.Errorf("no fast path for script %.40q", src)
 		}

@@ -142,7 +142,3 @@ const ScriptRedislockRelease = `if redis.call("get", KEYS[1]) == ARGV[1] then re
 
 // ScriptRedislockRefresh is bsm/redislock v0.9.4's luaRefresh.
 const ScriptRedislockRefresh = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end`
-
-// ScriptRedislockPTTL is bsm/redislock v0.9.4's luaPTTL: the TTL if the
-// token is ours, else -3.
-const ScriptRedislockPTTL = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pttl", KEYS[1]) else return -3 end`
