@@ -47,6 +47,7 @@ type Client struct {
 	dials  map[string]int // node name -> dials so far (conn names)
 	dead   bool           // crashed: every connection is closed, dials fail
 	sent   int            // commands sent through its connections
+	dialed int            // dials made (bounded by MaxDials)
 	locked int            // Lock calls that succeeded
 }
 

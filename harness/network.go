@@ -13,6 +13,12 @@ import (
 // earlier run (a Locker or driver client kept outside the factory).
 var errRunOver = errors.New("lockstep harness: this client's run is over (a Locker or Redis client kept from an earlier run? make them in the factory)")
 
+// MaxDials bounds the dials one client may make in a run: a pool that
+// reconnects after every fault makes a few hundred; a million is a leak.
+const MaxDials = 1 << 20
+
+var errTooManyDials = fmt.Errorf("lockstep harness: more than %d dials by one client in one run (a connection leak?)", MaxDials)
+
 // startDial sends a dial through the simulated network to the current
 // master of its shard and back: a crashed node refuses it, a lost message
 // (partition, loss) leaves the dialer waiting until its context ends.
@@ -22,6 +28,11 @@ func (d *driver) startDial(dl *dial) {
 		dl.answer(nil, &net.OpError{Op: "dial", Net: "lockstep", Err: errRunOver})
 		return
 	}
+	if c.dialed >= MaxDials {
+		dl.answer(nil, &net.OpError{Op: "dial", Net: "lockstep", Err: errTooManyDials})
+		return
+	}
+	c.dialed++
 	n := d.w.Shards[dl.shard].Master
 	from, to := c.name, n.Name()
 	d.w.Net.Send(from, to, func() {
