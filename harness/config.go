@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,9 +45,25 @@ const (
 	MaxQuorum = 64
 )
 
-// ignoredLock are the lock fields of a scenario that describe lockstep's
-// built-in recipe: the user's Locker replaces them.
-var ignoredLock = []string{"strategy", "ttl", "retry", "watchdog", "reentrant", "fair", "nested"}
+// ignoredLock names the lock fields of s that describe lockstep's
+// built-in recipe, which the user's Locker replaces.
+func ignoredLock(s *scenario.Scenario) []string {
+	l := s.Lock
+	out := []string{"strategy " + l.Strategy}
+	for _, f := range []struct {
+		set  bool
+		name string
+	}{
+		{l.TTL > 0, "ttl " + l.TTL.String()}, {l.Retry != nil, "retry"}, {l.Watchdog != nil, "watchdog"},
+		{l.Reentrant, "reentrant"}, {l.Fair, "fair"},
+		{slices.ContainsFunc(s.Clients, func(c scenario.Client) bool { return c.Nested > 0 }), "nested"},
+	} {
+		if f.set {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
 
 // load finds the scenario and prepares it for a harness run: client starts
 // staggered, the built-in recipe's lock fields dropped.
@@ -73,7 +90,7 @@ func load(cfg Config) (*scenario.Scenario, error) {
 	if err := refuseClientClocks(path, s); err != nil {
 		return nil, err
 	}
-	return prepare(s, cfg.Seed), nil
+	return s, nil
 }
 
 // prepare is a copy of s for a harness run with seed (0: s's own).

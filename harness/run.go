@@ -87,8 +87,9 @@ func runChecked(t *testing.T, cfg Config, factory Factory) (rep Report, div stri
 	if err != nil {
 		t.Fatalf("lockstep harness: %v", err)
 	}
-	t.Logf("lockstep harness: %s: the scenario's lock design (%s) describes lockstep's own recipe: the Locker replaces it",
-		s.Name, strings.Join(ignoredLock, ", "))
+	t.Logf("lockstep harness: %s: the Locker replaces the scenario's lock design (ignored: %s)",
+		s.Name, strings.Join(ignoredLock(s), ", "))
+	s = prepare(s, cfg.Seed)
 	seedMathRand(t)
 	first := runOnce(t, s, cfg.Quorum, factory, true)
 	second := runOnce(t, s, cfg.Quorum, factory, false)
