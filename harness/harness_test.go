@@ -256,3 +256,28 @@ func TestClientHang(t *testing.T) {
 	harness.Run(t, harness.Config{File: testFile, Scenario: "client-hang",
 		Expect: "safe: false\nviolations: 1\nacquired: 2"}, newSetDel(false))
 }
+
+// stealer is a broken lock: it deletes whatever holds the key, then takes
+// it.
+type stealer struct{ *setDel }
+
+func (l stealer) Lock(ctx context.Context) error {
+	if err := l.rc.Del(ctx, l.key).Err(); err != nil {
+		return err
+	}
+	return l.setDel.Lock(ctx)
+}
+
+// The judge follows A's grant to the promoted replica by its value (the
+// key came there by replication), so B's DEL of it is a wrong release,
+// although A's value is no "<client>-<n>" token of lockstep's.
+func TestWrongReleaseOfReplicatedKey(t *testing.T) {
+	harness.Run(t, harness.Config{File: testFile, Scenario: "promoted-key", Quorum: 1,
+		Expect: "wrong_releases: 1\nsafe: false"}, func(c *harness.Client) harness.Locker {
+		l := newSetDel(false)(c).(*setDel)
+		if c.Name() == "B" {
+			return stealer{l}
+		}
+		return l
+	})
+}
