@@ -107,7 +107,9 @@ func (w *World) NetProcesses() []string {
 }
 
 // horizon bounds fault times to when something can still happen: the run
-// ends once every client is done, so a fault after the workload is wasted.
+// plays to its duration, but a fault after the workload rarely changes a
+// verdict (a late restart that brings a lock back can), so the search
+// spends its faults where the clients are.
 // The workload's span is estimated as if every hold ran one after another
 // (the lock serialises them), plus 2×TTL of slack for waits and expiries;
 // it never exceeds the scenario's duration.

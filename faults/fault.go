@@ -69,6 +69,7 @@ type Spec struct {
 var table = []*Spec{
 	&pauseSpec, &hangSpec, &crashSpec, &failoverSpec, &clockJumpSpec,
 	&clockDriftSpec, &partitionSpec, &isolateSpec, &slowSpec,
+	&evictSpec,
 }
 
 // Specs is the table of fault kinds, in documented order.

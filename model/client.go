@@ -1,11 +1,13 @@
 package model
 
 import (
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -44,6 +46,7 @@ type Client struct {
 	hungSince   time.Duration
 	hung        bool
 	renewals    int
+	sub         *subscription // lock.notify: pubsub, while it waits for a release (pubsub.go)
 
 	view   []*Node       // per shard, the master this client talks to (see World.masterFor)
 	timers []*localTimer // wake-ups set by its monotonic clock, rescheduled on drift
@@ -204,21 +207,31 @@ func (c *Client) retry(t *Thread, token, what string) *Lease {
 	attempts := 1
 	if r != nil && r.Attempts > 1 {
 		attempts = r.Attempts
+	} else if r == nil && c.w.Cfg.Lock.Knobs.Notify == NotifyPubSub {
+		attempts = math.MaxInt // Redisson's lock(): until granted (or lock.wait ends)
 	}
 	l := new(Lease)
+	wait := newWaitBound(t, c.w.Cfg.Lock.Knobs.Wait)
 	for i := 1; ; i++ {
 		// Nothing keeps a failed attempt's lease, so the next attempt
 		// reuses it (a contended lock fails most attempts), and the
 		// storage of its Nodes (see single.Acquire).
 		*l = Lease{Token: token, Start: t.Wall(), Nodes: l.Nodes[:0]}
 		if c.w.strategy.Acquire(t, l) {
+			c.unsubscribe()
 			return l
 		}
 		if i >= attempts {
+			c.unsubscribe()
 			c.w.Emit(c.Name, "gave-up", "%s of %s failed after %d attempt(s)", what, token, i)
 			return nil
 		}
-		t.Sleep(c.retryDelay(i))
+		if !c.pauseBeforeRetry(t, wait, i) {
+			c.unsubscribe()
+			c.w.Emit(c.Name, "gave-up", "%s of %s failed: lock.wait %s ran out after %d attempt(s)",
+				what, token, tracefmt.Dur(wait.total), i)
+			return nil
+		}
 	}
 }
 
@@ -277,6 +290,7 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 	}
 	wd.stop()
 	c.w.clientEvent(judge.LeaveCS, c.Name)
+	c.w.clientEvent(judge.Releasing, c.Name)
 	st.Release(t, l)
 	c.lease = nil
 	c.w.emitLine(c.Name, "released", append(append(c.w.line(), "released "...), l.Token...))
@@ -288,9 +302,13 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 func (c *Client) reenter(t *Thread, l *Lease) (depth int, ok bool) {
 	for ; depth < c.Cfg.Nested; depth++ {
 		c.setState(StateAcquiring)
-		if c.retry(t, l.Token, "nested acquire") == nil {
+		nl := c.retry(t, l.Token, "nested acquire")
+		if nl == nil {
 			c.w.clientEvent(judge.NestedFailed, c.Name)
 			return depth, false
+		}
+		if nl.Fence > l.Fence {
+			l.Fence = nl.Fence // a FencedLock's re-entry draws a token; the inner code writes with it
 		}
 		c.w.Emit(c.Name, "reentered", "re-acquired %s (depth %d)", l.Token, depth+2)
 	}
@@ -307,5 +325,8 @@ func (c *Client) work(t *Thread, l *Lease) {
 		return
 	}
 	t.Sleep(c.Cfg.Work)
+	if c.w.Cfg.Lock.Knobs.CheckBeforeWrite && !c.stillValid(t, l) {
+		return
+	}
 	c.w.Res.write(t, l, v+1)
 }

@@ -4,7 +4,11 @@
 // judges the run from true time. It knows nothing of YAML or terminals.
 package model
 
-import "time"
+import (
+	"time"
+
+	"github.com/lockstep-sim/lockstep/sim"
+)
 
 // Config is everything needed to build a World. Package scenario fills it
 // from a scenario file; tests fill it directly.
@@ -13,6 +17,7 @@ type Config struct {
 	Duration time.Duration
 	Latency  time.Duration // one-way network latency
 	Jitter   time.Duration
+	Links    []sim.Link // per-link extra latency and loss (network.links)
 	Nodes    NodesConfig
 	Lock     LockConfig
 	Clients  []ClientConfig
@@ -32,15 +37,29 @@ type LockConfig struct {
 	DriftFactor float64       // redlock
 	NodeTimeout time.Duration // redlock request_timeout
 	Parallel    bool          // redlock
+	Knobs       ClientKnobs   // the real clients' runtime behaviours (knobs.go)
+	// WaitReplicas: WAIT after a single-instance grant (wait_replicas.go).
+	WaitReplicas *WaitReplicasConfig
 	// Custom, when set, is the strategy every client runs instead of
 	// Strategy's (the harness: a real lock library driven from outside).
 	Custom Strategy
+}
+
+// WaitReplicasConfig is lock.wait_replicas: after a grant the client sends
+// WAIT Replicas Timeout and releases the lock if fewer replicas acked.
+type WaitReplicasConfig struct {
+	Replicas int
+	Timeout  time.Duration
 }
 
 // WatchdogConfig is lease renewal every Every, at most MaxRenewals times (0: no limit).
 type WatchdogConfig struct {
 	Every       time.Duration
 	MaxRenewals int
+	// RetryOnFailure keeps renewing after a renewal that got no answer or
+	// an error (Redisson); only "the key is not ours" stops it. false: any
+	// failed renewal stops it (today's behaviour).
+	RetryOnFailure bool
 }
 
 // RetryConfig is how a client retries a failed acquire.

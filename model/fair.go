@@ -22,7 +22,13 @@ const fairEpoch = 1_767_225_600 * time.Second // 2026-01-01T00:00:00Z
 
 // placeTimeout is how long a fair-lock waiter keeps its place without
 // retrying: Redisson uses 5 s; longer when the retry delays are longer.
+// lock.fair_timeout sets it instead (Redisson's fairLockWaitTimeout: 5 s
+// before 3.13.3, RedissonFairLock's threadWaitTime = 5000; 5 min since,
+// config/Config.java fairLockWaitTimeout = 5 * 60000).
 func (s *single) placeTimeout() time.Duration {
+	if d := s.cfg.Knobs.FairTimeout; d > 0 {
+		return d
+	}
 	d := 5 * time.Second
 	if r := s.cfg.Retry; r != nil && 3*r.MaxDelay > d {
 		d = 3 * r.MaxDelay

@@ -148,7 +148,21 @@ func (o observer) Restarted(n *Node) {
 }
 
 func (o observer) FailedOver(old, promoted *Node) {
-	o.w.nodeEvent(judge.Event{Kind: judge.FailedOver, OK: old.Up(), Detail: &judge.Detail{Other: promoted.Name()}}, old, promoted)
+	cut := old.Up() && !o.w.Net.Connected(old.Name(), promoted.Name())
+	o.w.nodeEvent(judge.Event{Kind: judge.FailedOver, OK: old.Up(), Detail: &judge.Detail{Other: promoted.Name(), Cut: cut}}, old, promoted)
+}
+
+// Replicated tells the judge of a write of the lock key that reached a
+// replica (the last one, if a command wrote the key twice).
+func (o observer) Replicated(r, m *Node, effs []Effect) {
+	key := o.w.Cfg.Lock.Key
+	for i := len(effs) - 1; i >= 0; i-- {
+		if x := effs[i]; x.Key == key {
+			d := &judge.Detail{Other: m.Name(), Token: x.Owner()}
+			o.w.nodeEvent(judge.Event{Kind: judge.Replicated, OK: !x.Deleted, Detail: d}, r, r)
+			return
+		}
+	}
 }
 
 func (o observer) Resynced(r, m *Node) {

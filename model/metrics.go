@@ -29,6 +29,7 @@ const (
 	MetricAcquired          = judge.MetricAcquired
 	MetricFailedAcquires    = judge.MetricFailedAcquires
 	MetricMaxWait           = judge.MetricMaxWait
+	MetricUnheldReleases    = judge.MetricUnheldReleases
 )
 
 // MetricTable is every metric, in the order reports list them.

@@ -28,15 +28,21 @@ const (
 	reentrant
 	fair
 	fenced // fencing: token
+	// reentrantFenced is reentrant with fencing: token, Redisson's
+	// FencedLock: every acquisition, re-entries included, draws a token.
+	reentrantFenced
 	nVariants
 )
 
 // variantOf is the design's variant. The three are separate scripts and
 // scenario/design.go (the one place that decides which designs are legal)
-// refuses any two together; a Config built in code that sets several gets
-// the first of reentrant, fair, fenced.
+// refuses any two together but reentrant with fencing: token (Redisson's
+// FencedLock); a Config built in code that sets others gets the first of
+// reentrant, fair, fenced.
 func variantOf(c LockConfig) variant {
 	switch {
+	case c.Reentrant && c.Fencing == "token":
+		return reentrantFenced
 	case c.Reentrant:
 		return reentrant
 	case c.Fair:
@@ -64,7 +70,8 @@ func every[S any](s S) (out [nVariants]S) {
 
 // variantAcquire is how a strategy that stores its token takes the lock
 // under each variant.
-var variantAcquire = [nVariants]acquireStep{plain: setPXAcquire, reentrant: reentrantAcquire, fair: fairAcquire, fenced: fencedAcquire}
+var variantAcquire = [nVariants]acquireStep{plain: setPXAcquire, reentrant: reentrantAcquire, fair: fairAcquire, fenced: fencedAcquire,
+	reentrantFenced: reentrantFencedAcquire}
 
 // singleRecipes is strategy × variant: which acquire and release run.
 var singleRecipes = map[string]singleRecipe{
@@ -72,16 +79,21 @@ var singleRecipes = map[string]singleRecipe{
 	StrategySetnxExpire: {acquire: every[acquireStep](setnxExpireAcquire), release: every[releaseStep](delRelease)},
 	StrategySetDel:      {acquire: variantAcquire, release: every[releaseStep](delRelease)},
 	StrategyLuaRelease: {acquire: variantAcquire, release: [nVariants]releaseStep{
-		plain: scriptRelease, reentrant: reentrantRelease, fair: scriptRelease, fenced: scriptRelease}},
+		plain: scriptRelease, reentrant: reentrantRelease, fair: scriptRelease, fenced: scriptRelease, reentrantFenced: reentrantRelease}},
 }
 
 // renewScripts is the watchdog's script per variant: only a reentrant lock
 // keeps its owner in a hash.
-var renewScripts = [nVariants]string{plain: renewScript, reentrant: reentrantRenewScript, fair: renewScript, fenced: renewScript}
+var renewScripts = [nVariants]string{plain: renewScript, reentrant: reentrantRenewScript, fair: renewScript, fenced: renewScript,
+	reentrantFenced: reentrantRenewScript}
 
 func newSingle(c LockConfig) Strategy {
 	r, v := singleRecipes[c.Strategy], variantOf(c)
-	return &single{cfg: c, kind: c.Strategy, acquire: r.acquire[v], release: r.release[v], renew: renewScripts[v]}
+	s := &single{cfg: c, kind: c.Strategy, acquire: r.acquire[v], release: r.release[v], renew: renewScripts[v]}
+	if c.Knobs.Regrant && v == plain && (c.Strategy == StrategySetDel || c.Strategy == StrategyLuaRelease) {
+		s.acquire = regrantAcquire // SET NX PX that also re-grants our own key (regrant.go)
+	}
+	return s
 }
 
 // ttlArg is the lock's TTL in milliseconds as a command argument.
@@ -103,7 +115,7 @@ func (s *single) Acquire(t *Thread, l *Lease) bool {
 	n := s.node(t)
 	l.Nodes = append(l.Nodes[:0], n) // a retried lease's storage (Client.retry)
 	l.Until = l.Start + s.cfg.TTL
-	return s.acquire(s, t, n, l)
+	return s.acquire(s, t, n, l) && s.waitReplicas(t, n, l)
 }
 
 // Release gives the lock back, as the strategy's recipe writes it.

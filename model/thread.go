@@ -19,6 +19,9 @@ import (
 type Thread struct {
 	c *Client
 	p *sim.Proc
+	// lastErr is the error of the thread's last command to a node (after
+	// any driver resends): the watchdog tells "no answer" from "not ours".
+	lastErr error
 }
 
 // ErrTimeout is what a request gets when no reply came within the client's
@@ -87,13 +90,22 @@ func (t *Thread) Call(n *Node, op Op, args ...string) (any, error) {
 }
 
 // CallTimeout is Call with an explicit timeout (Redlock's per-node timeout).
+// With lock.driver retries, a command that timed out is sent again (see
+// resends) before its caller sees the timeout.
 func (t *Thread) CallTimeout(n *Node, op Op, timeout time.Duration, args ...string) (any, error) {
-	call := t.c.w.newCall()
-	call.node, call.op = n, op
-	// A copy in the call, so the caller's variadic slice can stay on its
-	// stack: most commands fit in argBuf.
-	call.args = append(call.argBuf[:0], args...)
-	return t.call(call, n.Name(), timeout)
+	for retry := 1; ; retry++ {
+		call := t.c.w.newCall()
+		call.node, call.op = n, op
+		// A copy in the call, so the caller's variadic slice can stay on its
+		// stack: most commands fit in argBuf.
+		call.args = append(call.argBuf[:0], args...)
+		reply, err := t.call(call, n.Name(), timeout)
+		t.lastErr = err
+		if err != ErrTimeout || retry > t.c.resends(op) {
+			return reply, err
+		}
+		t.c.traceResend(n, args, retry)
+	}
 }
 
 // rpc sends a request to process `to`, runs handle there on arrival, and
@@ -201,6 +213,9 @@ func (r *rpcRequest) Fire() {
 	var ok bool
 	if call.node != nil {
 		call.res.reply, call.res.err, ok = w.serve(call.node, call.c.Name, call.op, call.args)
+		if call.op == OpRelease && w.Cfg.Lock.Knobs.Notify == NotifyPubSub && w.releasedKey(call.node, call.res.reply) {
+			w.publishRelease(call.node)
+		}
 	} else {
 		call.res.reply, call.res.err, ok = call.handle()
 	}

@@ -3,6 +3,8 @@ package model
 import (
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model/tracefmt"
+
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -47,7 +49,11 @@ func (wd *watchdog) sleep(t *Thread, every time.Duration) bool {
 
 // renew is one renewal by the strategy; false when renewal stops.
 func (c *Client) renew(t *Thread, l *Lease, cfg *WatchdogConfig) bool {
+	t.lastErr = nil
 	if !c.w.strategy.Renew(t, l) {
+		if cfg.RetryOnFailure && t.lastErr != nil {
+			return c.renewAgain(l, cfg, t.lastErr)
+		}
 		c.w.Emit(c.Name, "renew-fail", "watchdog: renewal of %s failed (the key is no longer ours, or no answer in time); renewal stops", l.Token)
 		return false
 	}
@@ -69,4 +75,17 @@ func (wd *watchdog) stop() {
 		wd.wake = nil
 		w()
 	}
+}
+
+// renewAgain is on_failure: retry after a renewal that got no answer or an
+// error: the watchdog tries again after its period, as Redisson's does
+// (renewal/RenewalTask.java, run: "if (e != null) { log.error(...);
+// schedule(); return; }"); it stops only when the script answers that the
+// key is not ours (LockTask: hexists == 0 -> cancelExpirationRenewal). The
+// strategies that renew through other threads (Redlock's parallel calls)
+// leave lastErr nil and stop as before.
+func (c *Client) renewAgain(l *Lease, cfg *WatchdogConfig, err error) bool {
+	c.w.Emit(c.Name, "renew-retry", "watchdog: renewal of %s failed (%v); tries again in %s (on_failure: retry)",
+		l.Token, err, tracefmt.Dur(cfg.Every))
+	return true
 }

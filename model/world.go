@@ -31,7 +31,7 @@ type World struct {
 	calls    sim.FreeList[rpcCall] // finished RPCs, for reuse (see rpcCall)
 	sleeps   sim.FreeList[sleep]   // finished Sleeps, for reuse
 	// finishedN counts the clients that are done or crashed (kept by
-	// Client.setState): Done is asked before every kernel event.
+	// Client.setState), so that Done costs nothing.
 	finishedN int
 	// covers are the faults on now, by kind and target (see Cover). Looked
 	// up only; its order never reaches output.
@@ -49,6 +49,9 @@ func NewWorld(cfg Config) (*World, error) {
 	k := sim.NewKernel(cfg.Seed)
 	w := &World{K: k, Net: k.NewNetwork(cfg.Latency, cfg.Jitter), Cfg: cfg, byName: map[string]any{},
 		cutSince: map[string]time.Duration{}}
+	for _, l := range cfg.Links {
+		w.Net.SetLink(l)
+	}
 	st, err := newStrategy(cfg.Lock)
 	if err != nil {
 		return nil, err
@@ -101,7 +104,9 @@ func (w *World) Now() time.Duration { return w.K.Now() }
 // Close ends every simulated thread; the world must not be used afterwards.
 func (w *World) Close() { w.K.Close() }
 
-// Done reports whether every client has finished or died: the run can end.
+// Done reports whether every client has finished or died. The run still
+// plays to its duration: what is pending then (a write in flight, a
+// restart) still happens.
 func (w *World) Done() bool { return w.finishedN == len(w.Clients) }
 
 // Finish closes the books at the end of the run: the checker's end-of-run
@@ -146,6 +151,9 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	w.emitLine(n.Name(), "cmd", w.cmdLine(client, args, reply, err))
 	if track {
 		w.judgeCommand(n, client, op, p)
+		if redis.IsNoReplicas(err) {
+			w.feed(&judge.Event{Kind: judge.WriteRefused, Client: client, Node: n.Name()})
+		}
 	}
 	effs := n.TakeEffects()
 	if len(effs) > 0 && n.Stale() {
@@ -169,6 +177,8 @@ func (w *World) traceDrop(from, to, why string) {
 	_, fromNode := w.byName[from].(*Node)
 	_, toNode := w.byName[to].(*Node)
 	switch {
+	case fromNode && toNode: // only replicas' acks travel between nodes (redis/acks.go)
+		w.Emit(from, "ack-lost", "replication ack %s -> %s %s: %s does not hear that %s is alive and caught up", from, to, why, to, from)
 	case fromNode || from == ResourceName:
 		w.Emit(from, "reply-lost", "reply %s -> %s %s: the command ran on %s, %s will time out", from, to, why, from, to)
 	case toNode || to == ResourceName:

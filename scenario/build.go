@@ -67,6 +67,7 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 		Duration: s.Duration,
 		Latency:  s.Network.Latency,
 		Jitter:   s.Network.Jitter,
+		Links:    simLinks(s.Network.Links),
 		Nodes: model.NodesConfig{
 			Masters:        s.Redis.Nodes,
 			Replicas:       s.Redis.Replicas,
@@ -88,6 +89,7 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 			DriftFactor: l.Redlock.DriftFactor,
 			NodeTimeout: l.Redlock.RequestTimeout,
 			Parallel:    l.Redlock.Parallel,
+			Knobs:       clientKnobs(l),
 		},
 	}
 	if o.Seed != nil {
@@ -99,13 +101,12 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 		cfg.Lock.Strategy = o.Strategy
 	}
 	cfg.Nodes.Masters = NodesFor(cfg.Lock.Strategy, cfg.Nodes.Masters)
-	if l.Watchdog != nil {
-		cfg.Lock.Watchdog = &model.WatchdogConfig{Every: l.Watchdog.Every, MaxRenewals: l.Watchdog.MaxRenewals}
-	}
+	cfg.Lock.Watchdog = watchdogConfig(l.Watchdog)
 	if l.Retry != nil {
 		r := *l.Retry
 		cfg.Lock.Retry = &model.RetryConfig{Attempts: r.Attempts, Delay: r.Delay, Backoff: r.Backoff, MaxDelay: r.MaxDelay, Jitter: r.Jitter}
 	}
+	redisSideConfig(s, &cfg, l)
 	for _, c := range s.Clients {
 		cfg.Clients = append(cfg.Clients, model.ClientConfig{
 			Name: c.Name, Start: c.Start, Holds: c.Holds, Work: c.Work, Think: c.Think, Nested: c.Nested,

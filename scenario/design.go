@@ -51,6 +51,8 @@ const (
 	lockReentrant = keyLock + "." + keyReentrant
 	lockFair      = keyLock + "." + keyFair
 	lockFencing   = keyLock + "." + keyFencing
+	// issue 13 (redisside.go)
+	lockWaitReplicas = keyLock + "." + keyWaitReplicas
 )
 
 var modifiers = []modifier{
@@ -62,7 +64,22 @@ var modifiers = []modifier{
 		[]string{model.StrategyLuaRelease}, lacks("queue waiters behind", keyFair)},
 	{lockFencing, keyFencing + ": cas", func(l Lock) bool { return l.Fencing == "cas" }, func(l *Lock) { l.Fencing = "none" },
 		ownerStrategy, lacks("stamp the resource with", "cas")},
+	{lockNotify, lockNotify + ": " + model.NotifyPubSub, func(l Lock) bool { return l.Notify == model.NotifyPubSub }, func(l *Lock) { l.Notify = "" },
+		[]string{model.StrategyLuaRelease}, lacks("publish the release of", "pubsub")},
+	{lockRegrant, lockRegrant, func(l Lock) bool { return l.Regrant }, func(l *Lock) { l.Regrant = false },
+		[]string{model.StrategySetDel, model.StrategyLuaRelease}, lacks("grant again to", keyRegrant)},
+	{lockWaitReplicas, lockWaitReplicas, func(l Lock) bool { return l.WaitReplicas != nil }, func(l *Lock) { l.WaitReplicas = nil },
+		singleStrategies, func(string) string {
+			return "WAIT follows a grant on the one master; strategy redlock has no wait_replicas variant"
+		}},
 }
+
+// lockNotify and lockRegrant are where lock.notify and lock.regrant are
+// written.
+const (
+	lockNotify  = keyLock + "." + keyNotify
+	lockRegrant = keyLock + "." + keyRegrant
+)
 
 // conflicts are modifiers that cannot be combined under any strategy: each
 // is its own script, and combining them would silently drop one.
@@ -72,8 +89,10 @@ var conflicts = []struct {
 	msg   string
 }{
 	{lockFair, func(l Lock) bool { return l.Reentrant && l.Fair }, lockFair + " and " + lockReentrant + " cannot be combined; choose one"},
-	{lockFencing, func(l Lock) bool { return l.Fencing == "token" && (l.Reentrant || l.Fair) },
-		keyFencing + ": token cannot be combined with " + lockReentrant + " or " + lockFair},
+	{lockFencing, func(l Lock) bool { return l.Fencing == "token" && l.Fair },
+		keyFencing + ": token cannot be combined with " + lockFair + " (with " + lockReentrant + " it is Redisson's FencedLock)"},
+	{lockRegrant, func(l Lock) bool { return l.Regrant && (l.Reentrant || l.Fair || l.Fencing == "token") },
+		lockRegrant + " is a variant of the plain SET NX acquire; " + lockReentrant + ", " + lockFair + " and " + keyFencing + ": token have scripts of their own"},
 }
 
 // DesignProblems lists every reason lock l cannot run under strategy, in

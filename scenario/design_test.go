@@ -78,9 +78,10 @@ func TestLoaderAndCheckDesignAgree(t *testing.T) {
 		}
 	}
 	// 5 strategies × 24 designs: the naive three run 2 of them (fencing
-	// none or token, nothing else), lua-release all but the 10 conflicting
-	// ones, redlock 6 (watchdog and fencing, neither reentrant nor fair).
-	if want := 3*2 + 14 + 6; legal != want {
+	// none or token, nothing else), lua-release all but the 8 conflicting
+	// ones (reentrant with fencing: token is Redisson's FencedLock),
+	// redlock 6 (watchdog and fencing, neither reentrant nor fair).
+	if want := 3*2 + 16 + 6; legal != want {
 		t.Errorf("%d legal combinations, want %d", legal, want)
 	}
 }

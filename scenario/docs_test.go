@@ -59,7 +59,9 @@ func TestLimitsDocMatchesCode(t *testing.T) {
 		"MaxNameLen": fmt.Sprint(MaxNameLen), "MaxClientNameLen": fmt.Sprint(MaxClientNameLen),
 		"MaxKeyLen": fmt.Sprint(MaxKeyLen), "MaxTitleLen": fmt.Sprint(MaxTitleLen),
 		"MaxStoryLen": fmt.Sprint(MaxStoryLen), "DefaultEventBudget": fmt.Sprint(DefaultEventBudget),
+		"MaxLinks": fmt.Sprint(MaxLinks),
 	}
+	values["MaxDriverRetries"] = fmt.Sprint(MaxDriverRetries)
 	// Every exported constant of limits.go is in values (so in the table).
 	f, err := goparser.ParseFile(token.NewFileSet(), "limits.go", nil, 0)
 	if err != nil {

@@ -68,6 +68,29 @@ const (
 	keyWork   = "work"
 	keyThink  = "think"
 	keyNested = "nested"
+
+	// The real clients' runtime knobs (lock:, lock.watchdog:, lock.driver:).
+	keyWait             = "wait"
+	keyDriver           = "driver"
+	keyFairTimeout      = "fair_timeout"
+	keyCheckBeforeWrite = "check_before_write"
+	keyOnFailure        = "on_failure"
+	keyRetries          = "retries"
+	keyLockCommands     = "lock_commands"
+	keyNotify           = "notify"
+	keyRegrant          = "regrant"
+	// network.links (links.go)
+	keyLinks  = "links"
+	keyFrom   = "from"
+	keyTo     = "to"
+	keyLoss   = "loss"
+	keyOneway = "oneway"
+
+	// issue 13's Redis-side mitigations (redisside.go)
+	keyMinReplicasToWrite = "min_replicas_to_write"
+	keyMinReplicasMaxLag  = "min_replicas_max_lag"
+	keyWaitReplicas       = "wait_replicas"
+	keyMaxmemoryPolicy    = "maxmemory_policy"
 )
 
 // dot joins a field path: dot("lock", "ttl") is "lock.ttl"; an empty

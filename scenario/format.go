@@ -59,6 +59,8 @@ var networkSection = newSection(keyNetwork, keyNetwork+".",
 		val: func(n *Network) any { return &n.Latency }},
 	field[Network]{name: keyJitter, doc: "uniform extra delay in [0, jitter)",
 		val: func(n *Network) any { return &n.Jitter }},
+	field[Network]{name: keyLinks, doc: "per-link extra latency and loss: a list of {from, to, latency, loss, oneway}",
+		read: readLinks, write: writeLinks, skip: func(n *Network) bool { return len(n.Links) == 0 }},
 )
 
 var redisSection = newSection(keyRedis, keyRedis+".",
@@ -78,6 +80,14 @@ var redisSection = newSection(keyRedis, keyRedis+".",
 		val: func(r *Redis) any { return &r.RestartDelay }},
 	field[Redis]{name: keyClock, doc: "wall | monotonic: the clock TTLs are measured by; default wall",
 		val: func(r *Redis) any { return &r.Clock }, skip: func(r *Redis) bool { return r.Clock == "" }, late: true},
+	field[Redis]{name: keyMinReplicasToWrite, doc: "a master refuses writes (NOREPLICAS) without this many replicas acked recently; default 0: off",
+		val: func(r *Redis) any { return &r.MinReplicasToWrite }, skip: func(r *Redis) bool { return r.MinReplicasToWrite == 0 }, late: true},
+	field[Redis]{name: keyMinReplicasMaxLag, doc: "how recent, whole seconds; default 10s",
+		val: func(r *Redis) any { return &r.MinReplicasMaxLag }, skip: func(r *Redis) bool { return r.MinReplicasMaxLag == 0 }, late: true},
+	field[Redis]{name: keyMaxmemoryPolicy, doc: "which keys memory pressure may evict (the evict fault); default noeviction",
+		val: func(r *Redis) any { return &r.MaxmemoryPolicy }, skip: func(r *Redis) bool { return r.MaxmemoryPolicy == "" }, late: true},
+	field[Redis]{name: keyVersion, doc: "6 | 7: how expiries reach replicas (7: absolute PXAT; 6: relative PX); default 7",
+		val: func(r *Redis) any { return &r.Version }, skip: func(r *Redis) bool { return r.Version == 0 }, late: true},
 )
 
 var lockSection = newSection(keyLock, keyLock+".",
@@ -114,6 +124,34 @@ var lockSection = newSection(keyLock, keyLock+".",
 			readSection(p, e.v, redlockSection, &l.Redlock, path, pt)
 		},
 		write: func(l *Lock) *yaml.Node { return writeSection(redlockSection, &l.Redlock) }},
+	field[Lock]{name: keyWait, doc: "tryLock's waitTime: give up the whole acquire after it; 0: no bound",
+		val: func(l *Lock) any { return &l.Wait }, skip: func(l *Lock) bool { return l.Wait == 0 }},
+	field[Lock]{name: keyDriver, doc: "the Redis driver resends a command whose reply timed out; absent: never",
+		read: func(p *parser, e entry, l *Lock, path string, pt posTable) {
+			l.Driver = &Driver{LockCommands: true}
+			readSection(p, e.v, driverSection, l.Driver, path, pt)
+		},
+		write: func(l *Lock) *yaml.Node { return writeSection(driverSection, l.Driver) },
+		skip:  func(l *Lock) bool { return l.Driver == nil }},
+	field[Lock]{name: keyFairTimeout, doc: "how long a fair-lock waiter keeps its place without polling; 0: 5s (longer with long retry delays)",
+		val: func(l *Lock) any { return &l.FairTimeout }, skip: func(l *Lock) bool { return l.FairTimeout == 0 }},
+	field[Lock]{name: keyCheckBeforeWrite, doc: "skip the write when the lease has run out by the client's clock",
+		val: func(l *Lock) any { return &l.CheckBeforeWrite }, skip: func(l *Lock) bool { return !l.CheckBeforeWrite }},
+	field[Lock]{name: keyNotify, doc: "poll | pubsub: how a waiter learns of a release; default poll",
+		val: func(l *Lock) any { return &l.Notify }, skip: func(l *Lock) bool { return l.Notify == "" }},
+	field[Lock]{name: keyRegrant, doc: "the acquire also grants when the key holds our token already (bsm/redislock)",
+		val: func(l *Lock) any { return &l.Regrant }, skip: func(l *Lock) bool { return !l.Regrant }},
+	field[Lock]{name: keyWaitReplicas, doc: "WAIT after a grant; too few acks fail the acquire; absent: none",
+		read:  readWaitReplicas,
+		write: func(l *Lock) *yaml.Node { return writeSection(waitReplicasSection, l.WaitReplicas) },
+		skip:  func(l *Lock) bool { return l.WaitReplicas == nil }, late: true},
+)
+
+var driverSection = newSection(keyDriver, keyDriver+".",
+	field[Driver]{name: keyRetries, doc: "resends of a command whose reply timed out (go-redis 3, Redisson 4)",
+		val: func(d *Driver) any { return &d.Retries }},
+	field[Driver]{name: keyLockCommands, doc: "the acquire and release commands are resent too; default true (Redisson: false)",
+		val: func(d *Driver) any { return &d.LockCommands }},
 )
 
 var watchdogSection = newSection(keyWatchdog, keyWatchdog+".",
@@ -121,6 +159,8 @@ var watchdogSection = newSection(keyWatchdog, keyWatchdog+".",
 		val: func(w *Watchdog) any { return &w.Every }},
 	field[Watchdog]{name: keyMaxRenewals, doc: "renewals per hold; 0: unlimited",
 		val: func(w *Watchdog) any { return &w.MaxRenewals }},
+	field[Watchdog]{name: keyOnFailure, doc: "stop | retry: after a renewal with no answer or an error; default stop",
+		val: func(w *Watchdog) any { return &w.OnFailure }, skip: func(w *Watchdog) bool { return w.OnFailure == "" }},
 )
 
 var retrySection = newSection(keyRetry, keyRetry+".",

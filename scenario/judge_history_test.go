@@ -46,7 +46,7 @@ func TestJudgeReadsRecordedHistory(t *testing.T) {
 		t.Fatalf("history has %v events by kind: not the run's", kinds)
 	}
 
-	want := model.Metrics{Safe: false, Violations: 2, LostUpdates: 2, WrongReleases: 1, Acquired: 3, MaxWait: 25052000000}
+	want := model.Metrics{Safe: false, Violations: 2, LostUpdates: 2, WrongReleases: 1, Acquired: 3, MaxWait: 25052000000, UnheldReleases: 2}
 	if got := j.Metrics(); got != want || got != r.Metrics() {
 		t.Errorf("replayed metrics %+v\nwant (transcript) %+v\nrun %+v", got, want, r.Metrics())
 	}

@@ -1,6 +1,10 @@
 package scenario
 
-import "time"
+import (
+	"time"
+
+	"github.com/lockstep-sim/lockstep/model"
+)
 
 // The limits of a scenario file, in one table: docs/scenario-format.md
 // ("Limits") lists the same names and values, and a test checks that the two
@@ -45,8 +49,12 @@ const (
 	MaxAttempts = 1_000_000
 	// MaxRenewals is the largest watchdog.max_renewals.
 	MaxRenewals = 1_000_000
+	// MaxLinks is the most entries of network.links.
+	MaxLinks = 256
 	// MaxBackoff is the largest retry.backoff multiplier.
 	MaxBackoff = 1000.0
+	// MaxDriverRetries is the largest lock.driver.retries.
+	MaxDriverRetries = model.MaxDriverRetries
 
 	// MaxDuration bounds every duration of the file: the run's duration,
 	// every time (at, start), every length (work, think, for, ttl,

@@ -226,7 +226,7 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown top field", "version: 1\nscenario: []\n", "2:1", `unknown field "scenario" in the top level (known: version, scenarios)`},
 		{"unknown scenario field", base + "    durations: 5s\n", "7:5", `unknown field "durations" in scenario`},
 		{"unknown lock field", head + "    lock: {key: k, strategy: lua-release, ttls: 5s}\n" + clientsOK, "5:43",
-			`unknown field "ttls" in lock (known: key, strategy, ttl, timeout, watchdog, reentrant, fair, fencing, retry, redlock)`},
+			`unknown field "ttls" in lock (known: key, strategy, ttl, timeout, watchdog, reentrant, fair, fencing, retry, redlock`},
 		{"unknown client field", head + lockOK + "    clients: [{name: A, work: 1s, hold: 2}]\n", "6:35", `unknown field "hold" in client`},
 		{"unknown redis field", base + "    redis: {node: 3}\n", "7:13", `unknown field "node" in redis (known: nodes,`},
 		{"unknown network field", base + "    network: {delay: 1ms}\n", "7:15", `unknown field "delay" in network`},

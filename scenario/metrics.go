@@ -45,8 +45,8 @@ func metricOf(rep *Report, x model.Metric) int64 {
 func metricsText(rep *Report, line int) string {
 	var parts []string
 	for _, x := range model.MetricTable() {
-		if x.TextLine == line {
-			parts = append(parts, x.Name+" "+x.Format(metricOf(rep, x)))
+		if v := metricOf(rep, x); x.TextLine == line && (v != 0 || !x.HideZero) {
+			parts = append(parts, x.Name+" "+x.Format(v))
 		}
 	}
 	return strings.Join(parts, "  ")

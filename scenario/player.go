@@ -210,15 +210,16 @@ func (p *Player) PrevTime() (time.Duration, bool) {
 	return p.times[i], true
 }
 
-// isMark reports whether e is one that g jumps to: a fault or a violation.
-func isMark(e sim.Event) bool {
-	return e.Kind == "fault" || e.Kind == "VIOLATION" || e.Kind == "WRONG-RELEASE"
+// IsMark reports whether e is one that the TUI's g jumps to: a fault, a violation,
+// a wrong release or the release of a lock the client no longer holds.
+func IsMark(e sim.Event) bool {
+	return e.Kind == "fault" || e.Kind == "VIOLATION" || e.Kind == "WRONG-RELEASE" || e.Kind == "UNHELD-RELEASE"
 }
 
 // nextMark is the first fault or violation after the cursor.
 func (p *Player) nextMark() (sim.Event, bool) {
 	for _, e := range p.events[p.Event():] {
-		if isMark(e) {
+		if IsMark(e) {
 			return e, true
 		}
 	}

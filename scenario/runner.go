@@ -23,7 +23,7 @@ type Runner struct {
 	events        []sim.Event
 	sinks         []func(sim.Event)
 	skippedFaults []string // faults that named a process this world lacks
-	over          bool     // the run has ended: duration reached or every client done
+	over          bool     // the run has ended: duration reached (or budget spent, or cancelled)
 	steps         int64    // kernel events run
 	exhausted     bool     // the run ended because it spent its event budget
 	cancelled     bool     // the run ended because Opts.Context was cancelled
@@ -105,14 +105,16 @@ func (r *Runner) Step() bool {
 func (r *Runner) StepKernel() bool { return r.stepKernel() }
 
 // stepKernel runs one kernel event, ending the run when there is nothing
-// left to do within the duration.
+// left to do within the duration. The run plays to its duration even after
+// every client is done: what is still pending (a write in flight, a
+// scheduled restart) lands, and the kernel jumps over idle time.
 func (r *Runner) stepKernel() bool {
 	if r.over {
 		return false
 	}
 	k := r.w.K
 	at, ok := k.Next()
-	if !ok || at > r.S.Duration || r.w.Done() {
+	if !ok || at > r.S.Duration {
 		r.end()
 		return false
 	}
@@ -141,9 +143,10 @@ func (r *Runner) end() {
 		r.w.Emit("sim", "budget", "event budget exhausted at t=%s after %d kernel events: the run is cut short", sim.FormatTime(r.w.Now()), r.steps)
 	case r.cancelled:
 		r.w.Emit("sim", "cancelled", "run cancelled at t=%s after %d kernel events", sim.FormatTime(r.w.Now()), r.steps)
-	case !r.w.Done():
+	default:
 		// Nothing is due before the end (stepKernel saw to it), so this only
-		// moves the clock; the kernel's budget bounds it all the same.
+		// moves the clock to the duration, where stuck is judged; the
+		// kernel's budget bounds it all the same.
 		r.w.K.RunUntil(r.S.Duration)
 	}
 	r.w.Finish()

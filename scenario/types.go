@@ -42,6 +42,7 @@ type Scenario struct {
 type Network struct {
 	Latency time.Duration // one way; default 1ms
 	Jitter  time.Duration // uniform extra delay in [0, Jitter)
+	Links   []Link        // per-link extra latency and loss (links.go)
 }
 
 // Redis describes the nodes of the world.
@@ -54,6 +55,12 @@ type Redis struct {
 	Persistence    string        // none | everysec | always; default none
 	RestartDelay   time.Duration
 	Clock          string // wall | monotonic; default wall
+	// MinReplicasToWrite > 0: masters refuse writes (NOREPLICAS) without
+	// that many replicas acked within MinReplicasMaxLag (default 10s).
+	MinReplicasToWrite int
+	MinReplicasMaxLag  time.Duration
+	MaxmemoryPolicy    string // noeviction (default) | allkeys-lru | volatile-lru | ... (redis.MaxmemoryPolicies)
+	Version            int    // 6 | 7; 0: 7 (how expiries reach replicas)
 }
 
 // Lock is the lock design under test.
@@ -68,12 +75,29 @@ type Lock struct {
 	Fencing   string // none | token | cas; default none
 	Retry     *Retry // nil: a single attempt
 	Redlock   Redlock
+	// WaitReplicas: WAIT after each grant; nil: none (redisside.go).
+	WaitReplicas *WaitReplicas
+
+	// The real clients' runtime knobs (model.ClientKnobs); zero: off.
+	Wait             time.Duration // tryLock's waitTime: the whole acquire's bound
+	Driver           *Driver       // nil: the driver never resends
+	FairTimeout      time.Duration // a fair-lock waiter's place; 0: the default
+	CheckBeforeWrite bool          // skip the write once the lease ran out
+	Notify           string        // poll | pubsub; "" = poll
+	Regrant          bool          // the acquire also grants our own key again (redislock)
+}
+
+// Driver is the Redis driver's resend of a command whose reply timed out.
+type Driver struct {
+	Retries      int  // resends of one command
+	LockCommands bool // the acquire and release commands are resent too; default true
 }
 
 // Watchdog is Redisson-style lease renewal.
 type Watchdog struct {
 	Every       time.Duration
-	MaxRenewals int // 0 = unlimited
+	MaxRenewals int    // 0 = unlimited
+	OnFailure   string // stop | retry; "" = stop
 }
 
 // Retry governs acquire attempts.

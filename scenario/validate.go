@@ -163,6 +163,7 @@ func (c *checker) scenario() {
 	lat, jit := dot(keyNetwork, keyLatency), dot(keyNetwork, keyJitter)
 	c.nonNegative(lat, lat, s.Network.Latency)
 	c.nonNegative(jit, jit, s.Network.Jitter)
+	c.links()
 	c.redis()
 }
 
@@ -188,6 +189,8 @@ func (c *checker) redis() {
 	c.nonNegative(at(keyRestartDelay), at(keyRestartDelay), r.RestartDelay)
 	c.oneOf(at(keyPersistence), at(keyPersistence), r.Persistence, Persistences)
 	c.oneOf(at(keyClock), at(keyClock), r.Clock, Clocks)
+	c.redisSide()
+	c.eviction()
 }
 
 // name checks a name: not too long, no control characters, only the
@@ -273,6 +276,8 @@ func (c *checker) lock() {
 	c.watchdog(l.Watchdog)
 	c.retry(l.Retry)
 	c.redlock(l.Redlock)
+	c.knobs(l)
+	c.waitReplicas()
 
 	// Which modifiers a strategy can run is decided in one place (design.go),
 	// which Compare uses too.

@@ -21,6 +21,7 @@ type Network struct {
 	slows   []slowFault              // every slow fault on, in start order
 	nextID  int
 	slowID  int
+	links   map[linkKey]slowLink // per-link latency and loss (links.go); nil: none
 
 	onChange []func()                     // told after every partition, isolation or heal
 	onDrop   []func(from, to, why string) // told about every message the network drops
@@ -146,15 +147,18 @@ const (
 )
 
 // ExtraLatency is the latency that slow faults add to the link between a and
-// b (both ends count), without jitter or loss: what a TCP stream such as
-// replication, which retransmits instead of losing, pays on top of its own
-// delay.
+// b (both ends count), plus the directed link a -> b's own (SetLink),
+// without jitter or loss: what a TCP stream such as replication, which
+// retransmits instead of losing, pays on top of its own delay.
 func (n *Network) ExtraLatency(a, b string) time.Duration {
 	var d time.Duration
 	for _, name := range [2]string{a, b} {
 		if s, ok := n.slow[name]; ok {
 			d += s.latency
 		}
+	}
+	if n.links != nil {
+		d += n.links[linkKey{a, b}].latency
 	}
 	return d
 }
@@ -265,6 +269,12 @@ func (n *Network) send(from, to string, fn func(), h Handler) bool {
 				d += s.latency
 				loss = 1 - float64((1-loss)*(1-s.loss)) // rounded: never fused (see combineSlow)
 			}
+		}
+	}
+	if n.links != nil {
+		if l, ok := n.links[linkKey{from, to}]; ok {
+			d += l.latency
+			loss = 1 - float64((1-loss)*(1-l.loss))
 		}
 	}
 	if loss > 0 && n.rng.Float64() < loss {

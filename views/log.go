@@ -224,7 +224,7 @@ func eventStyle(st Styles, e sim.Event, future bool) func(...string) string {
 		return st.Muted.Render
 	case e.Kind == "VIOLATION" || e.Kind == "WRONG-RELEASE":
 		return st.Bad.Render
-	case e.Kind == "fault":
+	case e.Kind == "fault" || e.Kind == "UNHELD-RELEASE":
 		return st.Warn.Render
 	}
 	return plain
@@ -245,7 +245,7 @@ func eventLine(st Styles, e sim.Event, prefix string, c logCols, future bool) st
 		return st.Muted.Render(s)
 	case e.Kind == "VIOLATION" || e.Kind == "WRONG-RELEASE":
 		return st.Bad.Render(s)
-	case e.Kind == "fault":
+	case e.Kind == "fault" || e.Kind == "UNHELD-RELEASE":
 		return st.Warn.Render(s)
 	}
 	return s

@@ -88,7 +88,7 @@ func MermaidEvents(title string, participants []string, events []sim.Event) stri
 			note(over, at, e.Msg)
 		case e.Kind == "fault":
 			note(over, at, "FAULT: "+e.Msg)
-		case e.Kind == "VIOLATION", e.Kind == "WRONG-RELEASE":
+		case e.Kind == "VIOLATION", e.Kind == "WRONG-RELEASE", e.Kind == "UNHELD-RELEASE":
 			note(over, at, e.Kind+": "+e.Msg)
 		default:
 			note(over, at, e.Msg)

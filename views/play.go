@@ -84,9 +84,32 @@ func (c *clock) advance(msg tickMsg, now time.Duration, ps ...*scenario.Player) 
 	for _, p := range ps {
 		end = max(end, p.End())
 	}
-	t := min(now+time.Duration(c.speed*float64(frame)), end)
+	t := min(skipIdle(now+time.Duration(c.speed*float64(frame)), c.speed, ps), end)
 	for _, p := range ps {
 		p.SeekTime(t)
 	}
 	return t, true
+}
+
+// maxIdle is the longest stretch of wall time that play spends where
+// nothing happens. A run plays to its duration, so after the last client
+// is done (counter-30x200: half an hour) or inside a long wait, play would
+// otherwise show a still screen for minutes at the chosen speed.
+const maxIdle = 5 * time.Second
+
+// skipIdle moves target t forward over idle time: when no player has a
+// step before t and the earliest next step lies more than maxIdle of play
+// ahead, play jumps to maxIdle before it, so the last seconds before the
+// event still run at the chosen speed.
+func skipIdle(t time.Duration, speed float64, ps []*scenario.Player) time.Duration {
+	next, ok := time.Duration(0), false
+	for _, p := range ps {
+		if nt, more := p.NextTime(); more && (!ok || nt < next) {
+			next, ok = nt, true
+		}
+	}
+	if !ok || next <= t {
+		return t
+	}
+	return max(t, next-time.Duration(speed*float64(maxIdle)))
 }

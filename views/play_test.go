@@ -116,3 +116,37 @@ func TestCompareBackRetracesStep(t *testing.T) {
 		t.Fatalf("n past the end: status %q", c.status)
 	}
 }
+
+// Play crosses idle time in one jump: at most maxIdle of play before the
+// next step. gc-pause-wrong-delete plays to its duration long after the
+// last client is done; from the last step one tick reaches the end.
+func TestPlaySkipsIdleTime(t *testing.T) {
+	s, err := bundled(t).Find("gc-pause-wrong-delete")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := scenario.Open(s, scenario.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	c := newClock()
+	c.toggle()
+	p.Seek(p.Steps() - 1)
+	last := p.Now()
+	if p.End()-last <= time.Duration(c.speed*float64(maxIdle)) {
+		t.Fatalf("the scenario no longer has an idle tail: last step at %v, end %v", last, p.End())
+	}
+	at, _ := c.advance(tickMsg{gen: c.gen}, last, p)
+	lead := time.Duration(c.speed * float64(maxIdle))
+	if at != p.End()-lead {
+		t.Fatalf("one tick from the last step (%v) went to %v, want %v (end %v minus %v of play)", last, at, p.End()-lead, p.End(), lead)
+	}
+	ticks := 0
+	for ; !p.AtEnd() && ticks < 1000; ticks++ {
+		at, _ = c.advance(tickMsg{gen: c.gen}, at, p)
+	}
+	if want := int(maxIdle / frame); ticks != want {
+		t.Fatalf("the last stretch took %d ticks, want %d (maxIdle of play)", ticks, want)
+	}
+}

@@ -206,7 +206,7 @@ func TestCompareNextMark(t *testing.T) {
 	var want []time.Duration // every mark of either side, in time order
 	for _, s := range c.sides {
 		for _, e := range s.Events() {
-			if e.Kind == "fault" || e.Kind == "VIOLATION" || e.Kind == "WRONG-RELEASE" {
+			if scenario.IsMark(e) {
 				want = append(want, e.At)
 			}
 		}

@@ -48,6 +48,11 @@ type Detail struct {
 	CrashedAt   time.Duration // Restarted: its last crash
 	// Final: the lock nodes that hold the lock key at the end, in order.
 	Holding []string
+	// FailedOver: the old master is up but cannot reach the promoted one,
+	// so it does not know it was replaced (split brain until it can).
+	Cut bool
+	// Replicated: the lock key's value the master wrote (its owner's token).
+	Token string
 }
 
 // Kind is what an Event records.
@@ -80,6 +85,16 @@ const (
 	ResourceRead    // Client read the resource (OK: admitted)
 	ResourceWrite   // Client wrote Value (OK: accepted)
 	Final           // the end of the run
+	// Replicated: replica Node applied a write of the lock key from master
+	// Other (OK: it set or changed the key, Token its value; false: it
+	// deleted it); Key is the key on Node right after.
+	Replicated
+	// Releasing: Client begins to release the lock (a hold's release, or
+	// one after an acquire that failed); the judge checks it holds it.
+	Releasing
+
+	WriteRefused // Node refused Client's lock write: NOREPLICAS (min_replicas_to_write)
+	Evicted      // Node evicted the lock key under memory pressure (Note: the policy)
 )
 
 // Op says what a command means to the lock, so the judge can keep ground

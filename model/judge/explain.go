@@ -33,7 +33,7 @@ func (j *Judge) explain(now time.Duration, c, o string) string {
 	}
 	why := j.splitBrain(o)
 	if why == "" {
-		why = j.lastEnd(o)
+		why = j.lastEnd(o, c)
 	}
 	if note := clientClockNote(o, &oc.clock, now); note != "" {
 		if why != "" {
@@ -59,18 +59,27 @@ func (j *Judge) splitBrain(owner string) string {
 	return ""
 }
 
-// lastEnd describes how owner's most recent grant ended, on any node.
-func (j *Judge) lastEnd(owner string) string {
+// lastEnd describes how owner's most recent grant ended: on a node that
+// granted the lock to c, whose key that was, or else on any node; failing
+// both (a later grant on that node has ended since), the owner's own
+// record of it.
+func (j *Judge) lastEnd(owner, c string) string {
 	var best *grant
 	var node string
-	for _, n := range j.cfg.Nodes {
-		g := j.ended[n]
-		if g != nil && g.owner == owner && (best == nil || g.endedAt > best.endedAt) {
-			best, node = g, n
+	oc := j.client(owner)
+	for pass := 0; pass < 2 && best == nil; pass++ {
+		for _, n := range j.cfg.Nodes {
+			if pass == 0 && (j.grants[n] == nil || j.grants[n].owner != c) {
+				continue
+			}
+			g := j.ended[n]
+			if g != nil && g.owner == owner && (oc.token == "" || g.value == oc.token) && (best == nil || g.endedAt > best.endedAt) {
+				best, node = g, n
+			}
 		}
 	}
 	if best == nil {
-		return ""
+		return oc.lastEnd
 	}
 	return best.how + j.cutOff(owner, node, best)
 }
@@ -81,13 +90,17 @@ func (j *Judge) expiredHow(node string, g *grant) string {
 	how := fmt.Sprintf("its lease on %s expired at %s", node, sim.FormatTime(g.expires))
 	var notes []string
 	for _, cn := range j.clockNotes[node] {
-		if cn.at <= g.expires && (cn.drift || cn.at >= g.set) {
+		if cn.at <= g.expires && (cn.drift || cn.at >= g.set || g.from != "") {
 			notes = append(notes, cn.what)
 		}
 	}
 	if len(notes) > 0 && g.ttl > 0 && g.expires >= 0 {
-		how += fmt.Sprintf(", %s after its %s TTL was set, because %s",
-			tracefmt.Dur(g.expires-g.set), tracefmt.Dur(g.ttl), strings.Join(notes, " and "))
+		on := ""
+		if g.from != "" {
+			on = " on " + g.from // it came with a failover
+		}
+		how += fmt.Sprintf(", %s after its %s TTL was set%s, because %s",
+			tracefmt.Dur(g.expires-g.set), tracefmt.Dur(g.ttl), on, strings.Join(notes, " and "))
 	}
 	return how
 }

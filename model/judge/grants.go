@@ -23,6 +23,8 @@ func (j *Judge) keyEvent(e *Event) {
 		j.clockJumped(e)
 	case NodeClockRate:
 		j.clockDrifted(e)
+	case Replicated:
+		j.replicated(e)
 	}
 }
 
@@ -42,6 +44,7 @@ func (j *Judge) command(e *Event) {
 		g := &grant{owner: client, at: now, value: k.Owner, lostBy: e.Note}
 		g.setExpiry(now, k)
 		j.grants[name] = g
+		j.client(client).token = g.value
 	case e.Before && !e.After && g != nil:
 		if g.owner != client && e.Op == OpRelease {
 			j.m.WrongReleases++
@@ -59,11 +62,14 @@ func (j *Judge) command(e *Event) {
 
 // setExpiry records that the lock key's TTL was (re)set at now.
 func (g *grant) setExpiry(now time.Duration, k KeyState) {
-	g.set, g.ttl, g.expires = now, k.TTL, k.Expires
+	g.set, g.ttl, g.expires, g.from = now, k.TTL, k.Expires, ""
 }
 
 func (j *Judge) end(name string, g *grant, at time.Duration, how string) {
 	g.ended, g.endedAt, g.how = true, at, how
+	if c := j.clients[g.owner]; c != nil {
+		c.lastEnd = how
+	}
 	if j.ended == nil {
 		j.ended = map[string]*grant{}
 	}
@@ -89,6 +95,7 @@ func (j *Judge) keptGrant(e *Event, node string) (g *grant, kept bool) {
 // a failover replaces it.
 func (j *Judge) restarted(e *Event) {
 	now, name := e.At, e.Node
+	j.copyRestarted(e)
 	g, kept := j.keptGrant(e, name)
 	if kept {
 		g.expires = e.key().Expires // the same absolute expiry, from the log
@@ -117,12 +124,16 @@ func (j *Judge) failedOver(e *Event) {
 		if kept {
 			ng := *g
 			ng.expires = e.key().Expires
+			if ng.from == "" {
+				ng.from = old
+			}
 			j.grants[promoted] = &ng
 			delete(j.grants, old)
+			delete(j.copies, promoted)
 			return
 		}
-		lost := fmt.Sprintf("%s failed over to %s at %s before replicating it", old, promoted, sim.FormatTime(now))
-		if e.OK {
+		lost := fmt.Sprintf("%s failed over to %s at %s", old, promoted, sim.FormatTime(now)) + j.copyFate(promoted, g, now)
+		if e.OK && e.Cut {
 			// Still there, and its owner may still reach it: split brain
 			// until old learns it was replaced.
 			g.lostBy = lost + "; cut off, " + old + " still holds it: split brain"
@@ -130,6 +141,7 @@ func (j *Judge) failedOver(e *Event) {
 			j.end(old, g, now, "its lease on "+old+" was lost when "+lost)
 		}
 	}
+	delete(j.copies, promoted) // a master now: its key is a grant
 	j.adopt(promoted, e)
 }
 
@@ -149,6 +161,7 @@ func (j *Judge) adopt(node string, e *Event) {
 	}
 	g := &grant{owner: owner, at: e.At, value: k.Owner}
 	g.setExpiry(e.At, k)
+	g.from = e.Node // its TTL was set on the old master
 	j.grants[node] = g
 }
 
@@ -177,6 +190,7 @@ func (j *Judge) tokenOwner(v string) (string, bool) {
 // of e.Other: a grant it held that the master lacks is discarded.
 func (j *Judge) resynced(e *Event) {
 	now, r := e.At, e.Node
+	j.copyResynced(e)
 	g, kept := j.keptGrant(e, r)
 	switch {
 	case g == nil:
@@ -202,6 +216,7 @@ func (j *Judge) clockJumped(e *Event) {
 		what += " (wall clock only: keys expire by its monotonic clock)"
 	}
 	j.noteClock(name, clockNote{at: now, what: what})
+	j.copyClockJumped(e, what)
 	g := j.grants[name]
 	if g == nil {
 		return
@@ -230,6 +245,7 @@ func (j *Judge) clockDrifted(e *Event) {
 	now, name := e.At, e.Node
 	what := fmt.Sprintf("%s's clock runs %sx true speed since %s", name, tracefmt.Rate(e.Rate), sim.FormatTime(now))
 	j.noteClock(name, clockNote{at: now, what: what, drift: true})
+	j.copyDrifted(e)
 	if g := j.grants[name]; g != nil {
 		if k := e.key(); k.Held {
 			g.expires = k.Expires

@@ -41,8 +41,9 @@ type Judge struct {
 	episode  bool
 	first    string
 	firstAt  time.Duration
-	grants   map[string]*grant // node name -> the grant of the lock key in force there
-	ended    map[string]*grant // node name -> the last grant that ended there
+	grants   map[string]*grant   // node name -> the grant of the lock key in force there
+	ended    map[string]*grant   // node name -> the last grant that ended there
+	copies   map[string]*keyCopy // replica name -> the lock key replication brought there
 	stuckWhy string
 	finished bool
 	// clockNotes are the clock faults per node name, in time order.
@@ -65,6 +66,11 @@ type client struct {
 	hungSince   time.Duration
 	crashed     bool
 	clock       sim.Clock // mirrors its clock faults, for explanations
+	// granted: it entered its critical section since its last release;
+	// lastEnd says how its latest grant since then ended ("" none yet).
+	granted bool
+	lastEnd string
+	token   string // the value of its latest grant (to tell its holds apart)
 }
 
 // grant is the ground truth about one lock key on one node.
@@ -81,6 +87,10 @@ type grant struct {
 	// lostBy says why a grant still in force no longer counts: its node was
 	// replaced by a failover it could not hear of (split brain).
 	lostBy string
+	// from is the node that set its TTL when that was another (the grant
+	// came with a failover): the absolute expiry is that node's, so every
+	// clock fault of this node bears on it, not only those since set.
+	from string
 }
 
 // New is a judge with empty books.
@@ -107,6 +117,8 @@ func (j *Judge) Feed(e *Event) {
 		j.leaveCS(e.Client, j.client(e.Client))
 	case Working:
 		j.client(e.Client).working = true
+	case Releasing:
+		j.releasing(e)
 	case ResourceRead, ResourceWrite:
 		j.resourceEvent(e)
 	case AcquireFailed:
@@ -118,10 +130,14 @@ func (j *Judge) Feed(e *Event) {
 		c := j.client(e.Client)
 		c.crashed = true
 		j.leaveCS(e.Client, c)
-	case Restarted, FailedOver, Resynced, NodeClockJumped, NodeClockRate:
+	case Restarted, FailedOver, Resynced, NodeClockJumped, NodeClockRate, Replicated:
 		j.keyEvent(e)
 	case Final:
 		j.finish(e)
+	case WriteRefused:
+		j.m.RefusedWrites++
+	case Evicted:
+		j.evicted(e)
 	default:
 		j.clientFault(e, j.client(e.Client))
 	}
@@ -198,6 +214,7 @@ func (j *Judge) clientFault(e *Event, c *client) {
 
 func (j *Judge) enterCS(e *Event, c *client) {
 	c.inCS, c.working = true, false
+	c.granted, c.lastEnd = true, ""
 	j.m.Acquired++
 	if len(j.inCS) > 0 && !j.episode {
 		j.episode = true

@@ -19,6 +19,8 @@ type Metrics struct {
 	Acquired          int64         `json:"-"`
 	FailedAcquires    int64         `json:"-"`
 	MaxWait           time.Duration `json:"-"`
+	UnheldReleases    int64         `json:"-"`
+	RefusedWrites     int64         `json:"-"`
 }
 
 // The metrics' names in the scenario format (expect: keys, report and JSON
@@ -33,6 +35,8 @@ const (
 	MetricAcquired          = "acquired"
 	MetricFailedAcquires    = "failed_acquires"
 	MetricMaxWait           = "max_wait"
+	MetricUnheldReleases    = "unheld_releases"
+	MetricRefusedWrites     = "refused_writes"
 )
 
 // MetricKind says how a metric is measured and written.
@@ -62,7 +66,10 @@ type Metric struct {
 	TextLine int
 	// Outcome: a run exported as a regression test states it in expect:.
 	Outcome bool
-	get     func(m Metrics) int64
+	// HideZero: the text report lists it only when it is not 0, so the
+	// reports of runs where it cannot happen read as they always did.
+	HideZero bool
+	get      func(m Metrics) int64
 }
 
 var metricTable = []Metric{
@@ -84,6 +91,10 @@ var metricTable = []Metric{
 		Doc: "attempts that gave up", get: func(m Metrics) int64 { return m.FailedAcquires }},
 	{Name: MetricMaxWait, Kind: Millis, TextLine: 2,
 		Doc: "longest time a client waited for a grant", get: func(m Metrics) int64 { return m.MaxWait.Milliseconds() }},
+	{Name: MetricUnheldReleases, TextLine: 2,
+		Doc: "releases begun by a client that did not hold the lock then (its lease had expired or was lost, or it never got it)", get: func(m Metrics) int64 { return m.UnheldReleases }},
+	{Name: MetricRefusedWrites, TextLine: 2, HideZero: true,
+		Doc: "lock writes a master refused with NOREPLICAS (redis.min_replicas_to_write)", get: func(m Metrics) int64 { return m.RefusedWrites }},
 }
 
 func flag(v bool) int64 {

@@ -40,6 +40,20 @@ type Config struct {
 	// instead of the Go fast path (--lua=interpreted); the outcome is the
 	// same, only slower. Copied into each NodeConfig.
 	LuaInterpreted bool
+	// MinReplicasToWrite and MinReplicasMaxLag are Redis's
+	// min-replicas-to-write and min-replicas-max-lag on every master
+	// (acks.go). ReplicaAcks makes replicas send REPLCONF ACK once a second
+	// (needed by both it and WAIT; off, no ack is simulated and runs stay
+	// what they were before acks existed).
+	MinReplicasToWrite int
+	MinReplicasMaxLag  time.Duration
+	ReplicaAcks        bool
+	// MaxmemoryPolicy is every node's maxmemory-policy ("": noeviction),
+	// which decides whether an evict fault may take the lock key (evict.go).
+	MaxmemoryPolicy string
+	// Version is the Redis major version of every node: 7 (0 too) sends
+	// replicas absolute expiries (PXAT), 6 relative ones (version.go).
+	Version int
 }
 
 // Observer hears of the node events that may end, move or undermine a
@@ -50,6 +64,8 @@ type Observer interface {
 	Resynced(replica, master *Node)
 	NodeClockJumped(n *Node, by time.Duration, expired []Expiry)
 	NodeClockDrifted(n *Node, rate float64)
+	// Replicated: replica applied effs, one command's writes on master.
+	Replicated(replica, master *Node, effs []Effect)
 }
 
 // Cluster is the Redis deployment of one run: its shards, their nodes and
@@ -101,6 +117,9 @@ func NewCluster(k *sim.Kernel, net *sim.Network, cfg Config, obs Observer) *Clus
 	for i := 0; i < cfg.Sentinels; i++ {
 		w.Sentinels = append(w.Sentinels, SentinelName(i+1))
 	}
+	if cfg.ReplicaAcks {
+		w.startAcks()
+	}
 	return w
 }
 
@@ -111,7 +130,12 @@ func (w *Cluster) addNode(name string) *Node {
 		Persistence:    w.Cfg.Persistence,
 		RestartDelay:   w.Cfg.RestartDelay,
 		LuaInterpreted: w.Cfg.LuaInterpreted,
+
+		MinReplicasToWrite: w.Cfg.MinReplicasToWrite,
+		MinReplicasMaxLag:  w.Cfg.MinReplicasMaxLag,
+		Version:            w.Cfg.Version,
 	})
+	n.emit = w.Emit
 	n.id = len(w.Nodes)
 	w.Nodes = append(w.Nodes, n)
 	return n

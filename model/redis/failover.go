@@ -21,11 +21,13 @@ func (w *Cluster) CrashNode(n *Node) {
 	}
 	n.Crash(now)
 	n.crashedAt = now
+	n.dropWaits()
 	for _, s := range n.downstream {
 		s.breakLink(n.Name() + " crashed")
 	}
 	if s := n.upstream; s != nil {
 		s.breakLink(n.Name() + " crashed")
+		s.master.forgetReplica(n, now)
 	}
 	w.sentinel()
 }
@@ -79,6 +81,7 @@ func (w *Cluster) promote(sh *Shard, r *Node, why string) {
 	}
 	w.detachReplica(r, fmt.Sprintf("%s is promoted", r.Name()))
 	r.SetReplica(false)
+	r.refreshGood(now) // no replica yet: under min_replicas_to_write it refuses writes
 	r.watch.reset()
 	sh.Master = r
 	sh.Replicas = removeNode(sh.Replicas, r)

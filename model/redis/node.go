@@ -31,6 +31,13 @@ type NodeConfig struct {
 	// plain command goes through miniredis's dispatcher. The replies and
 	// data are the same either way (see fastpath.go, fastpath_plain.go).
 	LuaInterpreted bool
+	// MinReplicasToWrite > 0: as a master, refuse writes (NOREPLICAS) unless
+	// that many replicas acked within MinReplicasMaxLag (acks.go).
+	MinReplicasToWrite int
+	MinReplicasMaxLag  time.Duration
+	// Version is the Redis major version, 6 or 7 (0: 7). It decides how a
+	// master's expiries reach its replicas (version.go).
+	Version int
 }
 
 // Node is a simulated Redis server: a store (the data, on the node's clock)
@@ -58,6 +65,13 @@ type Node struct {
 	replacedBy *Node         // a stale master: the replica promoted in its place
 	replacedAt time.Duration // when that happened
 	crashedAt  time.Duration // the last crash, for explanations
+
+	// What a master knows from its replicas' acks, and the WAITs blocked
+	// on it (acks.go, wait.go); emit traces (set by the cluster).
+	offset int64 // commands shipped to replicas: the replication offset
+	acks   []ackRecord
+	waits  []*waiter
+	emit   func(proc, kind, format string, args ...any)
 }
 
 // NewNode starts a node that is up, empty, and a master.
@@ -82,6 +96,10 @@ func (n *Node) boot(now time.Duration) {
 	n.st = store.New(&n.clock, n.cfg.Monotonic, !n.cfg.LuaInterpreted, now)
 	n.st.SetReadOnly(n.replica)
 	n.up = true
+	n.acks = nil // a restarted master has heard from no replica yet
+	if n.emit != nil {
+		n.refreshGood(now) // a restart (not the first boot, before any replica)
+	}
 }
 
 // ID is the node's place in its cluster's Nodes.

@@ -17,6 +17,7 @@ func (n *Node) ApplyEffects(now time.Duration, effs []Effect) {
 }
 
 func (n *Node) applyEffect(now time.Duration, e Effect) {
+	e = n.asReplicated(now, e)
 	if !n.st.WriteState(e) {
 		// Already expired by this node's clock: the key is gone here.
 		e = Effect{Key: e.Key, Deleted: true}
@@ -30,6 +31,7 @@ func (n *Node) applyEffect(now time.Duration, e Effect) {
 // master again (failover promotion).
 func (n *Node) SetReplica(on bool) {
 	n.replica = on
+	n.acks = nil         // a replica counts no replicas; a promoted one starts afresh
 	n.st.SetReadOnly(on) // preHook reads it on every command
 }
 

@@ -40,12 +40,21 @@ type replStream struct {
 	needSync bool      // the next contact is a full resync
 	heldAt   time.Duration
 	held     bool // a due write is held back by a partition (traced once)
+	// Replication offsets, in the master's count of commands shipped
+	// (Node.offset; acks.go, wait.go): the last the master pushed, the last
+	// the replica applied, and the last the master heard it acknowledge
+	// (REPLCONF ACK).
+	pushed, applied, acked int64
 }
 
 // replBatch is the effects of one command, due at the replica at due.
 type replBatch struct {
 	due  time.Duration
 	effs []Effect
+	// getack: REPLCONF GETACK, which a WAIT puts in the stream behind the
+	// writes it waits for; the replica answers it with an ack.
+	getack bool
+	off    int64 // the master's offset after this write
 }
 
 func (s *replStream) label() string { return s.master.Name() + " -> " + s.replica.Name() }
@@ -56,12 +65,14 @@ func (s *replStream) label() string { return s.master.Name() + " -> " + s.replic
 func (w *Cluster) attachReplica(r, m *Node, fullSync bool) {
 	w.detachReplica(r, r.Name()+" now follows "+m.Name())
 	r.SetReplica(true)
-	s := &replStream{w: w, master: m, replica: r, needSync: fullSync}
+	s := &replStream{w: w, master: m, replica: r, needSync: fullSync, pushed: m.offset}
 	r.upstream = s
 	m.downstream = append(m.downstream, s)
 	r.watch.reset()
 	if fullSync {
 		s.flush()
+	} else if w.Cfg.ReplicaAcks {
+		m.online(r, w.Now()) // both empty and online from the start
 	}
 }
 
@@ -113,15 +124,32 @@ func (s *replStream) breakLink(cause string) {
 
 // push queues the effects of one command on the master.
 func (s *replStream) push(effs []Effect) {
-	if s.dead || s.needSync {
+	if s.dead {
+		return
+	}
+	s.pushed = s.master.offset
+	if s.needSync {
 		return // a full resync will carry them
 	}
+	s.enqueue(replBatch{effs: effs, off: s.pushed})
+}
+
+// pushGetAck puts REPLCONF GETACK into the stream (WAIT).
+func (s *replStream) pushGetAck() {
+	if !s.dead && !s.needSync {
+		s.enqueue(replBatch{getack: true})
+	}
+}
+
+// enqueue queues b, due replication_lag (plus slow links) from now.
+func (s *replStream) enqueue(b replBatch) {
 	now := s.w.Now()
 	due := now + s.w.Cfg.ReplicationLag + s.w.Net.ExtraLatency(s.master.Name(), s.replica.Name())
 	if n := len(s.queue); n > 0 && s.queue[n-1].due > due {
 		due = s.queue[n-1].due // ordered: never overtake an earlier write
 	}
-	s.queue = append(s.queue, replBatch{due: due, effs: effs})
+	b.due = due
+	s.queue = append(s.queue, b)
 	if len(s.queue) > replBacklogLimit {
 		s.queue = nil
 		s.needSync = true
@@ -164,15 +192,25 @@ func (s *replStream) flush() {
 		s.needSync = false
 		s.held = false
 		w.fullSync(s.replica, s.master)
+		s.applied = s.pushed // the snapshot holds every write so far
+		if w.Cfg.ReplicaAcks {
+			s.master.online(s.replica, now)
+		}
 	}
 	var applied []string
 	for len(s.queue) > 0 && s.queue[0].due <= now {
 		b := s.queue[0]
 		s.queue = s.queue[1:]
+		if b.getack {
+			w.sendAck(s)
+			continue
+		}
+		s.applied = b.off
 		s.replica.ApplyEffects(now, b.effs)
 		for _, e := range b.effs {
-			applied = append(applied, e.String())
+			applied = append(applied, s.replica.appliedString(e))
 		}
+		w.obs.Replicated(s.replica, s.master, b.effs)
 	}
 	if len(s.queue) == 0 {
 		s.queue = nil
@@ -223,6 +261,7 @@ func (w *Cluster) Ship(n *Node, effs []Effect) {
 	if len(effs) == 0 {
 		return
 	}
+	n.offset++
 	for _, s := range n.downstream {
 		s.push(effs)
 	}

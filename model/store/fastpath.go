@@ -77,6 +77,8 @@ var fastScripts = []*fastScript{
 	{name: "reentrant-release", src: ScriptReentrantRelease, keys: 1, argv: 1, run: fastReentrantRelease},
 	{name: "reentrant-renew", src: ScriptReentrantRenew, keys: 1, argv: 2, run: fastReentrantRenew},
 	{name: "fair-acquire", src: ScriptFairAcquire, keys: 3, argv: 4, run: fastFairAcquire},
+	{name: "reentrant-fenced-acquire", src: ScriptReentrantFencedAcquire, keys: 2, argv: 2, run: fastReentrantFencedAcquire},
+	{name: "regrant-acquire", src: ScriptRegrantAcquire, keys: 1, argv: 2, run: fastRegrantAcquire},
 	// Real libraries' scripts (the harness); same twins where the logic is.
 	{name: "redsync-delete", src: ScriptRedsyncDelete, keys: 1, argv: 1, run: fastRedsyncDelete},
 	{name: "redsync-touch", src: ScriptRedsyncTouch, keys: 1, argv: 2, run: fastRenew},

@@ -25,6 +25,9 @@ type Store struct {
 	clock     *sim.Clock // the node's clock (shared, not owned)
 	monotonic bool       // keys expire by the monotonic reading, not the wall
 	readOnly  bool       // a replica: writes answer READONLY (preHook)
+	// noReplicas: a master short of good replicas (min-replicas-to-write):
+	// writes answer NOREPLICAS, also from inside a script, like READONLY.
+	noReplicas bool
 
 	m     *miniredis.Miniredis
 	db0   *miniredis.RedisDB // m's DB 0 (see db)
@@ -190,10 +193,10 @@ func (s *Store) Exec(now time.Duration, conn, key string, args []string) (any, P
 	if connStateCommands[cmd] && !keepsRESP2(cmd, args) {
 		c.tainted = true
 	}
-	if isWrite && s.readOnly && spec != keysScript {
+	if isWrite && (s.readOnly || s.noReplicas) && spec != keysScript {
 		// Scripts may run on a replica and only fail if they call a write
 		// command (preHook); plain writes are refused up front.
-		return nil, s.Unchanged(key), errReadOnly
+		return nil, s.Unchanged(key), s.refusal()
 	}
 	queued := c.multi && cmd != "EXEC" && cmd != "DISCARD" && cmd != "MULTI" && cmd != "WATCH"
 	// The keys the command may write now; a queued write happens at EXEC.
@@ -247,7 +250,7 @@ func (s *Store) begin(touched []string, key string) int {
 func (s *Store) run(c *nodeConn, cmd string, spec keySpec, isWrite bool, args []string) {
 	c.buf.Reset()
 	s.fastDone = false
-	if !s.readOnly {
+	if !s.readOnly && !s.noReplicas {
 		var r plainReply
 		if r, s.fastDone = s.fast.answer(c, cmd, args[1:]); s.fastDone {
 			c.scratch = r.appendRESP(c.scratch[:0])
@@ -385,9 +388,9 @@ func (s *Store) preHook(c *server.Peer, cmd string, args ...string) bool {
 		s.seeded = true
 		s.m.Seed(1)
 	}
-	if s.readOnly {
+	if s.readOnly || s.noReplicas {
 		if spec, ok := writeCommands[cmd]; ok && spec != keysScript {
-			c.WriteError(string(errReadOnly))
+			c.WriteError(string(s.refusal()))
 			return true
 		}
 	}
@@ -402,6 +405,23 @@ func (s *Store) Exists(key string) bool { return s.db().Exists(key) }
 // SetReadOnly makes the store refuse writes as a replica does (READONLY),
 // also from inside a script; false: writable again (a promotion).
 func (s *Store) SetReadOnly(on bool) { s.readOnly = on }
+
+// SetNoReplicas makes the store refuse writes with NOREPLICAS, as a master
+// short of good replicas under min-replicas-to-write does (Redis 7 checks a
+// plain write up front and a script's write when the script makes it:
+// processCommand and scriptVerifyWriteCommandAllow); false lifts it.
+func (s *Store) SetNoReplicas(on bool) { s.noReplicas = on }
+
+// NoReplicas reports whether SetNoReplicas is on.
+func (s *Store) NoReplicas() bool { return s.noReplicas }
+
+// refusal is the error a refused write gets: READONLY on a replica first.
+func (s *Store) refusal() RedisError {
+	if s.readOnly {
+		return errReadOnly
+	}
+	return errNoReplicas
+}
 
 // LastKeyState is the state of the key Exec tracked right after the last
 // command, if it read it (the command wrote it): what KeyState would read

@@ -3,6 +3,7 @@ package store
 import (
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
@@ -22,6 +23,8 @@ func (e RedisError) Error() string { return string(e) }
 const (
 	ErrLoading  = RedisError("LOADING Redis is loading the dataset in memory")
 	errReadOnly = RedisError("READONLY You can't write against a read only replica.")
+	// errNoReplicas is shared.noreplicaserr (min-replicas-to-write).
+	errNoReplicas = RedisError("NOREPLICAS Not enough good replicas to write.")
 )
 
 // KeyInfo is one key as the node holds it, for display.
@@ -179,4 +182,11 @@ func (s *Store) WriteState(e Effect) bool {
 func (s *Store) Flush() {
 	s.m.FlushAll()
 	s.edge = nil
+}
+
+// IsNoReplicas reports whether err is a NOREPLICAS refusal, given to a plain
+// write or raised by the write inside a script.
+func IsNoReplicas(err error) bool {
+	e, ok := err.(RedisError)
+	return ok && strings.Contains(string(e), "NOREPLICAS")
 }

@@ -1,0 +1,51 @@
+package judge
+
+import "fmt"
+
+// releasing judges a release as it begins. A client whose grant is not in
+// force then on a quorum of the lock nodes (it expired, was lost or taken
+// over, or was never given) releases a lock it does not hold: the
+// tutorials' "check isHeldByCurrentThread before unlock". With a
+// check-and-delete release it deletes nothing; with a blind DEL it may
+// delete another client's key, which the command counts as a wrong release
+// as well.
+func (j *Judge) releasing(e *Event) {
+	now, c := e.At, e.Client
+	cl := j.client(c)
+	granted := cl.granted
+	cl.granted = false
+	live := 0
+	var why string
+	for _, n := range j.cfg.Nodes {
+		g := j.grants[n]
+		if g == nil || g.owner != c {
+			continue
+		}
+		switch {
+		case g.lostBy != "":
+			if why == "" {
+				why = "its lock is on " + n + ", and " + g.lostBy
+			}
+		case g.expires >= 0 && g.expires <= now:
+			if why == "" {
+				why = j.expiredHow(n, g)
+			}
+		default:
+			live++
+		}
+	}
+	if live >= max(j.cfg.Quorum, 1) {
+		return
+	}
+	switch {
+	case why != "":
+	case !granted:
+		why = "its acquire failed"
+	case cl.lastEnd != "":
+		why = cl.lastEnd
+	default:
+		why = "its grant is no longer in force on a quorum of the nodes"
+	}
+	j.m.UnheldReleases++
+	j.emit(c, "UNHELD-RELEASE", fmt.Sprintf("%s releases a lock it does not hold (%s)", c, why))
+}

@@ -1,0 +1,60 @@
+package store
+
+import (
+	"math"
+	"strconv"
+)
+
+// ScriptReentrantFencedAcquire is Redisson's FencedLock: a reentrant lock
+// (the hash of ScriptReentrantAcquire) whose every acquisition, a re-entry
+// included, draws the next fencing token (RedissonFencedLock.java,
+// tryLockInnerAsync: "if exists == 0 or hexists(KEYS[1], ARGV[2]) then
+// local token = incr(KEYS[2]); hincrby(KEYS[1], ARGV[2], 1); pexpire ...;
+// return {-1, token}"). KEYS: lock, counter. ARGV: token, ttl ms. Returns
+// the fencing token, or nil when another holds the lock.
+const ScriptReentrantFencedAcquire = `local holder = redis.call("hget", KEYS[1], "holder")
+if holder == ARGV[1] then
+    redis.call("hincrby", KEYS[1], "count", 1)
+elseif holder == false then
+    redis.call("hset", KEYS[1], "holder", ARGV[1], "count", 1)
+else
+    return false
+end
+redis.call("pexpire", KEYS[1], ARGV[2])
+return redis.call("incr", KEYS[2])`
+
+// fastReentrantFencedAcquire is ScriptReentrantFencedAcquire. Every write
+// that could fail is known not to before the first one (a script is not
+// rolled back), or real Lua decides.
+func fastReentrantFencedAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
+	const name = "reentrant-fenced-acquire"
+	if !validPEXPIRE(argv[1]) {
+		return luaReply{}, false
+	}
+	r, err := f.call("GET", keys[1])
+	if err != nil {
+		return luaReply{}, false
+	}
+	if s, isStr := r.(string); isStr {
+		if v, err := strconv.Atoi(s); err != nil || v == math.MaxInt {
+			return luaReply{}, false
+		}
+	}
+	r, err = f.call("HGET", keys[0], "holder")
+	if err != nil {
+		return luaReply{}, false
+	}
+	holder, isStr := r.(string)
+	switch {
+	case isStr && holder == argv[0]:
+		if _, err := f.call("HINCRBY", keys[0], "count", "1"); err != nil {
+			return luaReply{}, false // count not an integer: nothing written
+		}
+	case r == nil:
+		f.mustCall(name, "HSET", keys[0], "holder", argv[0], "count", "1")
+	default:
+		return luaFalse, true
+	}
+	f.mustCall(name, "PEXPIRE", keys[0], argv[1])
+	return luaInt(luaNum(f.mustCall(name, "INCR", keys[1]).(int))), true
+}
