@@ -45,7 +45,10 @@
 // client that draws from them (rand.N, rand.IntN) is not reproducible,
 // and Run says so (checked: go-redsync/redsync v4.18.1 uses math/rand,
 // bsm/redislock v0.9.4 and go-redis v9.23.0 neither). goredis.Options
-// turns off go-redis's random retry backoff for the same reason.
+// turns off go-redis's random retry backoff for the same reason. Two
+// timers of the client's that fire at one instant (its own context timer
+// and the socket deadline go-redis copies from the context) wake two
+// goroutines at once: when their order matters, Run reports it.
 //
 // # Limits
 //
@@ -62,7 +65,8 @@
 //   - A crashed node closes its connections (EOF) and refuses dials; a
 //     partition is silence, dials included.
 //   - Commands lockstep cannot simulate get an error that names them:
-//     SUBSCRIBE and other pushes, blocking commands (BLPOP, WAIT, XREAD),
+//     SUBSCRIBE and other pushes, blocking commands (BLPOP, WAITAOF, XREAD; WAIT is simulated, with
+//     the replicas' acknowledgements),
 //     transactions (MULTI, EXEC, WATCH), per-connection state (SELECT,
 //     CLIENT), HELLO 3 (only RESP2 is spoken).
 //   - Connections carry the client's name on the node: commands of two

@@ -281,3 +281,25 @@ func TestWrongReleaseOfReplicatedKey(t *testing.T) {
 		return l
 	})
 }
+
+// WAIT is simulated with the replicas' acknowledgements: after a SET it
+// answers 1 once the replica 50ms behind has the write.
+func TestWaitCountsReplicaAcks(t *testing.T) {
+	var acked int64
+	var took time.Duration
+	harness.Run(t, harness.Config{File: testFile, Scenario: "wait-replica", Quorum: 1}, func(c *harness.Client) harness.Locker {
+		l := newSetDel(false)(c).(*setDel)
+		return lockFunc{l.rc, func(ctx context.Context) error {
+			if err := l.Lock(ctx); err != nil {
+				return err
+			}
+			start := time.Now()
+			n, err := l.rc.Wait(ctx, 1, time.Second).Result()
+			acked, took = n, time.Since(start)
+			return err
+		}}
+	})
+	if acked != 1 || took < 50*time.Millisecond || took > 200*time.Millisecond {
+		t.Errorf("WAIT 1 answered %d after %s; want 1 once the 50ms-late replica acked", acked, took)
+	}
+}

@@ -107,6 +107,15 @@ func (d *driver) send(cn *conn, args []string) {
 	from, to := c.name, n.Name()
 	d.w.Net.Send(from, to, func() {
 		var b []byte
+		back := func(b []byte) {
+			d.w.Net.Send(to, from, func() {
+				d.deliverTo(c, func() { cn.deliver(b) })
+			})
+		}
+		if model.IsWait(args) {
+			d.w.ExternalWait(n, from, args, func(acked any, err error) { back(appendReply(nil, acked, err)) })
+			return
+		}
 		if msg := refusal(args); msg != "" {
 			d.w.Emit(to, "refused", "%s sent %s, which lockstep cannot simulate: it gets an error", from, strings.ToUpper(args[0]))
 			b = appendError(nil, msg)
@@ -117,9 +126,7 @@ func (d *driver) send(cn *conn, args []string) {
 			}
 			b = appendReply(nil, reply, err)
 		}
-		d.w.Net.Send(to, from, func() {
-			d.deliverTo(c, func() { cn.deliver(b) })
-		})
+		back(b)
 	})
 }
 

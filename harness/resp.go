@@ -128,7 +128,7 @@ var unsupported = map[string]string{
 	"SUBSCRIBE": "push", "PSUBSCRIBE": "push", "SSUBSCRIBE": "push", "MONITOR": "push",
 	"BLPOP": "blocking", "BRPOP": "blocking", "BLMOVE": "blocking", "BRPOPLPUSH": "blocking",
 	"BLMPOP": "blocking", "BZPOPMIN": "blocking", "BZPOPMAX": "blocking", "BZMPOP": "blocking",
-	"WAIT": "blocking", "WAITAOF": "blocking", "XREAD": "blocking", "XREADGROUP": "blocking",
+	"WAITAOF": "blocking", "XREAD": "blocking", "XREADGROUP": "blocking",
 	"MULTI": "transaction", "EXEC": "transaction", "WATCH": "transaction", "DISCARD": "transaction",
 	"SELECT": "per-connection", "CLIENT": "per-connection", "RESET": "per-connection",
 }

@@ -1,6 +1,12 @@
 package model
 
-import "github.com/lockstep-sim/lockstep/model/store"
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/model/store"
+)
 
 // External clients (package harness): a real lock library runs outside the
 // kernel, on goroutines, and only its bytes enter the world. Its commands
@@ -46,4 +52,38 @@ func (t *Thread) Await(start func(resume func(v any))) any {
 	tk := t.p.Arm()
 	start(tk.Wake)
 	return t.p.Park()
+}
+
+// IsWait reports whether args is WAIT, which a node answers only when
+// enough replicas acknowledged or at its timeout (ExternalWait), not at
+// once as ExecExternal does.
+func IsWait(args []string) bool { return len(args) > 0 && strings.EqualFold(args[0], "WAIT") }
+
+// ExternalWait runs WAIT numreplicas timeout from an external client's
+// connection on node n now, as Redis's waitCommand does (redis.Cluster.Wait):
+// reply gets the count of replicas that acknowledged, or an error, from
+// kernel context, traced like the built-in clients' WAIT. It reports false
+// when n is down (no reply will come).
+func (w *World) ExternalWait(n *Node, client string, args []string, reply func(acked any, err error)) bool {
+	if !n.Up() {
+		w.Emit(n.Name(), "no-reply", "%s is down: %s's WAIT gets no reply", n.Name(), client)
+		return false
+	}
+	need, err1 := strconv.Atoi(args[min(1, len(args)-1)])
+	ms, err2 := strconv.ParseInt(args[min(2, len(args)-1)], 10, 64)
+	switch {
+	case len(args) != 3:
+		reply(nil, RedisError("ERR wrong number of arguments for 'wait' command"))
+		return true
+	case err1 != nil || err2 != nil || need < 0:
+		reply(nil, RedisError("ERR value is not an integer or out of range"))
+		return true
+	case ms < 0 || ms > int64(time.Duration(1<<62)/time.Millisecond):
+		reply(nil, RedisError("ERR timeout is out of range"))
+		return true
+	}
+	return w.Cluster.Wait(n, need, time.Duration(ms)*time.Millisecond, func(acked int, err error) {
+		w.emitLine(n.Name(), "cmd", w.cmdLine(client, args, acked, err))
+		reply(acked, err)
+	})
 }
