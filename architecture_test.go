@@ -27,9 +27,9 @@ func layer(pkg string) (int, bool) {
 		return 2, true
 	case pkg == "scenario":
 		return 3, true
-	case pkg == "explore", pkg == "views":
+	case pkg == "explore", pkg == "views", pkg == "harness":
 		return 4, true
-	case pkg == ".":
+	case pkg == ".", strings.HasPrefix(pkg, "harness/"): // harness/goredis: an adapter above the harness
 		return 5, true
 	}
 	return 0, false
@@ -42,6 +42,7 @@ var forbidden = map[string][]string{
 	"model":    {"gopkg.in/yaml", "github.com/charmbracelet"},
 	"faults":   {"gopkg.in/yaml", "github.com/charmbracelet"},
 	"scenario": {"github.com/charmbracelet"},
+	"harness":  {"github.com/charmbracelet"},
 }
 
 // TestImportDirection keeps the architecture true: dependencies point one

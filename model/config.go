@@ -79,6 +79,9 @@ type LockConfig struct {
 	Knobs ClientKnobs // the real clients' runtime behaviours (knobs.go)
 	// WaitReplicas: WAIT after a single-instance grant (wait_replicas.go).
 	WaitReplicas *WaitReplicasConfig
+	// Custom, when set, is the strategy every client runs instead of
+	// Strategy's (the harness: a real lock library driven from outside).
+	Custom Strategy
 }
 
 // WaitReplicasConfig is lock.wait_replicas: after a grant the client sends

@@ -47,6 +47,9 @@ var strategyFactories = map[string]func(LockConfig) Strategy{
 func RegisterStrategy(name string, f func(LockConfig) Strategy) { strategyFactories[name] = f }
 
 func newStrategy(c LockConfig) (Strategy, error) {
+	if c.Custom != nil {
+		return c.Custom, nil
+	}
 	if len(c.Keys) > 0 && c.Strategy == StrategyLuaRelease {
 		return newMultiKey(c), nil // several keys per hold (multikey.go)
 	}

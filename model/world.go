@@ -157,6 +157,9 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 		return nil, err
 	}
 	reply, p, err := n.DoTracked(now, client, key, args)
+	if op == opInfer { // an external client's command: judged by what it did
+		op, track = inferOp(p), true
+	}
 	if err == ErrDown {
 		w.Say(n.Name(), "no-reply", "no-reply", []sim.Arg{sim.S("node", n.Name()), sim.S("client", client), sim.S("command", commandName(args))},
 			"%s is down: %s's %s gets no reply", n.Name(), client, commandName(args))

@@ -23,6 +23,9 @@ type Options struct {
 	// Context, when set, cancels the run: the runner looks at it once every
 	// CancelCheckEvery kernel events and ends the run with Report.Cancelled.
 	Context context.Context
+	// Custom, when set, is the strategy every client runs instead of the
+	// file's (package harness: a real lock library); see model.LockConfig.
+	Custom model.Strategy
 }
 
 // DefaultEventBudget is the number of kernel events a run may take unless
@@ -101,6 +104,7 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 		cfg.Seed = *o.Seed
 	}
 	cfg.Nodes.LuaInterpreted = o.LuaInterpreted
+	cfg.Lock.Custom = o.Custom
 	if o.Strategy != "" {
 		cfg.Lock.Strategy = o.Strategy
 	}

@@ -1,40 +1,11 @@
 package scenario
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/model/tracelog"
-	"gopkg.in/yaml.v3"
 )
-
-// maxExpectLen bounds the text of an --expect flag.
-const maxExpectLen = 4 << 10
-
-// ParseExpect reads expectations written as an expect: block's body, in
-// YAML ("safe: false" or "{safe: false, violations: \">= 1\"}"), for a
-// command line's --expect; name is what error messages call it.
-func ParseExpect(name, src string) (xs []Expectation, err error) {
-	if len(src) > maxExpectLen {
-		return nil, fmt.Errorf("%s: %d bytes: at most %d", name, len(src), maxExpectLen)
-	}
-	root, lerr := parseYAML(name, []byte(src))
-	if lerr != nil {
-		return nil, lerr
-	}
-	p := &parser{path: name, budget: maxNodeVisits, merging: map[*yaml.Node]bool{}}
-	defer func() {
-		if r := recover(); r != nil {
-			le, ok := r.(*LoadError)
-			if !ok {
-				panic(r)
-			}
-			xs, err = nil, le
-		}
-	}()
-	return p.expect(root), nil
-}
 
 // CheckHistory judges a recorded history (`lockstep check`): every trace
 // in the file, or the file as one plain history (docs/history-format.md),

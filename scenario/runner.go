@@ -100,6 +100,10 @@ func (r *Runner) Step() bool {
 	return true
 }
 
+// StepKernel runs one kernel event (the harness, which must let real
+// goroutines settle between two); false once the run is over.
+func (r *Runner) StepKernel() bool { return r.stepKernel() }
+
 // stepKernel runs one kernel event, ending the run when there is nothing
 // left to do within the duration. The run plays to its duration even after
 // every client is done: what is still pending (a write in flight, a

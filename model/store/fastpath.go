@@ -80,6 +80,12 @@ var fastScripts = []*fastScript{
 	{name: "reentrant-fenced-acquire", src: ScriptReentrantFencedAcquire, keys: 2, argv: 2, run: fastReentrantFencedAcquire},
 	{name: "regrant-acquire", src: ScriptRegrantAcquire, keys: 1, argv: 2, run: fastRegrantAcquire},
 	{name: "touch-or-set", src: ScriptTouchOrSet, keys: 1, argv: 2, run: fastTouchOrSet},
+	// Real libraries' scripts (the harness); same twins where the logic is.
+	{name: "redsync-delete", src: ScriptRedsyncDelete, keys: 1, argv: 1, run: fastRedsyncDelete},
+	{name: "redsync-touch", src: ScriptRedsyncTouch, keys: 1, argv: 2, run: fastRenew},
+	{name: "redsync-touch-setnx", src: ScriptRedsyncTouchSetNX, keys: 1, argv: 2, run: fastRedsyncTouchSetNX},
+	{name: "redislock-release", src: ScriptRedislockRelease, keys: 1, argv: 1, run: fastRelease},
+	{name: "redislock-refresh", src: ScriptRedislockRefresh, keys: 1, argv: 2, run: fastRenew},
 }
 
 // fastBySrc and fastBySHA find a twin by EVAL's source or EVALSHA's hash.

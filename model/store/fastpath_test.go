@@ -4,7 +4,9 @@ import "testing"
 
 func TestFastPathRecognisesEveryScript(t *testing.T) {
 	for _, src := range []string{ScriptRelease, ScriptRenew, ScriptFencedAcquire,
-		ScriptReentrantAcquire, ScriptReentrantRelease, ScriptReentrantRenew, ScriptFairAcquire, ScriptTouchOrSet} {
+		ScriptReentrantAcquire, ScriptReentrantRelease, ScriptReentrantRenew, ScriptFairAcquire, ScriptTouchOrSet,
+		ScriptRedsyncDelete, ScriptRedsyncTouch, ScriptRedsyncTouchSetNX,
+		ScriptRedislockRelease, ScriptRedislockRefresh} {
 		if fastBySrc[src] == nil {
 			t.Errorf("no fast path for script %.40q", src)
 		}
@@ -19,5 +21,35 @@ func TestFastPathRecognisesEveryScript(t *testing.T) {
 	}
 	if got := ScriptName("return 1"); got != "<script>" {
 		t.Errorf("ScriptName of an unknown script = %q", got)
+	}
+}
+
+// The libraries' scripts are named by the SHA1 the libraries send.
+func TestLibraryScriptSHAs(t *testing.T) {
+	for src, sha := range map[string]string{
+		ScriptRedsyncDelete:     "e950836ed1e694540c503ef9972b8de518044d3b", // redsync v4.18.1 scripts.go
+		ScriptRedsyncTouchSetNX: "b6b55c439e02c6f52ffb8be7ec8c0d0ac816ea79",
+		ScriptRedsyncTouch:      "d75bb8b5bd13532ddedd17762e772346e39b321e",
+	} {
+		if s := fastBySrc[src]; s == nil || s.sha != sha {
+			t.Errorf("%.30q: SHA %v, redsync sends %s", src, s, sha)
+		}
+	}
+}
+
+// go-redis opens every connection with HELLO 2: that must not keep the
+// connection off the fast path (a harness run of redsync would spend its
+// time in Lua); HELLO 3 still does.
+func TestHelloTwoKeepsFastPath(t *testing.T) {
+	ts := newTestStore(t)
+	ts.do(0, "HELLO", "2")
+	ts.do(0, "SET", "k", "A", "NX", "PX", "1000")
+	ts.do(0, "EVAL", ScriptRedsyncDelete, "1", "k", "A")
+	if !ts.s.FastAnswered() {
+		t.Errorf("after HELLO 2, redsync's release went to Lua")
+	}
+	if !keepsRESP2("HELLO", []string{"HELLO"}) || keepsRESP2("HELLO", []string{"HELLO", "3"}) ||
+		keepsRESP2("HELLO", []string{"HELLO", "2", "AUTH", "u", "p"}) || keepsRESP2("AUTH", []string{"AUTH", "2"}) {
+		t.Errorf("keepsRESP2 misjudges a HELLO")
 	}
 }

@@ -190,7 +190,7 @@ func (s *Store) Exec(now time.Duration, conn, key string, args []string) (any, P
 	cmd := strings.ToUpper(args[0])
 	c := s.conn(conn)
 	spec, isWrite := writeCommands[cmd]
-	if connStateCommands[cmd] {
+	if connStateCommands[cmd] && !keepsRESP2(cmd, args) {
 		c.tainted = true
 	}
 	if isWrite && (s.readOnly || s.noReplicas) && spec != keysScript {
