@@ -53,22 +53,7 @@ func (o Options) budget() int64 {
 // ModelConfig converts a scenario into the model's configuration, with the
 // options applied.
 func ModelConfig(s *Scenario, o Options) model.Config {
-	l := s.Lock
-	if IsProfile(o.Strategy) {
-		// A comparison column named by a client profile (ProfileLock).
-		if pl, _, err := ProfileLock(o.Strategy, l); err == nil {
-			l = pl
-		}
-		o.Strategy = l.Strategy
-	}
-	if o.Strategy != "" && o.Strategy != l.Strategy {
-		// Another strategy runs the design as far as it can (DesignFor,
-		// the loader's own rules): what it cannot run is dropped, never run
-		// half-supported. Compare lists what was dropped.
-		if dl, _, err := DesignFor(o.Strategy, l); err == nil {
-			l = dl
-		}
-	}
+	l, strategy := designFor(s.Lock, o.Strategy)
 	cfg := model.Config{
 		Seed:     s.Seed,
 		Duration: s.Duration,
@@ -84,55 +69,89 @@ func ModelConfig(s *Scenario, o Options) model.Config {
 			Persistence:    s.Redis.Persistence,
 			RestartDelay:   s.Redis.RestartDelay,
 			Monotonic:      s.Redis.Clock == "monotonic",
+			LuaInterpreted: o.LuaInterpreted,
 		},
-		Lock: model.LockConfig{
-			Key:         l.Key,
-			Strategy:    l.Strategy,
-			TTL:         l.TTL,
-			Timeout:     l.Timeout,
-			Reentrant:   l.Reentrant,
-			Fair:        l.Fair,
-			Fencing:     l.Fencing,
-			DriftFactor: l.Redlock.DriftFactor,
-			NodeTimeout: l.Redlock.RequestTimeout,
-			Parallel:    l.Redlock.Parallel,
-			Knobs:       clientKnobs(l),
-		},
+		Lock:         lockConfig(l),
+		ClusterSlots: s.Redis.Cluster,
+		Clients:      clientConfigs(s.Clients, len(l.Keys) > 0),
 	}
-	redlockFamily(&cfg.Lock, l.Redlock)
 	if o.Seed != nil {
 		cfg.Seed = *o.Seed
 	}
-	cfg.Nodes.LuaInterpreted = o.LuaInterpreted
 	cfg.Lock.Custom = o.Custom
-	if o.Strategy != "" {
-		cfg.Lock.Strategy = o.Strategy
+	if strategy != "" {
+		cfg.Lock.Strategy = strategy
 	}
 	cfg.Nodes.Masters = NodesFor(cfg.Lock.Strategy, cfg.Nodes.Masters)
-	cfg.Lock.Watchdog = watchdogConfig(l.Watchdog)
-	if l.Retry != nil {
-		r := *l.Retry
-		cfg.Lock.Retry = &model.RetryConfig{Attempts: r.Attempts, Delay: r.Delay, Backoff: r.Backoff, MaxDelay: r.MaxDelay, Jitter: r.Jitter}
-	}
-	if len(l.Keys) > 0 { // several keys per hold; dropped with them by DesignFor
-		cfg.Lock.Keys, cfg.Lock.MultiKey, cfg.Lock.SortKeys = l.Keys, l.MultiKey, l.KeyOrder == "sorted"
-	}
-	cfg.ClusterSlots = s.Redis.Cluster
 	if r := s.Resource; r != nil {
 		cfg.Resource = model.ResourceConfig{WritesOnly: r.Check == "writes", StartToken: int64(r.StartToken),
 			Idempotency: r.Idempotency}
 	}
 	redisSideConfig(s, &cfg, l)
-	for _, c := range s.Clients {
-		cfg.Clients = append(cfg.Clients, model.ClientConfig{
-			Name: c.Name, Start: c.Start, Holds: c.Holds, Work: c.Work, Think: c.Think, Nested: c.Nested,
-		})
-		if len(l.Keys) > 0 {
-			cfg.Clients[len(cfg.Clients)-1].Keys = c.Keys
-		}
-		cfg.Clients[len(cfg.Clients)-1].Resource = c.Resource
-	}
 	return cfg
+}
+
+// designFor is the lock design a run under strategy (a strategy, a client
+// profile, or "" for the scenario's own) runs, and the strategy it names.
+func designFor(l Lock, strategy string) (Lock, string) {
+	if IsProfile(strategy) {
+		// A comparison column named by a client profile (ProfileLock).
+		if pl, _, err := ProfileLock(strategy, l); err == nil {
+			l = pl
+		}
+		strategy = l.Strategy
+	}
+	if strategy != "" && strategy != l.Strategy {
+		// Another strategy runs the design as far as it can (DesignFor,
+		// the loader's own rules): what it cannot run is dropped, never run
+		// half-supported. Compare lists what was dropped.
+		if dl, _, err := DesignFor(strategy, l); err == nil {
+			l = dl
+		}
+	}
+	return l, strategy
+}
+
+// lockConfig is the model's form of lock design l.
+func lockConfig(l Lock) model.LockConfig {
+	c := model.LockConfig{
+		Key:         l.Key,
+		Strategy:    l.Strategy,
+		TTL:         l.TTL,
+		Timeout:     l.Timeout,
+		Reentrant:   l.Reentrant,
+		Fair:        l.Fair,
+		Fencing:     l.Fencing,
+		DriftFactor: l.Redlock.DriftFactor,
+		NodeTimeout: l.Redlock.RequestTimeout,
+		Parallel:    l.Redlock.Parallel,
+		Knobs:       clientKnobs(l),
+		Watchdog:    watchdogConfig(l.Watchdog),
+	}
+	redlockFamily(&c, l.Redlock)
+	if l.Retry != nil {
+		r := *l.Retry
+		c.Retry = &model.RetryConfig{Attempts: r.Attempts, Delay: r.Delay, Backoff: r.Backoff, MaxDelay: r.MaxDelay, Jitter: r.Jitter}
+	}
+	if len(l.Keys) > 0 { // several keys per hold; dropped with them by DesignFor
+		c.Keys, c.MultiKey, c.SortKeys = l.Keys, l.MultiKey, l.KeyOrder == "sorted"
+	}
+	return c
+}
+
+// clientConfigs are the model's form of the clients; multiKey: the design
+// takes several keys per hold, so a client's own keys: count.
+func clientConfigs(cs []Client, multiKey bool) []model.ClientConfig {
+	out := make([]model.ClientConfig, 0, len(cs))
+	for _, c := range cs {
+		mc := model.ClientConfig{Name: c.Name, Start: c.Start, Holds: c.Holds, Work: c.Work, Think: c.Think,
+			Nested: c.Nested, Resource: c.Resource}
+		if multiKey {
+			mc.Keys = c.Keys
+		}
+		out = append(out, mc)
+	}
+	return out
 }
 
 // redlockFamily sets the Redlock-family knobs of lock.redlock.
