@@ -98,8 +98,13 @@ func (w *World) Strategy() Strategy { return w.strategy }
 // Now is the true simulated time.
 func (w *World) Now() time.Duration { return w.K.Now() }
 
-// Close ends every simulated thread; the world must not be used afterwards.
-func (w *World) Close() { w.K.Close() }
+// Close ends every simulated thread and gives the nodes' stores back for
+// reuse by the next world (store.Release); the world must not be used
+// afterwards.
+func (w *World) Close() {
+	w.K.Close()
+	w.Cluster.Release()
+}
 
 // Done reports whether every client has finished or died: the run can end.
 func (w *World) Done() bool { return w.finishedN == len(w.Clients) }

@@ -63,9 +63,13 @@ type Store struct {
 	// other random commands must not use the global RNG, but seeding it
 	// costs a quarter of a node's boot and a lock scenario never sends
 	// one, so preHook seeds it before the first command miniredis runs.
-	seeded   bool
-	fast     *fastPath // the fast path (off with --lua=interpreted) and the Store's own connection
-	fastDone bool      // the fast path answered the command exec is running
+	seeded bool
+	// dirty: miniredis ran a command that may leave state FLUSHALL does not
+	// clear, so Release does not reuse it (pool.go).
+	dirty    bool
+	wipe     *server.Peer // for Release's SCRIPT FLUSH
+	fast     *fastPath    // the fast path (off with --lua=interpreted) and the Store's own connection
+	fastDone bool         // the fast path answered the command exec is running
 
 	out []Effect // effects of the last call, until the node takes them (effects)
 	cmd running  // the command exec is running
@@ -112,13 +116,13 @@ const peerBufSize = 64
 
 // New starts a fresh, empty miniredis at true time now, on clock.
 func New(clock *sim.Clock, monotonic, fast bool, now time.Duration) *Store {
-	m := miniredis.NewMiniRedis()
-	c, err := m.Dial() // creates the server without a TCP listener
-	if err != nil {
-		panic("model: miniredis: " + err.Error())
-	}
-	c.Close()
-	s := &Store{clock: clock, monotonic: monotonic, m: m, db0: m.DB(0), srv: m.Server(),
+	return newOn(takeInstance(), clock, monotonic, fast, now)
+}
+
+// newOn is New on an empty miniredis instance.
+func newOn(in *instance, clock *sim.Clock, monotonic, fast bool, now time.Duration) *Store {
+	m := in.m
+	s := &Store{clock: clock, monotonic: monotonic, m: m, db0: m.DB(0), srv: in.srv, wipe: in.wipe,
 		conns: map[string]*nodeConn{}, minExpire: noExpiry}
 	s.lastE = s.ExpiryClock(now)
 	s.lastWall = clock.Wall(now)
@@ -384,6 +388,9 @@ func (s *Store) preHook(c *server.Peer, cmd string, args ...string) bool {
 		// miniredis's lock, which Seed takes, is free here.
 		s.seeded = true
 		s.m.Seed(1)
+	}
+	if !s.dirty && !recyclable(cmd) {
+		s.dirty = true
 	}
 	if s.readOnly {
 		if spec, ok := writeCommands[cmd]; ok && spec != keysScript {
