@@ -32,6 +32,10 @@ type instance struct {
 	m    *miniredis.Miniredis
 	srv  *server.Server
 	wipe *server.Peer // runs SCRIPT FLUSH on release; its replies are discarded
+	// The last store's connections and fast path, emptied (reset): an
+	// explore run's worlds open the same connections every time.
+	conns map[string]*nodeConn
+	fast  *fastPath
 }
 
 // takeInstance is an emptied instance from the pool, or a new one.
@@ -74,8 +78,12 @@ func (s *Store) recycle() *instance {
 		*s = Store{}
 		return nil
 	}
-	in := &instance{m: s.m, srv: s.srv, wipe: s.wipe}
+	in := &instance{m: s.m, srv: s.srv, wipe: s.wipe, conns: s.conns, fast: s.fast}
 	*s = Store{} // any later use fails loudly instead of touching the next world's data
+	for _, c := range in.conns {
+		c.reset()
+	}
+	in.fast.reset()
 	in.srv.SetPreHook(nil)
 	in.m.FlushAll()
 	in.srv.Dispatch(in.wipe, []string{"SCRIPT", "FLUSH"})
@@ -99,4 +107,31 @@ func recyclable(cmd string) bool {
 var dataCommands = map[string]bool{
 	"EXEC": true, "SWAPDB": true, "MOVE": true, "HEXPIRE": true, "HPEXPIRE": true,
 	"HEXPIREAT": true, "HPEXPIREAT": true, "HPERSIST": true, "HTTL": true, "HPTTL": true,
+}
+
+// reset empties a connection as a new one is: no reply, no transaction,
+// miniredis's state for it (MULTI, WATCH, RESP3) gone.
+func (c *nodeConn) reset() {
+	c.buf.Reset()
+	c.rd.Reset(&c.buf)
+	resetPeer(c.peer)
+	c.multi, c.queued, c.tainted, c.raw = false, nil, false, nil
+}
+
+// resetPeer forgets what miniredis keeps on a peer; a command that leaves
+// anything else there (CLIENT SETNAME, blocking, pub/sub) made the store
+// dirty.
+func resetPeer(p *server.Peer) {
+	p.Ctx, p.Resp3, p.SwitchResp3, p.ClientName = nil, false, nil, ""
+}
+
+// reset empties the fast path as newFastPath makes it, keeping its buffers.
+func (f *fastPath) reset() {
+	f.st = nil
+	f.buf.Reset()
+	f.rd.Reset(&f.buf)
+	resetPeer(f.peer)
+	clear(f.args)
+	f.args, f.seenKey, f.seenExists, f.unloaded = f.args[:0], "", false, nil
+	clear(f.cached)
 }

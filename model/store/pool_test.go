@@ -40,7 +40,8 @@ func split(script string) [][]string {
 // a run depending on the runs before it.
 func TestRecycledStoreIsFresh(t *testing.T) {
 	used := split(`SET k A PX 30000|SET x 1|SCRIPT LOAD return(1)|SADD s a b c d e f|SPOP s|` +
-		`HSET h f v|HPEXPIRE h 5000 FIELDS 1 f|RPUSH l 1 2|INCR n|SWAPDB 0 1|SET y 2 EX 100`)
+		`HSET h f v|HPEXPIRE h 5000 FIELDS 1 f|RPUSH l 1 2|INCR n|SWAPDB 0 1|SET y 2 EX 100|` +
+		`WATCH k|MULTI|INCR n`) // the connection is left inside MULTI
 	after := split(`EVALSHA 930269f31393d0be681588b6ab08dccee7d6bb67 0|SCRIPT EXISTS 930269f31393d0be681588b6ab08dccee7d6bb67|` +
 		`KEYS *|DBSIZE|SADD s a b c d e f g h|SPOP s 3|SRANDMEMBER s 2|PTTL k|SET k B NX PX 1000|` +
 		`EXISTS x y h l n|SELECT 1|DBSIZE|SELECT 0|GET k`)

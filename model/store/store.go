@@ -123,11 +123,18 @@ func New(clock *sim.Clock, monotonic, fast bool, now time.Duration) *Store {
 func newOn(in *instance, clock *sim.Clock, monotonic, fast bool, now time.Duration) *Store {
 	m := in.m
 	s := &Store{clock: clock, monotonic: monotonic, m: m, db0: m.DB(0), srv: in.srv, wipe: in.wipe,
-		conns: map[string]*nodeConn{}, minExpire: noExpiry}
+		conns: in.conns, minExpire: noExpiry}
+	if s.conns == nil {
+		s.conns = map[string]*nodeConn{}
+	}
 	s.lastE = s.ExpiryClock(now)
 	s.lastWall = clock.Wall(now)
 	m.SetTime(Epoch.Add(s.lastWall))
-	s.fast = newFastPath(s, fast)
+	if s.fast = in.fast; s.fast != nil {
+		s.fast.on, s.fast.st = fast, s
+	} else {
+		s.fast = newFastPath(s, fast)
+	}
 	// One hook does both jobs (miniredis has one slot): READONLY on a
 	// replica, the Lua fast path on a master.
 	s.srv.SetPreHook(s.preHook)
@@ -190,8 +197,8 @@ func (s *Store) Exec(now time.Duration, conn, key string, args []string) (any, P
 	}
 	cmd := strings.ToUpper(args[0])
 	c := s.conn(conn)
-	spec, isWrite := writeCommands[cmd]
-	if connStateCommands[cmd] {
+	spec, isWrite, connState := classify(cmd)
+	if connState {
 		c.tainted = true
 	}
 	if isWrite && s.readOnly && spec != keysScript {

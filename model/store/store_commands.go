@@ -198,3 +198,21 @@ func expiryKnown(cmd string, isWrite, fastDone bool) bool {
 func noFieldTTLs(cmd string, isWrite bool, spec keySpec) bool {
 	return (isWrite && spec != keysScript) || readCommands[cmd]
 }
+
+// classify is writeCommands[cmd] and connStateCommands[cmd] at once, with
+// the lock recipes' commands answered by a switch: two map lookups of the
+// command name were a tenth of Exec's time.
+func classify(cmd string) (spec keySpec, isWrite, connState bool) {
+	switch cmd {
+	case "SET", "PEXPIRE", "INCR", "HINCRBY", "HSET":
+		return keysFirst, true, false
+	case "EVALSHA", "EVAL":
+		return keysScript, true, false
+	case "DEL":
+		return keysAll, true, false
+	case "GET", "EXISTS", "PTTL", "HGET":
+		return 0, false, false
+	}
+	spec, isWrite = writeCommands[cmd]
+	return spec, isWrite, !isWrite && connStateCommands[cmd]
+}
