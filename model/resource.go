@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // Resource is the shared thing the lock protects: a counter that holders
@@ -30,7 +31,8 @@ type Resource struct {
 	Writes   []Write // recent write requests, in order: the last KeptWrites at least, fewer than 2×KeptWrites
 	accepted int64
 	rejected int64
-	maxOwner string // the client that last carried MaxToken, to point out shared tokens
+	maxOwner string                     // the client that last carried MaxToken, to point out shared tokens
+	calls    sim.FreeList[resourceCall] // finished requests, for reuse (resource_call.go)
 }
 
 // Write is one write request as the resource saw it.
@@ -75,43 +77,44 @@ func (r *Resource) admit(c *Client, l *Lease) bool {
 // stampOK is the cas rule for a write: the stamp is still the writer's.
 func (r *Resource) stampOK(l *Lease) bool { return !r.cas() || r.Stamp == l.Token }
 
-type readReply struct {
-	value int64
-	ok    bool
-}
-
 // read fetches the counter; false when refused or unreachable.
 func (r *Resource) read(t *Thread, l *Lease) (int64, bool) {
 	c := t.c
-	reply, err := t.rpc(ResourceName, r.w.Cfg.Lock.Timeout, func() (any, error, bool) {
-		if !r.admit(c, l) {
-			r.rejected++
-			r.w.feed(&judge.Event{Kind: judge.ResourceRead, Client: c.Name})
-			r.w.Emit(ResourceName, "rejected", "read by %s with token %d refused: token %d already seen", c.Name, l.Fence, r.MaxToken)
-			return readReply{}, nil, true
-		}
-		if r.w.tap != nil { // an admitted read changes nothing the judge counts
-			r.w.feed(&judge.Event{Kind: judge.ResourceRead, Client: c.Name, OK: true})
-		}
-		if r.cas() {
-			r.Stamp = l.Token
-			r.w.Emit(ResourceName, "read", "%s read counter = %d and stamped it %s", c.Name, r.Value, l.Token)
-			return readReply{r.Value, true}, nil, true
-		}
-		b := append(r.w.line(), c.Name...)
-		b = strconv.AppendInt(append(b, " read counter = "...), r.Value, 10)
-		r.w.emitLine(ResourceName, "read", appendTokenNote(b, l))
-		return readReply{r.Value, true}, nil, true
-	})
+	rc := r.newCall(c, l, 0)
+	reply, err := t.rpc(ResourceName, r.w.Cfg.Lock.Timeout, rc.read)
 	if err != nil {
 		r.w.Emit(c.Name, "abort", "read of the resource failed (%v); the hold is abandoned", err)
 		return 0, false
 	}
-	rr := reply.(readReply)
-	if !rr.ok {
+	rr := reply.(*resourceCall)
+	value, ok := rr.value, rr.ok
+	r.calls.Put(rr)
+	if !ok {
 		r.w.Emit(c.Name, "abort", "the resource refused token %d; the hold is abandoned", l.Fence)
 	}
-	return rr.value, rr.ok
+	return value, ok
+}
+
+// serveRead is a read arriving at the resource.
+func (r *Resource) serveRead(c *Client, l *Lease) (int64, bool) {
+	if !r.admit(c, l) {
+		r.rejected++
+		r.w.feed(&judge.Event{Kind: judge.ResourceRead, Client: c.Name})
+		r.w.Emit(ResourceName, "rejected", "read by %s with token %d refused: token %d already seen", c.Name, l.Fence, r.MaxToken)
+		return 0, false
+	}
+	if r.w.tap != nil { // an admitted read changes nothing the judge counts
+		r.w.feed(&judge.Event{Kind: judge.ResourceRead, Client: c.Name, OK: true})
+	}
+	if r.cas() {
+		r.Stamp = l.Token
+		r.w.Emit(ResourceName, "read", "%s read counter = %d and stamped it %s", c.Name, r.Value, l.Token)
+		return r.Value, true
+	}
+	b := append(r.w.line(), c.Name...)
+	b = strconv.AppendInt(append(b, " read counter = "...), r.Value, 10)
+	r.w.emitLine(ResourceName, "read", appendTokenNote(b, l))
+	return r.Value, true
 }
 
 // KeptWrites is how many recent write requests the resource remembers for
@@ -130,41 +133,46 @@ func (r *Resource) record(wr Write) {
 // write stores v as the new counter value.
 func (r *Resource) write(t *Thread, l *Lease, v int64) {
 	c := t.c
-	_, err := t.rpc(ResourceName, r.w.Cfg.Lock.Timeout, func() (any, error, bool) {
-		wr := Write{At: int64(r.w.Now()), Client: c.Name, Token: l.Fence, Value: v}
-		if !r.stampOK(l) {
-			r.rejected++
-			r.record(wr)
-			r.w.feed(&judge.Event{Kind: judge.ResourceWrite, Client: c.Name, Value: v})
-			r.w.Emit(ResourceName, "rejected", "write %d by %s refused: the stamp is %s, not %s (someone read since)", v, c.Name, r.Stamp, l.Token)
-			return nil, nil, true
-		}
-		if !r.admit(c, l) {
-			r.rejected++
-			r.record(wr)
-			r.w.feed(&judge.Event{Kind: judge.ResourceWrite, Client: c.Name, Value: v})
-			r.w.Emit(ResourceName, "rejected", "write %d by %s with token %d refused: token %d already seen", v, c.Name, l.Fence, r.MaxToken)
-			return nil, nil, true
-		}
-		wr.Accepted = true
-		r.record(wr)
-		old := r.Value
-		r.Value = v
-		r.accepted++
-		r.w.feed(&judge.Event{Kind: judge.ResourceWrite, Client: c.Name, Value: v, OK: true})
-		b := append(r.w.line(), c.Name...)
-		b = strconv.AppendInt(append(b, " wrote counter = "...), v, 10)
-		b = appendTokenNote(b, l)
-		if v <= old {
-			b = strconv.AppendInt(append(b, " (it was "...), old, 10)
-			b = append(b, ": an update is lost)"...)
-		}
-		r.w.emitLine(ResourceName, "write", b)
-		return nil, nil, true
-	})
+	rc := r.newCall(c, l, v)
+	_, err := t.rpc(ResourceName, r.w.Cfg.Lock.Timeout, rc.write)
 	if err != nil {
 		r.w.Emit(c.Name, "abort", "write to the resource failed (%v)", err)
+		return
 	}
+	r.calls.Put(rc)
+}
+
+// serveWrite is a write of v arriving at the resource.
+func (r *Resource) serveWrite(c *Client, l *Lease, v int64) {
+	wr := Write{At: int64(r.w.Now()), Client: c.Name, Token: l.Fence, Value: v}
+	if !r.stampOK(l) {
+		r.rejected++
+		r.record(wr)
+		r.w.feed(&judge.Event{Kind: judge.ResourceWrite, Client: c.Name, Value: v})
+		r.w.Emit(ResourceName, "rejected", "write %d by %s refused: the stamp is %s, not %s (someone read since)", v, c.Name, r.Stamp, l.Token)
+		return
+	}
+	if !r.admit(c, l) {
+		r.rejected++
+		r.record(wr)
+		r.w.feed(&judge.Event{Kind: judge.ResourceWrite, Client: c.Name, Value: v})
+		r.w.Emit(ResourceName, "rejected", "write %d by %s with token %d refused: token %d already seen", v, c.Name, l.Fence, r.MaxToken)
+		return
+	}
+	wr.Accepted = true
+	r.record(wr)
+	old := r.Value
+	r.Value = v
+	r.accepted++
+	r.w.feed(&judge.Event{Kind: judge.ResourceWrite, Client: c.Name, Value: v, OK: true})
+	b := append(r.w.line(), c.Name...)
+	b = strconv.AppendInt(append(b, " wrote counter = "...), v, 10)
+	b = appendTokenNote(b, l)
+	if v <= old {
+		b = strconv.AppendInt(append(b, " (it was "...), old, 10)
+		b = append(b, ": an update is lost)"...)
+	}
+	r.w.emitLine(ResourceName, "write", b)
 }
 
 func appendTokenNote(b []byte, l *Lease) []byte {
