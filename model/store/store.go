@@ -90,6 +90,11 @@ type running struct {
 	// TTL, and asking miniredis again would read the same.
 	keyAfter   Effect
 	keyAfterOK bool
+	// known is a touched key's state right after the command's last write
+	// to it, when that write was one whose outcome the fast path knows
+	// (known.go); diff then does not read it back.
+	known   Effect
+	knownOK bool
 }
 
 // nodeConn is one client connection: miniredis keeps MULTI and SELECT state
@@ -240,6 +245,7 @@ func (s *Store) begin(touched []string, key string) int {
 	r := &s.cmd
 	r.touched, r.pre, r.preRead = touched, r.pre[:0], false
 	r.keyAfter, r.keyAfterOK = Effect{}, false
+	s.forgetPost()
 	tracked := -1
 	for i, k := range touched {
 		if k == key {
@@ -309,7 +315,7 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 		p.After = s.db().Exists(key)
 	}
 	for i, k := range r.touched {
-		post := s.KeyState(k)
+		post := s.postState(k)
 		if i == tracked {
 			p.After = !post.Deleted
 			r.keyAfter, r.keyAfterOK = post, true
@@ -396,6 +402,7 @@ func (s *Store) preHook(c *server.Peer, cmd string, args ...string) bool {
 		s.seeded = true
 		s.m.Seed(1)
 	}
+	s.forgetPost() // whatever it is, it may write
 	if !s.dirty && !recyclable(cmd) {
 		s.dirty = true
 	}

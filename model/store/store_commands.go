@@ -44,6 +44,11 @@ func (s *Store) delKeys(keys []string) int {
 	first := !s.cmd.preRead
 	s.capturePreKnowing("", keys)
 	count := 0
+	if len(keys) == 1 {
+		s.knowPost(Effect{Key: keys[0], Deleted: true}) // what KeyState reads for a missing key
+	} else {
+		s.forgetPost()
+	}
 	for _, k := range keys {
 		if !db.Del(k) {
 			continue
