@@ -37,6 +37,9 @@ import (
 type Redlock struct {
 	cfg LockConfig
 	obs []RedlockObserver // the narrator first
+	// last is each client's attempt record, reused by the next (begin):
+	// observers that keep one copy it, and AttemptLog keeps the latest.
+	last map[*Client]*Attempt
 }
 
 func init() {
