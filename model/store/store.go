@@ -63,16 +63,17 @@ type Store struct {
 	// other random commands must not use the global RNG, but seeding it
 	// costs a quarter of a node's boot and a lock scenario never sends
 	// one, so preHook seeds it before the first command miniredis runs.
-	seeded bool
-	// dirty: miniredis ran a command that may leave state FLUSHALL does not
-	// clear, so Release does not reuse it (pool.go).
-	dirty    bool
-	wipe     *server.Peer // for Release's SCRIPT FLUSH
-	fast     *fastPath    // the fast path (off with --lua=interpreted) and the Store's own connection
-	fastDone bool         // the fast path answered the command exec is running
+	seeded   bool
+	fast     *fastPath // the fast path (off with --lua=interpreted) and the Store's own connection
+	fastDone bool      // the fast path answered the command exec is running
 
 	out []Effect // effects of the last call, until the node takes them (effects)
 	cmd running  // the command exec is running
+
+	// dirty: miniredis ran a command that may leave state FLUSHALL does not
+	// clear, so Release does not reuse it (pool.go).
+	dirty bool
+	wipe  *server.Peer // for Release's SCRIPT FLUSH
 }
 
 // running is the command exec is running: the keys it may write, whether
@@ -119,7 +120,8 @@ type nodeConn struct {
 // world, its nodes and their connections, many times a second).
 const peerBufSize = 64
 
-// New starts a fresh, empty miniredis at true time now, on clock.
+// New starts an empty store at true time now, on clock: on a miniredis
+// that a finished store gave back (Release), emptied, or a fresh one.
 func New(clock *sim.Clock, monotonic, fast bool, now time.Duration) *Store {
 	return newOn(takeInstance(), clock, monotonic, fast, now)
 }
