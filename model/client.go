@@ -167,7 +167,7 @@ func (c *Client) run(t *Thread) {
 	for h := 1; h <= c.Cfg.Holds; h++ {
 		c.hold = h
 		// The token names its owner (Checker.tokenOwner relies on it).
-		if l := c.acquire(t, c.Name+"-"+strconv.Itoa(h)); l != nil {
+		if l := c.acquire(t, holdToken(c.Name, h)); l != nil {
 			c.criticalSection(t, st, l)
 		}
 		if h < c.Cfg.Holds && c.Cfg.Think > 0 {

@@ -43,6 +43,9 @@ type Redlock struct {
 	// working is each client's abortable work in progress (abort_work);
 	// looked up by client only.
 	working map[*Client]*abortable
+	// last is each client's attempt record, reused by the next (begin):
+	// observers that keep one copy it, and AttemptLog keeps the latest.
+	last map[*Client]*Attempt
 }
 
 func init() {

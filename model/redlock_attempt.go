@@ -64,9 +64,14 @@ type RedlockObserver interface {
 
 // begin is step 1: a new attempt, every node pending.
 func (r *Redlock) begin(t *Thread, l *Lease, nodes []*Node) *Attempt {
-	a := &Attempt{Token: l.Token, Start: l.Start, Quorum: r.Quorum(t.World()), Nodes: make([]NodeOutcome, len(nodes))}
-	for i, n := range nodes {
-		a.Nodes[i] = NodeOutcome{Node: n.Name(), Outcome: OutcomePending}
+	a := r.last[t.c]
+	if a == nil {
+		a = &Attempt{}
+		mapSet(&r.last, t.c, a)
+	}
+	*a = Attempt{Token: l.Token, Start: l.Start, Quorum: r.Quorum(t.World()), Nodes: a.Nodes[:0]}
+	for _, n := range nodes {
+		a.Nodes = append(a.Nodes, NodeOutcome{Node: n.Name(), Outcome: OutcomePending})
 	}
 	for _, o := range r.obs {
 		o.Begun(t.c, a)

@@ -38,8 +38,9 @@ func (h resHost) EmitLine(proc, kind string, b []byte)        { h.w.emitLine(pro
 func (h resHost) Say(proc, kind, id string, args []sim.Arg, format string, a ...any) {
 	h.w.Say(proc, kind, id, args, format, a...)
 }
-func (h resHost) SayLine(proc, kind, id string, b []byte, args ...sim.Arg) {
-	h.w.sayLine(proc, kind, id, b, args...)
+func (h resHost) SayWrite(b []byte, client, token string, fence, value int64) {
+	h.w.sayLine(ResourceName, "write", "write", b, sim.S("client", client), sim.S("token", token),
+		sim.I("fence", fence), sim.I("value", value), sim.I("accepted", 1))
 }
 
 func newResource(w *World) *Resource {
@@ -61,43 +62,32 @@ func request(c *Client, l *Lease) resource.Request {
 	return resource.Request{Client: c.Name, Hold: c.hold, Resource: c.Cfg.Resource, Fence: l.Fence, Token: l.Token}
 }
 
-type readReply struct {
-	value int64
-	ok    bool
-}
-
 // readResource fetches the counter; false when refused or unreachable.
 func (w *World) readResource(t *Thread, l *Lease) (int64, bool) {
 	c := t.c
-	// The closure holds only pointers, as a request is built at arrival:
-	// a captured Request would cost an allocation per call.
-	reply, err := t.rpc(ResourceName, w.Cfg.Lock.Timeout, func() (any, error, bool) {
-		v, ok := w.Res.Read(request(c, l))
-		w.feedResource()
-		return readReply{v, ok}, nil, true
-	})
+	reply, err := t.rpc(ResourceName, w.Cfg.Lock.Timeout, w.newResourceCall(c, l, 0).read)
 	if err != nil {
 		w.Emit(c.Name, "abort", "read of the resource failed (%v); the hold is abandoned", err)
 		return 0, false
 	}
-	rr := reply.(readReply)
-	if !rr.ok {
+	rc := reply.(*resourceCall)
+	value, ok := rc.value, rc.ok
+	w.resCalls.Put(rc)
+	if !ok {
 		w.Emit(c.Name, "abort", "the resource refused token %d; the hold is abandoned", l.Fence)
 	}
-	return rr.value, rr.ok
+	return value, ok
 }
 
 // writeResource stores v as the new counter value.
 func (w *World) writeResource(t *Thread, l *Lease, v int64) {
 	c := t.c
-	_, err := t.rpc(ResourceName, w.Cfg.Lock.Timeout, func() (any, error, bool) {
-		w.Res.Write(request(c, l), v)
-		w.feedResource()
-		return nil, nil, true
-	})
-	if err != nil {
+	rc := w.newResourceCall(c, l, v)
+	if _, err := t.rpc(ResourceName, w.Cfg.Lock.Timeout, rc.write); err != nil {
 		w.Emit(c.Name, "abort", "write to the resource failed (%v)", err)
+		return
 	}
+	w.resCalls.Put(rc)
 }
 
 // startFencing sets every shard's fencing counter so that the first token

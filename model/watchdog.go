@@ -18,12 +18,14 @@ type watchdog struct {
 	wake    func()
 }
 
+// startWatchdog starts l's watchdog; nil (which stop accepts) when the
+// lock has none, so that a hold without one allocates nothing for it.
 func (c *Client) startWatchdog(l *Lease) *watchdog {
-	wd := &watchdog{}
 	cfg := c.w.Cfg.Lock.Watchdog
 	if cfg == nil {
-		return wd
+		return nil
 	}
+	wd := &watchdog{}
 	c.renewals = 0
 	c.group.Spawn(c.Name+"/watchdog", c.w.Now(), func(p *sim.Proc) {
 		t := &Thread{c: c, p: p}
@@ -70,6 +72,9 @@ func (c *Client) renew(t *Thread, l *Lease, cfg *WatchdogConfig) bool {
 
 // stop ends the watchdog; a sleeping watchdog thread is woken so it can exit.
 func (wd *watchdog) stop() {
+	if wd == nil {
+		return
+	}
 	wd.stopped = true
 	if wd.wake != nil {
 		w := wd.wake

@@ -36,9 +36,10 @@ type World struct {
 	finishedN int
 	// covers are the faults on now, by kind and target (see Cover). Looked
 	// up only; its order never reaches output.
-	covers map[string]*Cover
-	tap    func(judge.Event) // sees what the judge is fed (see Tap)
-	probes []probe           // per node (by Node.ID), the judge's look at its lock key
+	covers   map[string]*Cover
+	tap      func(judge.Event) // sees what the judge is fed (see Tap)
+	resCalls resourceCalls     // finished resource requests, for reuse (resource_call.go)
+	probes   []probe           // per node (by Node.ID), the judge's look at its lock key
 }
 
 // NewWorld builds a world from cfg and schedules every client's start. It
@@ -100,8 +101,13 @@ func (w *World) Strategy() Strategy { return w.strategy }
 // Now is the true simulated time.
 func (w *World) Now() time.Duration { return w.K.Now() }
 
-// Close ends every simulated thread; the world must not be used afterwards.
-func (w *World) Close() { w.K.Close() }
+// Close ends every simulated thread and gives the nodes' stores back for
+// reuse by the next world (store.Release); the world must not be used
+// afterwards.
+func (w *World) Close() {
+	w.K.Close()
+	w.Cluster.Release()
+}
 
 // Done reports whether every client has finished or died. The run still
 // plays to its duration: what is pending then (a write in flight, a
@@ -282,4 +288,12 @@ func describeEffects(effs []Effect) string {
 		s[i] = e.String()
 	}
 	return strings.Join(s, "; ")
+}
+
+// mapSet sets (*m)[k] = v, making the map on first use.
+func mapSet[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = map[K]V{}
+	}
+	(*m)[k] = v
 }

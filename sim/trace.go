@@ -56,6 +56,11 @@ type Trace struct {
 	h     *xxhash.Digest // over every line so far
 	line  []byte         // reused: the line being hashed
 	sinks []sink
+
+	// lineAt is the time whose digits begin line (atLen bytes): lines come
+	// several to an instant, so they are formatted once (hashLine).
+	lineAt time.Duration
+	atLen  int
 }
 
 type sink struct {
@@ -145,7 +150,13 @@ func (t *Trace) publish(e Event) {
 // hashLine adds the line "<at ns>|<proc>|<kind>|<msg>\n" to the hash, in
 // one write: the digest works in 32-byte stripes, and a line is ~100 bytes.
 func hashLine[M []byte | string](t *Trace, at time.Duration, proc, kind string, msg M) {
-	b := strconv.AppendInt(t.line[:0], int64(at), 10)
+	var b []byte
+	if at == t.lineAt && t.atLen > 0 {
+		b = t.line[:t.atLen]
+	} else {
+		b = strconv.AppendInt(t.line[:0], int64(at), 10)
+		t.lineAt, t.atLen = at, len(b)
+	}
 	b = append(b, '|')
 	b = append(b, proc...)
 	b = append(b, '|')

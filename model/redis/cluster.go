@@ -148,3 +148,11 @@ func (w *Cluster) Now() time.Duration { return w.K.Now() }
 func (w *Cluster) Emit(proc, kind, format string, args ...any) {
 	w.K.Emit(proc, kind, format, args...)
 }
+
+// Release gives every node's store back for reuse (store.Release): the
+// run is over and the cluster must not be used again.
+func (w *Cluster) Release() {
+	for _, n := range w.Nodes {
+		n.Release()
+	}
+}

@@ -241,3 +241,12 @@ func (n *Node) SetClockRate(now time.Duration, rate float64) {
 	}
 	n.clock.SetRate(now, rate)
 }
+
+// Release gives the node's store back for reuse (store.Release): the
+// world is over and the node must not be used again.
+func (n *Node) Release() {
+	if n.up {
+		n.st.Release()
+	}
+	n.st, n.up = nil, false
+}

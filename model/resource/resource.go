@@ -31,10 +31,12 @@ type Host interface {
 	// rebuilds the resource panel from the writes' ids).
 	Say(proc, kind, id string, args []sim.Arg, format string, a ...any)
 	// Line and EmitLine are the trace's reused buffer for the hottest lines;
-	// SayLine is EmitLine with a message id and its arguments.
+	// SayWrite is EmitLine for an applied write, with the "write" message
+	// id and its arguments (scalars: a slice through an interface call
+	// would cost an allocation per write).
 	Line() []byte
 	EmitLine(proc, kind string, b []byte)
-	SayLine(proc, kind, id string, b []byte, args ...sim.Arg)
+	SayWrite(b []byte, client, token string, fence, value int64)
 }
 
 // Config is how the resource checks what reaches it. The zero value checks
@@ -211,7 +213,7 @@ func (r *Resource) Write(req Request, v int64) {
 		b = strconv.AppendInt(append(b, " (it was "...), old, 10)
 		b = append(b, ": an update is lost)"...)
 	}
-	r.h.SayLine(Name, "write", "write", b, writeArgs(q, v, 1)...)
+	r.h.SayWrite(b, q.Client, q.Token, q.Fence, v)
 }
 
 // refuse is a write refused by the fencing rules: counted, recorded, told.
@@ -219,13 +221,13 @@ func (r *Resource) refuse(wr Write, q *Request, format string, args ...any) {
 	r.rejected++
 	r.record(wr)
 	r.feed(judge.Event{Kind: judge.ResourceWrite, Client: wr.Client, Value: wr.Value})
-	r.h.Say(Name, "rejected", "write", writeArgs(q, wr.Value, 0), format, args...)
+	r.h.Say(Name, "rejected", "write", WriteArgs(q.Client, q.Token, q.Fence, wr.Value, 0), format, args...)
 }
 
-// writeArgs are the arguments of a write's "write" message id (accepted:
+// WriteArgs are the arguments of a write's "write" message id (accepted:
 // 1 applied, 0 refused).
-func writeArgs(q *Request, v, accepted int64) []sim.Arg {
-	return []sim.Arg{sim.S("client", q.Client), sim.S("token", q.Token), sim.I("fence", q.Fence), sim.I("value", v), sim.I("accepted", accepted)}
+func WriteArgs(client, token string, fence, value, accepted int64) []sim.Arg {
+	return []sim.Arg{sim.S("client", client), sim.S("token", token), sim.I("fence", fence), sim.I("value", value), sim.I("accepted", accepted)}
 }
 
 func appendTokenNote(b []byte, q *Request) []byte {

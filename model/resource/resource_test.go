@@ -23,7 +23,7 @@ func (h *host) Emit(p, k, f string, a ...any) {
 	h.lines = append(h.lines, k+": "+fmt.Sprintf(f, a...))
 }
 func (h *host) Say(p, k, _ string, _ []sim.Arg, f string, a ...any) { h.Emit(p, k, f, a...) }
-func (h *host) SayLine(p, k, _ string, b []byte, _ ...sim.Arg)      { h.EmitLine(p, k, b) }
+func (h *host) SayWrite(b []byte, _, _ string, _, _ int64)          { h.EmitLine(Name, "write", b) }
 
 // Kleppmann's window: with tokens checked on writes only, a stale write
 // between the newer holder's read and write is accepted; checked on reads

@@ -106,6 +106,7 @@ func (f *fastPath) plain(cmd string, args []string) (r plainReply, ok bool) {
 			return plainReply{kind: plainInt}, true
 		}
 		f.writingAbsent(args[0])
+		f.st.forgetPost()
 		_ = db.Set(args[0], args[1]) // absent: cannot be of another type
 		return plainReply{kind: plainInt, n: 1}, true
 	case "DEL":
@@ -161,6 +162,7 @@ func (f *fastPath) plainPExpire(db *miniredis.RedisDB, args []string) (r plainRe
 		return plainReply{kind: plainInt}, true
 	}
 	f.writing()
+	f.st.forgetPost()
 	db.SetTTL(args[0], ttl)
 	return plainReply{kind: plainInt, n: 1}, true
 }
@@ -202,6 +204,12 @@ func (f *fastPath) plainSet(db *miniredis.RedisDB, args []string) (r plainReply,
 	_ = db.Set(key, value)
 	if ttl > 0 {
 		db.SetTTL(key, ttl)
+	}
+	if nx && ttl > 0 {
+		// Absent before (NX), synced (writingAbsent): exactly this.
+		f.st.knowPost(Effect{Key: key, Type: "string", Value: value, Expires: true, ExpireAt: f.st.lastE + ttl})
+	} else {
+		f.st.forgetPost()
 	}
 	return plainReply{kind: plainOK}, true
 }

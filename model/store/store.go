@@ -72,6 +72,11 @@ type Store struct {
 
 	out []Effect // effects of the last call, until the node takes them (effects)
 	cmd running  // the command exec is running
+
+	// dirty: miniredis ran a command that may leave state FLUSHALL does not
+	// clear, so Release does not reuse it (pool.go).
+	dirty bool
+	wipe  *server.Peer // for Release's SCRIPT FLUSH
 }
 
 // running is the command exec is running: the keys it may write, whether
@@ -89,6 +94,11 @@ type running struct {
 	// TTL, and asking miniredis again would read the same.
 	keyAfter   Effect
 	keyAfterOK bool
+	// known is a touched key's state right after the command's last write
+	// to it, when that write was one whose outcome the fast path knows
+	// (known.go); diff then does not read it back.
+	known   Effect
+	knownOK bool
 }
 
 // nodeConn is one client connection: miniredis keeps MULTI and SELECT state
@@ -113,20 +123,28 @@ type nodeConn struct {
 // world, its nodes and their connections, many times a second).
 const peerBufSize = 64
 
-// New starts a fresh, empty miniredis at true time now, on clock.
+// New starts an empty store at true time now, on clock: on a miniredis
+// that a finished store gave back (Release), emptied, or a fresh one.
 func New(clock *sim.Clock, monotonic, fast bool, now time.Duration) *Store {
-	m := miniredis.NewMiniRedis()
-	c, err := m.Dial() // creates the server without a TCP listener
-	if err != nil {
-		panic("model: miniredis: " + err.Error())
+	return newOn(takeInstance(), clock, monotonic, fast, now)
+}
+
+// newOn is New on an empty miniredis instance.
+func newOn(in *instance, clock *sim.Clock, monotonic, fast bool, now time.Duration) *Store {
+	m := in.m
+	s := &Store{clock: clock, monotonic: monotonic, m: m, db0: m.DB(0), srv: in.srv, wipe: in.wipe,
+		conns: in.conns, minExpire: noExpiry}
+	if s.conns == nil {
+		s.conns = map[string]*nodeConn{}
 	}
-	c.Close()
-	s := &Store{clock: clock, monotonic: monotonic, m: m, db0: m.DB(0), srv: m.Server(),
-		conns: map[string]*nodeConn{}, minExpire: noExpiry}
 	s.lastE = s.ExpiryClock(now)
 	s.lastWall = clock.Wall(now)
 	m.SetTime(Epoch.Add(s.lastWall))
-	s.fast = newFastPath(s, fast)
+	if s.fast = in.fast; s.fast != nil {
+		s.fast.on, s.fast.st = fast, s
+	} else {
+		s.fast = newFastPath(s, fast)
+	}
 	// One hook does both jobs (miniredis has one slot): READONLY on a
 	// replica, the Lua fast path on a master.
 	s.srv.SetPreHook(s.preHook)
@@ -189,8 +207,8 @@ func (s *Store) Exec(now time.Duration, conn, key string, args []string) (any, P
 	}
 	cmd := strings.ToUpper(args[0])
 	c := s.conn(conn)
-	spec, isWrite := writeCommands[cmd]
-	if connStateCommands[cmd] && !keepsRESP2(cmd, args) {
+	spec, isWrite, connState := classify(cmd)
+	if connState && !keepsRESP2(cmd, args) {
 		c.tainted = true
 	}
 	if isWrite && (s.readOnly || s.noReplicas) && spec != keysScript {
@@ -232,6 +250,7 @@ func (s *Store) begin(touched []string, key string) int {
 	r := &s.cmd
 	r.touched, r.pre, r.preRead = touched, r.pre[:0], false
 	r.keyAfter, r.keyAfterOK = Effect{}, false
+	s.forgetPost()
 	tracked := -1
 	for i, k := range touched {
 		if k == key {
@@ -301,7 +320,7 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 		p.After = s.db().Exists(key)
 	}
 	for i, k := range r.touched {
-		post := s.KeyState(k)
+		post := s.postState(k)
 		if i == tracked {
 			p.After = !post.Deleted
 			r.keyAfter, r.keyAfterOK = post, true
@@ -387,6 +406,10 @@ func (s *Store) preHook(c *server.Peer, cmd string, args ...string) bool {
 		// miniredis's lock, which Seed takes, is free here.
 		s.seeded = true
 		s.m.Seed(1)
+	}
+	s.forgetPost() // whatever it is, it may write
+	if !s.dirty && !recyclable(cmd) {
+		s.dirty = true
 	}
 	if s.readOnly || s.noReplicas {
 		if spec, ok := writeCommands[cmd]; ok && spec != keysScript {

@@ -1,0 +1,44 @@
+package store
+
+import (
+	"fmt"
+	"reflect"
+)
+
+// A write the fast path makes itself often knows the key's state right
+// after it: SET NX PX of an absent key is a string with that value expiring
+// TTL from now; DEL leaves nothing. diff then takes that state instead of
+// reading the key back from miniredis (a Get, a TTL and a map update of
+// miniredis's LRU clock, each under its lock): the store's typed effect,
+// known at the write. Any other write to the data forgets it (forgetPost):
+// the other plain writes, and every command miniredis dispatches (preHook),
+// from a client or from a script's twin.
+
+// verifyKnownPost makes postState check every known state against what
+// KeyState reads, and panic on a difference (set by the store's tests).
+var verifyKnownPost = false
+
+// knowPost notes e as the state of key e.Key right after the running
+// command's last write to it.
+func (s *Store) knowPost(e Effect) { s.cmd.known, s.cmd.knownOK = e, true }
+
+// forgetPost forgets the known state: the data changed some other way.
+func (s *Store) forgetPost() {
+	if s.cmd.knownOK {
+		s.cmd.known, s.cmd.knownOK = Effect{}, false
+	}
+}
+
+// postState is key k's state after the running command: the known one if
+// the command's last write was to k, else read from miniredis.
+func (s *Store) postState(k string) Effect {
+	if !s.cmd.knownOK || s.cmd.known.Key != k {
+		return s.KeyState(k)
+	}
+	if verifyKnownPost {
+		if got := s.KeyState(k); !reflect.DeepEqual(got, s.cmd.known) {
+			panic(fmt.Sprintf("store: known state %+v of %q, but it reads %+v", s.cmd.known, k, got))
+		}
+	}
+	return s.cmd.known
+}

@@ -1,0 +1,137 @@
+package store
+
+import (
+	"bufio"
+	"io"
+	"sync"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/alicebob/miniredis/v2/server"
+)
+
+// Booting a miniredis registers its ~250 commands in a fresh table and
+// serves a throwaway pipe connection on a goroutine: half the allocated
+// bytes of an explore run, whose world has five nodes and lives a
+// millisecond. A finished world's stores are therefore emptied and kept
+// (Release) for the next New, which then costs a FLUSHALL instead.
+//
+// A recycled instance must be indistinguishable from a fresh one, or the
+// trace of a run would depend on the runs before it on that goroutine
+// (TestRecycledStoreIsFresh, TestReleasedWorldsAreFresh). Everything a
+// command can leave behind outside the keys, miniredis keeps in a few
+// places: the script cache (flushed), the RNG (reseeded: seeded is false
+// in a new Store), the connections' state (each Store makes its own
+// peers), pub/sub subscribers, the password table, and the server's
+// command and connection counters (INFO). A store that ran any command
+// outside the known read and write commands, or one that changes
+// connection state or reads the counters, is marked dirty and not reused.
+var instances sync.Pool // of *instance
+
+// instance is a booted miniredis, empty, waiting for its next Store.
+type instance struct {
+	m    *miniredis.Miniredis
+	srv  *server.Server
+	wipe *server.Peer // runs SCRIPT FLUSH on release; its replies are discarded
+	// The last store's connections and fast path, emptied (reset): an
+	// explore run's worlds open the same connections every time.
+	conns map[string]*nodeConn
+	fast  *fastPath
+}
+
+// takeInstance is an emptied instance from the pool, or a new one.
+func takeInstance() *instance {
+	if in, ok := instances.Get().(*instance); ok {
+		return in
+	}
+	return bootInstance()
+}
+
+// bootInstance is a freshly booted miniredis.
+func bootInstance() *instance {
+	m := miniredis.NewMiniRedis()
+	c, err := m.Dial() // creates the server without a TCP listener
+	if err != nil {
+		panic("model: miniredis: " + err.Error())
+	}
+	c.Close()
+	return &instance{m: m, srv: m.Server(), wipe: server.NewPeer(bufio.NewWriterSize(io.Discard, peerBufSize))}
+}
+
+// Release hands the store's miniredis back for reuse by a later New and
+// leaves the store unusable: its world is over (model.World.Close). A
+// store that was closed (a crash) or is dirty (see instances) gives
+// nothing back.
+func (s *Store) Release() {
+	if in := s.recycle(); in != nil {
+		instances.Put(in)
+	}
+}
+
+// recycle empties the store's miniredis and returns it (nil: not
+// reusable, and closed), leaving the store unusable.
+func (s *Store) recycle() *instance {
+	if s.m == nil {
+		return nil
+	}
+	if s.dirty {
+		s.Close()
+		*s = Store{}
+		return nil
+	}
+	in := &instance{m: s.m, srv: s.srv, wipe: s.wipe, conns: s.conns, fast: s.fast}
+	*s = Store{} // any later use fails loudly instead of touching the next world's data
+	for _, c := range in.conns {
+		c.reset()
+	}
+	in.fast.reset()
+	in.srv.SetPreHook(nil)
+	in.m.FlushAll()
+	in.srv.Dispatch(in.wipe, []string{"SCRIPT", "FLUSH"})
+	in.wipe.Flush()
+	return in
+}
+
+// recyclable reports whether a command miniredis dispatched leaves nothing
+// behind that FLUSHALL and SCRIPT FLUSH do not clear (see instances).
+func recyclable(cmd string) bool {
+	if connStateCommands[cmd] || cmd == "INFO" {
+		return false
+	}
+	_, write := writeCommands[cmd]
+	return write || readCommands[cmd] || dataCommands[cmd]
+}
+
+// dataCommands are the other commands known to change only keys (in any
+// DB): FLUSHALL clears what they leave. Any command not known is assumed to
+// leave state behind, which costs only the reuse.
+var dataCommands = map[string]bool{
+	"EXEC": true, "SWAPDB": true, "MOVE": true, "HEXPIRE": true, "HPEXPIRE": true,
+	"HEXPIREAT": true, "HPEXPIREAT": true, "HPERSIST": true, "HTTL": true, "HPTTL": true,
+}
+
+// reset empties a connection as a new one is: no reply, no transaction,
+// miniredis's state for it (MULTI, WATCH, RESP3) gone.
+func (c *nodeConn) reset() {
+	c.buf.Reset()
+	c.rd.Reset(&c.buf)
+	resetPeer(c.peer)
+	c.multi, c.queued, c.tainted, c.raw = false, nil, false, nil
+}
+
+// resetPeer forgets what miniredis keeps on a peer; a command that leaves
+// anything else there (CLIENT SETNAME, blocking, pub/sub) made the store
+// dirty.
+func resetPeer(p *server.Peer) {
+	p.Ctx, p.Resp3, p.SwitchResp3, p.ClientName = nil, false, nil, ""
+}
+
+// reset empties the fast path as newFastPath makes it, keeping its buffers.
+func (f *fastPath) reset() {
+	f.st = nil
+	f.buf.Reset()
+	f.rd.Reset(&f.buf)
+	resetPeer(f.peer)
+	clear(f.args)
+	f.args, f.seenKey, f.seenExists, f.unloaded = f.args[:0], "", false, nil
+	clear(f.cached)
+}
