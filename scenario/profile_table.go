@@ -166,6 +166,38 @@ driver: {retries: 3}
 			{keyWatchdog, "redislock has no watchdog: the caller refreshes with Lock.Refresh"},
 		},
 	},
+	{
+		Name:    "redis-py",
+		Library: "redis/redis-py 8.0 Lock (redis/lock.py)",
+		Doc:     "redis-py's Lock: one node, SET NX PX and a Lua release, tries again every 0.1s until it wins, the caller's ttl, no watchdog; 5s socket timeout, 10 resends",
+		Sources: []string{
+			"redis/lock.py Lock.__init__: sleep 0.1, blocking True, blocking_timeout None (try forever), thread_local True",
+			"redis/lock.py acquire: while True: do_acquire (SET name token NX PX timeout), else mod_time.sleep(sleep); stop_trying_at on mod_time.monotonic()",
+			"redis/lock.py LUA_RELEASE_SCRIPT: get, compare with the token, del; LUA_REACQUIRE_SCRIPT: compare, pexpire timeout",
+			"redis/_defaults.py: DEFAULT_SOCKET_TIMEOUT 5s, DEFAULT_RETRY_COUNT 10; redis/retry.py Retry: supported_errors ConnectionError, TimeoutError, socket.timeout",
+		},
+		// blocking forever is 1000000 attempts (MaxAttempts) 100ms apart:
+		// the run's duration ends them first. blocking_timeout is lock.wait,
+		// with two differences: redis-py reads the monotonic clock (lock.wait
+		// the wall clock) and gives up when the next sleep would pass it
+		// (lock.wait cuts the last pause short). A watchdog: block stands for
+		// a caller's thread calling reacquire() (PEXPIRE timeout if the token
+		// is ours) every watchdog.every; extend(t), which adds t to the
+		// remaining TTL, is not modelled. driver.retries 10 is redis-py's
+		// Retry on a socket timeout; redis-py backs off 10ms-1s between
+		// resends, lockstep resends at once. The token is per thread
+		// (thread_local): each lockstep client is one thread.
+		Lock: `
+strategy: lua-release
+timeout: 5s
+driver: {retries: 10}
+retry: {attempts: 1000000, delay: 100ms}
+`,
+		refuse: []refusal{
+			{keyReentrant, "redis-py's Lock is not reentrant (a second acquire by its holder waits like any other)"},
+			{keyFair, "redis-py has no fair lock"},
+		},
+	},
 })
 
 // leaseTurnsWatchdogOff is Redisson's rule: lock(leaseTime) with a lease

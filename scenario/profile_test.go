@@ -312,7 +312,7 @@ func TestProfileOverridesAndExport(t *testing.T) {
 func TestProfileErrors(t *testing.T) {
 	clients := "    clients:\n      - {name: A, work: 1s}"
 	for _, c := range []struct{ client, extra, want string }{
-		{"jedis", "", `p.yaml:7:15: unknown lock.client "jedis" (profiles: redsync, redisson, redisson-redlock, node-redlock, redislock)`},
+		{"jedis", "", `p.yaml:7:15: unknown lock.client "jedis" (profiles: redsync, redisson, redisson-redlock, node-redlock, redislock, redis-py)`},
 		{"redsync", "      reentrant: true", "p.yaml:8:18: lock.client: redsync cannot take lock.reentrant: redsync's Mutex is not reentrant"},
 		{"redislock", "      ttl: 1s\n      watchdog: {every: 1s}", "p.yaml:9:7: lock.client: redislock cannot take lock.watchdog"},
 		{"node-redlock", "      ttl: 1s\n      strategy: lua-release", "p.yaml:9:17: lock.client: node-redlock runs strategy redlock, not \"lua-release\""},
@@ -564,5 +564,36 @@ func TestProfileNodeRedlockExtendsAtFirstQuorum(t *testing.T) {
 	e, ok := firstEvent(evs, "A", "renewed")
 	if !ok || e.At > 510*time.Millisecond {
 		t.Errorf("first renewal %+v (%v), want it at about 504ms, not after the slow nodes", e, ok)
+	}
+}
+
+// redis-py's Lock tries again every 0.1 s for as long as it takes
+// (redis/lock.py: Lock.__init__ sleep=0.1, blocking_timeout=None; acquire
+// loops on do_acquire, SET NX PX, then mod_time.sleep(sleep)), and never
+// renews on its own: B's SETs reach redis-1 100 ms plus a round trip apart
+// until A's release, and B never gives up.
+func TestProfileRedisPyPolls(t *testing.T) {
+	s := loadProfiled(t, profileScenario("redis-py", "      ttl: 10s",
+		"    clients:\n      - {name: A, work: 3s}\n      - {name: B, start: 100ms, work: 1s}"))
+	if s.Lock.Watchdog != nil || s.Lock.Retry == nil || s.Lock.Retry.Delay != 100*time.Millisecond {
+		t.Fatalf("redis-py: want no watchdog and a 100ms retry, got %+v", s.Lock)
+	}
+	evs, ran := runTrace(t, s)
+	at := sets(evs, "redis-1", "B")
+	// A holds from 2ms to about 3.004s: B tries at 100ms and then every
+	// 102ms (the sleep plus the SET's round trip) until it wins.
+	if len(at) < 28 || len(at) > 30 {
+		t.Fatalf("B sent %d SETs, want one every 102ms for A's 3s", len(at))
+	}
+	for j := 1; j < len(at); j++ {
+		if gap := at[j] - at[j-1]; gap != 102*time.Millisecond {
+			t.Errorf("SETs %d and %d are %s apart, want redis-py's 0.1s sleep plus a 2ms round trip", j, j+1, gap)
+		}
+	}
+	if _, ok := firstEvent(evs, "B", "gave-up"); ok || ran.rep.Metrics.Acquired != 2 {
+		t.Errorf("B should wait until it wins (blocking_timeout None): acquired %d", ran.rep.Metrics.Acquired)
+	}
+	if _, ok := firstEvent(evs, "A", "renewed"); ok {
+		t.Error("redis-py has no watchdog: nothing should renew A's lock")
 	}
 }
