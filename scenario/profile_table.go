@@ -1,5 +1,7 @@
 package scenario
 
+import "github.com/lockstep-sim/lockstep/model"
+
 // Profiles is the table of client profiles (profiles.go), one row per
 // library. Each row's lock block follows the library's source as cited;
 // what the format cannot say yet is named in the row's comment.
@@ -196,6 +198,35 @@ retry: {attempts: 1000000, delay: 100ms}
 		refuse: []refusal{
 			{keyReentrant, "redis-py's Lock is not reentrant (a second acquire by its holder waits like any other)"},
 			{keyFair, "redis-py has no fair lock"},
+		},
+	},
+	{
+		Name:    "shedlock",
+		Library: "lukas-krecan/ShedLock RedisLockProvider (shedlock-support-redis)",
+		Doc:     "ShedLock's scheduler lock: SET NX PX lockAtMostFor (the ttl), no waiting (a locked run is skipped), lockAtLeastFor (hold_at_least) keeps the key after an early unlock; blind DEL unless safeUpdate (strategy lua-release)",
+		Sources: []string{
+			"InternalRedisLockProvider.lock: createLock = setIfAbsent(key, value, lockAtMostUntil - now) (SET NX PX)",
+			"InternalRedisLockProvider.RedisLock.doUnlock: keepLockFor = lockAtLeastUntil - now; <= 0: deleteLock, else setKeyExpiration(keepLockFor)",
+			"InternalRedisLockProvider.deleteLock / setKeyExpiration: safeUpdate ? delLuaScript / updLuaScript (GET == value, then DEL / PEXPIRE) : delete(key) / setIfPresent (SET XX PX)",
+			"RedisLockProvider.Builder: safeUpdate = false; DefaultLockingTaskExecutor: a lock that is not obtained logs \"Not executing ... It's locked.\" and skips the run",
+			"LockConfiguration: lockAtLeastFor longer than lockAtMostFor is an IllegalArgumentException; both from createdAt, the client's clock (ClockProvider.now)",
+		},
+		// The ttl is lockAtMostFor, the caller's (required; ShedLock has no
+		// default). No retry: a scheduled run that finds the lock taken is
+		// skipped, and lockstep counts it as a failed acquire. set-del is
+		// the default builder (safeUpdate false: DEL and SET XX PX, blind);
+		// strategy lua-release is safeUpdate(true). The command timeout is
+		// the Redis client's (Lettuce's 60s, Jedis's 2s): lock.timeout.
+		// KeepAliveLockProvider's extension every lockAtMostFor / 2 is a
+		// watchdog: block under lua-release.
+		Lock: `
+strategy: set-del
+`,
+		also: []string{model.StrategyLuaRelease},
+		refuse: []refusal{
+			{keyReentrant, "ShedLock's locks are not reentrant"},
+			{keyFair, "ShedLock has no fair lock"},
+			{keyRetry, "ShedLock does not wait for a lock: a run that finds it taken is skipped"},
 		},
 	},
 })
