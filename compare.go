@@ -17,7 +17,7 @@ rows = verdict and every metric, then why each verdict is what it is and the
 faults a world skipped. A strategy needing more nodes than redis.nodes gets
 them (Redlock: 5 unless redis.nodes is 3 or more); a fault naming a node a
 world lacks is skipped there and reported. A client profile (redsync,
-redisson, redisson-redlock, node-redlock, redislock) is a column too: the
+redisson, redisson-redlock, node-redlock, redislock, redis-py, shedlock) is a column too: the
 library's design with the scenario's lock.key, ttl and fencing.
 
 The scenario's expect: block describes its own strategy, so it is checked in

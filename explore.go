@@ -36,7 +36,8 @@ short by the event budget (--budget; never counted as safe), fencing
 rejections, wrong releases, and how many violating runs had each fault kind.
 A strategy needing more nodes than redis.nodes gets them (Redlock: 5), and
 its faults strike its own nodes. --strategies takes client profiles too
-(redsync, redisson, redisson-redlock, node-redlock, redislock).
+(redsync, redisson, redisson-redlock, node-redlock, redislock, redis-py,
+shedlock).
 
 For each strategy that broke, the violating run with the fewest faults is
 shrunk (drop faults, shorten pauses and partitions, reduce jumps, move

@@ -35,6 +35,10 @@ type ClientKnobs struct {
 	// token (bsm/redislock's obtain.lua), for set-del and lua-release
 	// without a variant; a resent acquire is then harmless.
 	Regrant bool
+	// HoldAtLeast is ShedLock's lockAtLeastFor: a release sooner than this
+	// after the acquire began (by the client's wall clock) keeps the key
+	// and sets its TTL to what is left (hold_at_least.go); 0: off.
+	HoldAtLeast time.Duration
 }
 
 // MaxDriverRetries bounds ClientKnobs.DriverRetries (the scenario format's

@@ -118,5 +118,13 @@ func (s *single) Acquire(t *Thread, l *Lease) bool {
 	return s.acquire(s, t, n, l) && s.waitReplicas(t, n, l)
 }
 
-// Release gives the lock back, as the strategy's recipe writes it.
-func (s *single) Release(t *Thread, l *Lease) { s.release(s, t, s.node(t), l) }
+// Release gives the lock back, as the strategy's recipe writes it; with
+// ShedLock's lockAtLeastFor, one that comes too soon keeps the key for
+// what is left of it (hold_at_least.go).
+func (s *single) Release(t *Thread, l *Lease) {
+	if left := s.keepFor(t, l); left > 0 {
+		s.keepRelease(t, s.node(t), l, left)
+		return
+	}
+	s.release(s, t, s.node(t), l)
+}

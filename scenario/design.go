@@ -73,6 +73,10 @@ var modifiers = []modifier{
 		singleStrategies, func(string) string {
 			return "WAIT follows a grant on the one master; strategy redlock has no wait_replicas variant"
 		}},
+	{lockHoldAtLeast, lockHoldAtLeast, func(l Lock) bool { return l.HoldAtLeast > 0 }, func(l *Lock) { l.HoldAtLeast = 0 },
+		[]string{model.StrategySetDel, model.StrategyLuaRelease}, func(st string) string {
+			return "strategy " + st + " has no " + keyHoldAtLeast + " variant (ShedLock's SET NX PX lock is set-del, or lua-release with safeUpdate)"
+		}},
 	{lockAbortWork, lockAbortWork, func(l Lock) bool { return l.Watchdog != nil && l.Watchdog.AbortWork }, dropAbortWork,
 		[]string{model.StrategyRedlock}, func(st string) string { return "strategy " + st + " has no abort signal (node-redlock's using())" }},
 	{lockKeys, lockKeys, func(l Lock) bool { return len(l.Keys) > 0 },
@@ -96,6 +100,8 @@ func dropAbortWork(l *Lock) {
 const (
 	lockNotify  = keyLock + "." + keyNotify
 	lockRegrant = keyLock + "." + keyRegrant
+	// lockHoldAtLeast is ShedLock's lockAtLeastFor (hold_at_least).
+	lockHoldAtLeast = keyLock + "." + keyHoldAtLeast
 )
 
 // conflicts are modifiers that cannot be combined under any strategy: each
@@ -110,6 +116,10 @@ var conflicts = []struct {
 		keyFencing + ": token cannot be combined with " + lockFair + " (with " + lockReentrant + " it is Redisson's FencedLock)"},
 	{lockRegrant, func(l Lock) bool { return l.Regrant && (l.Reentrant || l.Fair || l.Fencing == "token") },
 		lockRegrant + " is a variant of the plain SET NX acquire; " + lockReentrant + ", " + lockFair + " and " + keyFencing + ": token have scripts of their own"},
+	{lockHoldAtLeast, func(l Lock) bool {
+		return l.HoldAtLeast > 0 && (l.Reentrant || l.Fair || l.Fencing == "token" || len(l.Keys) > 0)
+	}, lockHoldAtLeast + " shortens the plain lock's key at its release; " + lockReentrant + ", " + lockFair + ", " + keyFencing + ": token and " +
+		lockKeys + " release with scripts of their own"},
 	{lockKeys, func(l Lock) bool {
 		return len(l.Keys) > 0 && (l.Watchdog != nil || l.Reentrant || l.Fair || (l.Fencing != "" && l.Fencing != "none"))
 	}, lockKeys + " cannot be combined with " + lockWatchdog + ", " + lockReentrant + ", " + lockFair + " or " + lockFencing +

@@ -79,6 +79,7 @@ const (
 	keyLockCommands     = "lock_commands"
 	keyNotify           = "notify"
 	keyRegrant          = "regrant"
+	keyHoldAtLeast      = "hold_at_least" // ShedLock's lockAtLeastFor (profile shedlock)
 	// network.links (links.go)
 	keyLinks  = "links"
 	keyFrom   = "from"

@@ -165,6 +165,8 @@ var lockSection = newSection(keyLock, keyLock+".",
 		val: func(l *Lock) any { return &l.MultiKey }, skip: func(l *Lock) bool { return l.MultiKey == "" }},
 	field[Lock]{name: keyKeyOrder, doc: "given | sorted: the order a hold takes its keys in; default given",
 		val: func(l *Lock) any { return &l.KeyOrder }, skip: func(l *Lock) bool { return l.KeyOrder == "" }},
+	field[Lock]{name: keyHoldAtLeast, doc: "ShedLock's lockAtLeastFor: a release sooner than this after the acquire keeps the key for what is left; 0: off",
+		val: func(l *Lock) any { return &l.HoldAtLeast }, skip: func(l *Lock) bool { return l.HoldAtLeast == 0 }},
 )
 
 var driverSection = newSection(keyDriver, keyDriver+".",

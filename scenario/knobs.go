@@ -23,7 +23,8 @@ const (
 
 // clientKnobs is lock l's knobs as the model takes them.
 func clientKnobs(l Lock) model.ClientKnobs {
-	k := model.ClientKnobs{Wait: l.Wait, FairTimeout: l.FairTimeout, CheckBeforeWrite: l.CheckBeforeWrite, Regrant: l.Regrant}
+	k := model.ClientKnobs{Wait: l.Wait, FairTimeout: l.FairTimeout, CheckBeforeWrite: l.CheckBeforeWrite, Regrant: l.Regrant,
+		HoldAtLeast: l.HoldAtLeast}
 	if l.Notify == model.NotifyPubSub {
 		k.Notify = model.NotifyPubSub
 	}
@@ -53,6 +54,11 @@ func (c *checker) knobs(l Lock) {
 			at(keyWait), at(keyRetry), keyRetry, keyRetry, keyAttempts, keyDelay, at(keyNotify), model.NotifyPubSub)
 	}
 	c.nonNegative(at(keyFairTimeout), at(keyFairTimeout), l.FairTimeout)
+	c.nonNegative(at(keyHoldAtLeast), at(keyHoldAtLeast), l.HoldAtLeast)
+	if l.HoldAtLeast > l.TTL && l.TTL > 0 {
+		c.errorf(at(keyHoldAtLeast), "%s %s is longer than %s %s: ShedLock's lockAtLeastFor must not exceed lockAtMostFor (the TTL)",
+			at(keyHoldAtLeast), fmtDur(l.HoldAtLeast), at(keyTTL), fmtDur(l.TTL))
+	}
 	if l.FairTimeout > 0 && !l.Fair {
 		c.errorf(at(keyFairTimeout), "%s is the place of a waiter of a fair lock: set %s: true, or drop it", at(keyFairTimeout), at(keyFair))
 	}

@@ -1,5 +1,7 @@
 package scenario
 
+import "github.com/lockstep-sim/lockstep/model"
+
 // Profiles is the table of client profiles (profiles.go), one row per
 // library. Each row's lock block follows the library's source as cited;
 // what the format cannot say yet is named in the row's comment.
@@ -164,6 +166,67 @@ driver: {retries: 3}
 			{keyReentrant, "redislock's locks are not reentrant"},
 			{keyFair, "redislock has no fair lock"},
 			{keyWatchdog, "redislock has no watchdog: the caller refreshes with Lock.Refresh"},
+		},
+	},
+	{
+		Name:    "redis-py",
+		Library: "redis/redis-py 8.0 Lock (redis/lock.py)",
+		Doc:     "redis-py's Lock: one node, SET NX PX and a Lua release, tries again every 0.1s until it wins, the caller's ttl, no watchdog; 5s socket timeout, 10 resends",
+		Sources: []string{
+			"redis/lock.py Lock.__init__: sleep 0.1, blocking True, blocking_timeout None (try forever), thread_local True",
+			"redis/lock.py acquire: while True: do_acquire (SET name token NX PX timeout), else mod_time.sleep(sleep); stop_trying_at on mod_time.monotonic()",
+			"redis/lock.py LUA_RELEASE_SCRIPT: get, compare with the token, del; LUA_REACQUIRE_SCRIPT: compare, pexpire timeout",
+			"redis/_defaults.py: DEFAULT_SOCKET_TIMEOUT 5s, DEFAULT_RETRY_COUNT 10; redis/retry.py Retry: supported_errors ConnectionError, TimeoutError, socket.timeout",
+		},
+		// blocking forever is 1000000 attempts (MaxAttempts) 100ms apart:
+		// the run's duration ends them first. blocking_timeout is lock.wait,
+		// with two differences: redis-py reads the monotonic clock (lock.wait
+		// the wall clock) and gives up when the next sleep would pass it
+		// (lock.wait cuts the last pause short). A watchdog: block stands for
+		// a caller's thread calling reacquire() (PEXPIRE timeout if the token
+		// is ours) every watchdog.every; extend(t), which adds t to the
+		// remaining TTL, is not modelled. driver.retries 10 is redis-py's
+		// Retry on a socket timeout; redis-py backs off 10ms-1s between
+		// resends, lockstep resends at once. The token is per thread
+		// (thread_local): each lockstep client is one thread.
+		Lock: `
+strategy: lua-release
+timeout: 5s
+driver: {retries: 10}
+retry: {attempts: 1000000, delay: 100ms}
+`,
+		refuse: []refusal{
+			{keyReentrant, "redis-py's Lock is not reentrant (a second acquire by its holder waits like any other)"},
+			{keyFair, "redis-py has no fair lock"},
+		},
+	},
+	{
+		Name:    "shedlock",
+		Library: "lukas-krecan/ShedLock RedisLockProvider (shedlock-support-redis)",
+		Doc:     "ShedLock's scheduler lock: SET NX PX lockAtMostFor (the ttl), no waiting (a locked run is skipped), lockAtLeastFor (hold_at_least) keeps the key after an early unlock; blind DEL unless safeUpdate (strategy lua-release)",
+		Sources: []string{
+			"InternalRedisLockProvider.lock: createLock = setIfAbsent(key, value, lockAtMostUntil - now) (SET NX PX)",
+			"InternalRedisLockProvider.RedisLock.doUnlock: keepLockFor = lockAtLeastUntil - now; <= 0: deleteLock, else setKeyExpiration(keepLockFor)",
+			"InternalRedisLockProvider.deleteLock / setKeyExpiration: safeUpdate ? delLuaScript / updLuaScript (GET == value, then DEL / PEXPIRE) : delete(key) / setIfPresent (SET XX PX)",
+			"RedisLockProvider.Builder: safeUpdate = false; DefaultLockingTaskExecutor: a lock that is not obtained logs \"Not executing ... It's locked.\" and skips the run",
+			"LockConfiguration: lockAtLeastFor longer than lockAtMostFor is an IllegalArgumentException; both from createdAt, the client's clock (ClockProvider.now)",
+		},
+		// The ttl is lockAtMostFor, the caller's (required; ShedLock has no
+		// default). No retry: a scheduled run that finds the lock taken is
+		// skipped, and lockstep counts it as a failed acquire. set-del is
+		// the default builder (safeUpdate false: DEL and SET XX PX, blind);
+		// strategy lua-release is safeUpdate(true). The command timeout is
+		// the Redis client's (Lettuce's 60s, Jedis's 2s): lock.timeout.
+		// KeepAliveLockProvider's extension every lockAtMostFor / 2 is a
+		// watchdog: block under lua-release.
+		Lock: `
+strategy: set-del
+`,
+		also: []string{model.StrategyLuaRelease},
+		refuse: []refusal{
+			{keyReentrant, "ShedLock's locks are not reentrant"},
+			{keyFair, "ShedLock has no fair lock"},
+			{keyRetry, "ShedLock does not wait for a lock: a run that finds it taken is skipped"},
 		},
 	},
 })

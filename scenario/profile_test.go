@@ -312,7 +312,7 @@ func TestProfileOverridesAndExport(t *testing.T) {
 func TestProfileErrors(t *testing.T) {
 	clients := "    clients:\n      - {name: A, work: 1s}"
 	for _, c := range []struct{ client, extra, want string }{
-		{"jedis", "", `p.yaml:7:15: unknown lock.client "jedis" (profiles: redsync, redisson, redisson-redlock, node-redlock, redislock)`},
+		{"jedis", "", `p.yaml:7:15: unknown lock.client "jedis" (profiles: redsync, redisson, redisson-redlock, node-redlock, redislock, redis-py, shedlock)`},
 		{"redsync", "      reentrant: true", "p.yaml:8:18: lock.client: redsync cannot take lock.reentrant: redsync's Mutex is not reentrant"},
 		{"redislock", "      ttl: 1s\n      watchdog: {every: 1s}", "p.yaml:9:7: lock.client: redislock cannot take lock.watchdog"},
 		{"node-redlock", "      ttl: 1s\n      strategy: lua-release", "p.yaml:9:17: lock.client: node-redlock runs strategy redlock, not \"lua-release\""},
@@ -564,5 +564,108 @@ func TestProfileNodeRedlockExtendsAtFirstQuorum(t *testing.T) {
 	e, ok := firstEvent(evs, "A", "renewed")
 	if !ok || e.At > 510*time.Millisecond {
 		t.Errorf("first renewal %+v (%v), want it at about 504ms, not after the slow nodes", e, ok)
+	}
+}
+
+// redis-py's Lock tries again every 0.1 s for as long as it takes
+// (redis/lock.py: Lock.__init__ sleep=0.1, blocking_timeout=None; acquire
+// loops on do_acquire, SET NX PX, then mod_time.sleep(sleep)), and never
+// renews on its own: B's SETs reach redis-1 100 ms plus a round trip apart
+// until A's release, and B never gives up.
+func TestProfileRedisPyPolls(t *testing.T) {
+	s := loadProfiled(t, profileScenario("redis-py", "      ttl: 10s",
+		"    clients:\n      - {name: A, work: 3s}\n      - {name: B, start: 100ms, work: 1s}"))
+	if s.Lock.Watchdog != nil || s.Lock.Retry == nil || s.Lock.Retry.Delay != 100*time.Millisecond {
+		t.Fatalf("redis-py: want no watchdog and a 100ms retry, got %+v", s.Lock)
+	}
+	evs, ran := runTrace(t, s)
+	at := sets(evs, "redis-1", "B")
+	// A holds from 2ms to about 3.004s: B tries at 100ms and then every
+	// 102ms (the sleep plus the SET's round trip) until it wins.
+	if len(at) < 28 || len(at) > 30 {
+		t.Fatalf("B sent %d SETs, want one every 102ms for A's 3s", len(at))
+	}
+	for j := 1; j < len(at); j++ {
+		if gap := at[j] - at[j-1]; gap != 102*time.Millisecond {
+			t.Errorf("SETs %d and %d are %s apart, want redis-py's 0.1s sleep plus a 2ms round trip", j, j+1, gap)
+		}
+	}
+	if _, ok := firstEvent(evs, "B", "gave-up"); ok || ran.rep.Metrics.Acquired != 2 {
+		t.Errorf("B should wait until it wins (blocking_timeout None): acquired %d", ran.rep.Metrics.Acquired)
+	}
+	if _, ok := firstEvent(evs, "A", "renewed"); ok {
+		t.Error("redis-py has no watchdog: nothing should renew A's lock")
+	}
+}
+
+// ShedLock's lockAtLeastFor (InternalRedisLockProvider.RedisLock.doUnlock:
+// keepLockFor = lockAtLeastUntil − now; positive: setKeyExpiration, else
+// deleteLock): A's 1s job ends 1.006s after its lock() began, so its
+// unlock sets the key to expire 3994ms later, by setIfPresent (SET XX PX)
+// under the default builder and by updLuaScript (check, then PEXPIRE) with
+// safeUpdate (strategy lua-release). B's run at 2s finds the lock and is
+// skipped (no retry: DefaultLockingTaskExecutor's "Not executing"); C's at
+// 6s, after lockAtLeastFor, runs. A job longer than lockAtLeastFor is
+// deleted as usual: a blind DEL by default.
+func TestProfileShedLockAtLeast(t *testing.T) {
+	three := "    clients:\n      - {name: A, work: 1s}\n      - {name: B, start: 2s, work: 1s}\n      - {name: C, start: 6s, work: 1s}"
+	for _, c := range []struct{ extra, release string }{
+		{"      ttl: 30s\n      hold_at_least: 5s", "A: SET k A-1 XX PX 3994 => OK"},
+		{"      ttl: 30s\n      hold_at_least: 5s\n      strategy: lua-release", "A: EVAL <renew> 1 k A-1 3994 => (integer) 1"},
+	} {
+		s := loadProfiled(t, profileScenario("shedlock", c.extra, three))
+		evs, ran := runTrace(t, s)
+		if !hasCmd(evs, "redis-1", c.release) {
+			t.Errorf("%q: A's unlock should keep the key for the rest of lockAtLeastFor: %q", c.extra, c.release)
+		}
+		if e, ok := firstEvent(evs, "B", "gave-up"); !ok || !strings.Contains(e.Msg, "after 1 attempt(s)") {
+			t.Errorf("%q: B's run should be skipped at once, got %+v", c.extra, e)
+		}
+		if m := ran.rep.Metrics; m.Acquired != 2 || m.FailedAcquires != 1 {
+			t.Errorf("%q: want A and C to run, B skipped; acquired %d failed %d", c.extra, m.Acquired, m.FailedAcquires)
+		}
+	}
+	s := loadProfiled(t, profileScenario("shedlock", "      ttl: 30s\n      hold_at_least: 5s",
+		"    clients:\n      - {name: A, work: 6s}"))
+	if evs, _ := runTrace(t, s); !hasCmd(evs, "redis-1", "A: DEL k") {
+		t.Error("a job longer than lockAtLeastFor should be deleted with ShedLock's default blind DEL")
+	}
+}
+
+// hasCmd reports whether node ran a command whose trace line starts with msg.
+func hasCmd(evs []sim.Event, node, msg string) bool {
+	for _, e := range evs {
+		if e.Kind == "cmd" && e.Proc == node && strings.HasPrefix(e.Msg, msg) {
+			return true
+		}
+	}
+	return false
+}
+
+// What ShedLock and the hold_at_least knob refuse, one line each at the key.
+func TestShedLockErrors(t *testing.T) {
+	clients := "    clients:\n      - {name: A, work: 1s}"
+	for _, c := range []struct{ client, extra, want string }{
+		{"shedlock", "      ttl: 5s\n      hold_at_least: 6s", "p.yaml:9:22: lock.hold_at_least 6s is longer than lock.ttl 5s"},
+		{"shedlock", "      ttl: 5s\n      retry: {attempts: 3, delay: 1s}", "p.yaml:9:7: lock.client: shedlock cannot take lock.retry: ShedLock does not wait"},
+		{"shedlock", "      ttl: 5s\n      strategy: redlock", `p.yaml:9:17: lock.client: shedlock runs strategy set-del, not "redlock"`},
+		{"shedlock", "      ttl: 5s\n      hold_at_least: -1s", "p.yaml:9:22: lock.hold_at_least must be between 0s and 24h"},
+	} {
+		_, err := Load("p.yaml", []byte(profileScenario(c.client, c.extra, clients)))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s %q:\n got %v\nwant %s", c.client, c.extra, err, c.want)
+		}
+	}
+	plain := func(lock string) string {
+		return "version: 1\nscenarios:\n  - name: p\n    duration: 10s\n    lock: {key: k, ttl: 5s, hold_at_least: 1s, " + lock + "}\n" + clients + "\n"
+	}
+	for _, c := range []struct{ lock, want string }{
+		{"strategy: setnx-expire", "p.yaml:5:"},
+		{"strategy: lua-release, reentrant: true", "p.yaml:5:"},
+	} {
+		_, err := Load("p.yaml", []byte(plain(c.lock)))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || !strings.Contains(err.Error(), "hold_at_least") {
+			t.Errorf("%s: got %v, want a %s... error naming hold_at_least", c.lock, err, c.want)
+		}
 	}
 }

@@ -30,6 +30,9 @@ type Profile struct {
 	Lock string
 	// refuse are the lock keys the library has no counterpart for.
 	refuse []refusal
+	// also are other strategies the library offers beside its default
+	// (ShedLock's safeUpdate is lua-release); lock.strategy may name one.
+	also []string
 	// tune adjusts the resolved lock for what the file wrote (wrote reports
 	// a key path such as "lock.ttl"): the Redisson gotcha that an explicit
 	// lease turns the watchdog off lives here.
@@ -205,7 +208,7 @@ func (p *parser) checkProfile(pr *Profile, l *Lock, wrote func(string) bool, pt 
 		}
 	}
 	if k := dot(keyLock, keyStrategy); wrote(k) {
-		if st := pr.Strategy(); l.Strategy != st {
+		if st := pr.Strategy(); l.Strategy != st && !slices.Contains(pr.also, l.Strategy) {
 			panic(newError(p.path, pt[k], "lock.client: %s runs strategy %s, not %s: remove %s or %s",
 				pr.Name, st, echo(l.Strategy), k, dot(keyLock, keyClient)))
 		}

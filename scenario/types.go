@@ -91,6 +91,10 @@ type Lock struct {
 	CheckBeforeWrite bool          // skip the write once the lease ran out
 	Notify           string        // poll | pubsub; "" = poll
 	Regrant          bool          // the acquire also grants our own key again (redislock)
+	// HoldAtLeast is ShedLock's lockAtLeastFor: a release earlier than this
+	// after the acquire began shortens the key's TTL to what is left
+	// instead of deleting it; 0: off.
+	HoldAtLeast time.Duration
 }
 
 // Resource is how the protected resource checks what reaches it.
