@@ -69,14 +69,20 @@ func pair(keys, desc string, a, b key.Binding) key.Binding {
 // FullHelp is the `?` page, in columns by purpose. Opposite keys share a
 // line, and so do home, end and :, so that the page fits the minimum size.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	jumps := key.NewBinding(key.WithKeys("home", "end", ":"), key.WithHelp("home/end", "start/end (: go to)"))
 	return [][]key.Binding{
-		{k.Play, k.Step, k.Back, jumps, pair("] [", "speed ×2 ÷2", k.Faster, k.Slower), k.NextMark},
+		{k.Play, k.Step, k.Back, k.jumps(), pair("] [", "speed ×2 ÷2", k.Faster, k.Slower), k.NextMark},
 		{k.Focus, pair("↑ ↓", "select/scroll", k.Up, k.Down), pair("+ -", "zoom timeline in/out", k.ZoomIn, k.ZoomOut), k.Detail},
 		{k.Pause, k.Hang, k.Jump, k.Drift},
 		{k.Crash, k.Failover, k.Isolate, k.Partition, k.Slow},
 		{k.Write, k.Mermaid, k.Compare, k.Picker, k.Help, k.Quit},
 	}
+}
+
+// jumps is home, end and : as one line of help, on the run and the
+// compare view alike.
+func (k KeyMap) jumps() key.Binding {
+	return key.NewBinding(key.WithKeys(append(append(k.Home.Keys(), k.End.Keys()...), k.Goto.Keys()...)...),
+		key.WithHelp("home/end", "start/end (: go to)"))
 }
 
 // faultKey is a key that injects a fault kind at the cursor.

@@ -189,7 +189,7 @@ func (m *RunModel) playKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return m.seeked(), true
 	case key.Matches(msg, k.Goto):
 		m.clock.stop()
-		m.jump = newGotoPrompt()
+		m.jump = newGotoPrompt(true)
 		return nil, true
 	case key.Matches(msg, k.Faster):
 		return m.clock.faster(), true
