@@ -336,9 +336,9 @@ func (m *Model) helpView(w, h int) string {
 		return render(box(st, "Help", lines, w, h, true), h)
 	}
 	lines = append(lines, "",
-		"Faults strike the selected process (tab to Clients or Nodes, ↑/↓ to select)",
-		"at the cursor's true time; they join the run's schedule, so stepping back",
-		"and forth stays consistent. w writes the run as a scenario file.",
+		"Faults strike the selected process (tab to Clients, Nodes or Resource, ↑/↓",
+		"to select) at the cursor's true time; they join the run's schedule, so",
+		"stepping back and forth stays consistent. w writes the run as a scenario file.",
 		"A step (n, b, the header's count) is one move of the simulation: up to the",
 		"next trace line, with every line that moment writes (a reply and the grant",
 		"it makes are one step). : goes to a true time (12.5s) or a step (#340).",

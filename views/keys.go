@@ -12,7 +12,7 @@ type KeyMap struct {
 	Play, Step, Back, Faster, Slower, NextMark, Focus, Up, Down  key.Binding
 	Home, End, Goto                                              key.Binding
 	Pause, Hang, Jump, Drift, Crash, Failover, Isolate, Slow     key.Binding
-	Partition, Detail                                            key.Binding
+	Partition, Evict, Detail                                     key.Binding
 	Write, Mermaid, Compare, ZoomIn, ZoomOut, Picker, Help, Quit key.Binding
 }
 
@@ -43,6 +43,7 @@ func DefaultKeys() KeyMap {
 		Isolate:   b("i", "inject isolate", "i"),
 		Slow:      b("s", "inject slow link", "s"),
 		Partition: b("P", "inject partition", "P"),
+		Evict:     b("e", "inject evict (master)", "e"),
 		Write:     b("w", "write scenario YAML", "w"),
 		Mermaid:   b("m", "write Mermaid diagram", "m"),
 		Compare:   b("c", "compare strategies", "c"),
@@ -73,7 +74,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Play, k.Step, k.Back, k.jumps(), pair("] [", "speed ×2 ÷2", k.Faster, k.Slower), k.NextMark},
 		{k.Focus, pair("↑ ↓", "select/scroll", k.Up, k.Down), pair("+ -", "zoom timeline in/out", k.ZoomIn, k.ZoomOut), k.Detail},
 		{k.Pause, k.Hang, k.Jump, k.Drift},
-		{k.Crash, k.Failover, k.Isolate, k.Partition, k.Slow},
+		{k.Crash, k.Failover, k.Evict, k.Isolate, k.Partition, k.Slow},
 		{k.Write, k.Mermaid, k.Compare, k.Picker, k.Help, k.Quit},
 	}
 }
@@ -97,5 +98,6 @@ func (k KeyMap) faultKeys() []faultKey {
 		{k.Pause, faults.Pause}, {k.Jump, faults.ClockJump}, {k.Crash, faults.Crash},
 		{k.Failover, faults.Failover}, {k.Isolate, faults.Isolate}, {k.Hang, faults.Hang},
 		{k.Drift, faults.ClockDrift}, {k.Slow, faults.Slow}, {k.Partition, faults.Partition},
+		{k.Evict, faults.Evict},
 	}
 }

@@ -107,11 +107,19 @@ func (m *RunModel) body(w, h int) []string {
 		box(st, "Nodes  key TTL by node clock", window(nl, nsel, lay.top-2), nw, lay.top, m.focus == panelNodes),
 	)
 	if wide {
-		top = hjoin(top, box(st, "Resource", rl, rw, lay.top, false))
+		title := "Resource"
+		if m.target == panelResource {
+			title = "›Resource"
+		}
+		top = hjoin(top, box(st, title, rl, rw, lay.top, m.focus == panelResource))
 	}
 	out := append([]string{}, top...)
 	if lay.res > 0 {
-		out = append(out, fit(resourceLine(st, m.snap.Resource), w))
+		line := resourceLine(st, m.snap.Resource)
+		if m.target == panelResource {
+			line = st.Selected.Render(fit("›"+line[1:], w))
+		}
+		out = append(out, fit(line, w))
 	}
 	tl := timelineLines(st, m.pl, m.snap, m.span, w-2, lay.tl-2)
 	title := "Timeline  █ believes it holds · letters: key owner · ! overlap · ▼ fault · ✖ violation"
