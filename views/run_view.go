@@ -241,6 +241,7 @@ func clientLines(st Styles, s scenario.Snapshot, w, sel int, active bool) ([]str
 				flag = " " + st.Bad.Render("⚠")
 			}
 		}
+		flag += clientNotes(st, c, compact)
 		tok := ""
 		if c.Token != "" && !compact {
 			tok = "  " + st.Muted.Render(termtext.Escape(c.Token))
@@ -257,6 +258,28 @@ func clientLines(st Styles, s scenario.Snapshot, w, sel int, active bool) ([]str
 		out = append(out, line)
 	}
 	return out, sel
+}
+
+// clientNotes is what a client's line says of the client libraries'
+// behaviours, when they are at work: it waits for a release message on
+// pub/sub (⧗), its driver has sent commands again (↻N).
+func clientNotes(st Styles, c scenario.ClientSnap, compact bool) string {
+	var out string
+	if c.AwaitsRelease {
+		if compact {
+			out += " " + st.Info.Render("⧗")
+		} else {
+			out += " " + st.Info.Render("⧗ pub/sub")
+		}
+	}
+	if c.Resends > 0 {
+		if compact {
+			out += " " + st.Warn.Render(fmt.Sprintf("↻%d", c.Resends))
+		} else {
+			out += " " + st.Warn.Render(fmt.Sprintf("↻%d resent", c.Resends))
+		}
+	}
+	return out
 }
 
 // nodeLines draws each node and, under it, its keys with TTL bars.
@@ -293,7 +316,7 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 		if n.ClockOffset != 0 || n.ClockRate != 1 {
 			clock = st.Warn.Render(clock)
 		}
-		line := fmt.Sprintf("%s%s %s %s %s", mark, termtext.Escape(n.Name), role, stat, clock)
+		line := fmt.Sprintf("%s%s %s %s %s%s", mark, termtext.Escape(n.Name), role, stat, clock, refusedNote(st, n, compact))
 		if i == sel && active {
 			line = st.Selected.Render(ansi.Strip(line))
 		}
@@ -337,6 +360,23 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 	return out, selLine
 }
 
+// refusedNote is what a node's line says of min_replicas_to_write: ⊘
+// while it refuses writes with NOREPLICAS, and how many it refused.
+func refusedNote(st Styles, n scenario.NodeSnap, compact bool) string {
+	var out string
+	if n.Refusing {
+		if compact {
+			out += " " + st.Bad.Render("⊘")
+		} else {
+			out += " " + st.Bad.Render("⊘ NOREPLICAS")
+		}
+	}
+	if n.Refused > 0 {
+		out += " " + st.Warn.Render(fmt.Sprintf("✗%d refused", n.Refused))
+	}
+	return out
+}
+
 // sentinelLine is the sentinels at a glance: one mark each (● reaches every
 // master, ⇹ cut off from one), and for each master some of them hold down,
 // how many of how many a failover needs.
@@ -368,12 +408,20 @@ func resourceLines(st Styles, r scenario.ResourceSnap, w int) []string {
 	out := []string{
 		fmt.Sprintf("counter   %d", r.Value),
 		fmt.Sprintf("max token %d", r.MaxToken),
-		fmt.Sprintf("writes ✓%d ✗%d", r.Accepted, r.Rejected),
+		fmt.Sprintf("writes ✓%d ✗%d", r.Accepted, r.Rejected) + duplicatesNote(st, r),
 	}
 	if r.Fencing {
 		out[1] += st.Muted.Render(" (fencing on)")
 	} else {
 		out[1] += st.Muted.Render(" (no fencing)")
+	}
+	if len(r.Named) > 0 {
+		// One counter per named resource, not their sum.
+		named := make([]string, 0, len(r.Named))
+		for _, c := range r.Named {
+			named = append(named, fmt.Sprintf(" %s %d", counterName(c.Name), c.Value))
+		}
+		out = append(append([]string{"counters:"}, named...), out[1:]...)
 	}
 	if len(r.Writes) > 0 {
 		out = append(out, st.Muted.Render("recent writes:"))
@@ -393,9 +441,35 @@ func resourceLines(st Styles, r scenario.ResourceSnap, w int) []string {
 	return out
 }
 
+// counterName is how the panels name a counter: the unnamed one is
+// "(none)" beside named ones.
+func counterName(name string) string {
+	if name == "" {
+		return "(none)"
+	}
+	return termtext.Escape(name)
+}
+
+// duplicatesNote is the writes refused as duplicates (resource.idempotency:
+// job), when there are any.
+func duplicatesNote(st Styles, r scenario.ResourceSnap) string {
+	if r.Duplicates == 0 {
+		return ""
+	}
+	return " " + st.Warn.Render(fmt.Sprintf("dup %d", r.Duplicates))
+}
+
 // resourceLine is the resource panel condensed to one line.
 func resourceLine(st Styles, r scenario.ResourceSnap) string {
-	s := fmt.Sprintf(" resource: counter %d · max token %d · writes ✓%d ✗%d", r.Value, r.MaxToken, r.Accepted, r.Rejected)
+	counter := fmt.Sprintf("counter %d", r.Value)
+	if len(r.Named) > 0 {
+		parts := make([]string, 0, len(r.Named))
+		for _, c := range r.Named {
+			parts = append(parts, fmt.Sprintf("%s=%d", counterName(c.Name), c.Value))
+		}
+		counter = "counters " + strings.Join(parts, " ")
+	}
+	s := fmt.Sprintf(" resource: %s · max token %d · writes ✓%d ✗%d%s", counter, r.MaxToken, r.Accepted, r.Rejected, duplicatesNote(st, r))
 	if n := len(r.Writes); n > 0 {
 		wr := r.Writes[n-1]
 		mark := "✓"
