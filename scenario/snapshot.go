@@ -34,6 +34,10 @@ type Snapshot struct {
 	SentinelsCut   []bool
 	SentinelQuorum int // how many must agree for a failover
 	Quorum         int // lock nodes that must hold the key for a grant to be in force
+	// MultiKey: a hold needs several keys (lock.keys, a client's keys:);
+	// Key is then the first of the lock's, and a client owns its grant
+	// when it owns every key of its hold.
+	MultiKey bool
 }
 
 // NodeSnap is one Redis node as seen at the snapshot's instant.
@@ -175,6 +179,7 @@ func (s *Snapshot) snapNodes(w *model.World, t time.Duration, lock []*model.Node
 		lockNodes[n] = true
 	}
 	holdKeys := multiKeys(w)
+	s.MultiKey = holdKeys != nil
 	// Sized once: the view snapshots every frame, and growing by appends
 	// cost an allocation per doubling.
 	s.Nodes = make([]NodeSnap, 0, len(w.Nodes))
@@ -208,6 +213,34 @@ func (s *Snapshot) snapNodes(w *model.World, t time.Duration, lock []*model.Node
 		s.Nodes = append(s.Nodes, ns)
 	}
 	return owned
+}
+
+// ownsEvery reports whether c's token is the value of every key its hold
+// needs on the lock's node (several keys per hold live on one master).
+func (s *Snapshot) ownsEvery(w *model.World, c *model.Client) bool {
+	keys := c.Cfg.Keys
+	if len(keys) == 0 {
+		keys = w.Cfg.Lock.Keys
+	}
+	if len(keys) == 0 || len(s.Nodes) == 0 {
+		return false
+	}
+	lock := w.Strategy().LockNodes(w)
+	if len(lock) == 0 {
+		return false
+	}
+	for _, ns := range s.Nodes {
+		if ns.Name != lock[0].Name() {
+			continue
+		}
+		for _, k := range keys {
+			if !slices.ContainsFunc(ns.Keys, func(x KeySnap) bool { return x.Key == k && x.Owner == c.Name }) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // multiKeys is the set of keys a hold needs with several keys per hold
@@ -250,6 +283,9 @@ func (s *Snapshot) snapClients(w *model.World, t time.Duration, owned []int) {
 			}
 		}
 		cs.OwnsKey = s.Quorum > 0 && owned[ci] >= s.Quorum
+		if s.MultiKey {
+			cs.OwnsKey = s.ownsEvery(w, c)
+		}
 		cs.Mismatch = cs.Believes != cs.OwnsKey
 		for _, n := range w.Nodes {
 			if s.Partitions > 0 && !w.Net.Connected(n.Name(), c.Name) {

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -175,6 +176,19 @@ func (k KeyMap) compareKeys(back string) [][]key.Binding {
 	}
 }
 
+// nonZeroNew lists the metrics the bar shows only when not 0
+// (model.Metric.BarNonZero) that are not 0 in mt, by their names:
+// "refused_writes 3 · throughput 0.5"; "" when none is.
+func nonZeroNew(mt model.Metrics) string {
+	var parts []string
+	for _, x := range model.MetricTable() {
+		if v := x.Of(mt); x.BarNonZero && v != 0 {
+			parts = append(parts, x.Name+" "+x.Format(v))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
 // compareShort is the compare view's footer: its keys but home, end and
 // : (the help page has them), so that esc and q stay in sight at 120
 // columns.
@@ -247,6 +261,9 @@ func (m *CompareModel) column(i int, ss *scenario.Player, w, h int) []string {
 	in = append(in,
 		fmt.Sprintf(" violations %d · lost_updates %d · wrong_releases %d", mt.Violations, mt.LostUpdates, mt.WrongReleases),
 		fmt.Sprintf(" fencing_rejections %d · acquired %d · stuck %t", mt.FencingRejections, mt.Acquired, mt.Stuck))
+	if nz := nonZeroNew(mt); nz != "" {
+		in = append(in, " "+nz)
+	}
 	if fv := snap.FirstViolation; fv != "" {
 		for _, l := range wrapIndent("✖ "+termtext.Escape(fv), w-2, 2) {
 			in = append(in, st.Bad.Render(l))

@@ -201,10 +201,7 @@ func clientLines(st Styles, s scenario.Snapshot, w, sel int, active bool) ([]str
 				mark = "·"
 			}
 		}
-		state := fmt.Sprintf("%-9s", c.State)
-		if f, ok := stateStyle[c.State]; ok {
-			state = f(st)(state)
-		}
+		state := clientState(st, c)
 		var belief string
 		switch {
 		case !c.Believes:
@@ -241,7 +238,15 @@ func clientLines(st Styles, s scenario.Snapshot, w, sel int, active bool) ([]str
 				flag = " " + st.Bad.Render("⚠")
 			}
 		}
-		flag += clientNotes(st, c, compact)
+		if note := clientNotes(st, c, compact); note != "" {
+			// Compact: in the belief column's padding when it fits there,
+			// so that a narrow panel still shows it.
+			if b := strings.TrimRight(belief, " ") + note; compact && ansi.StringWidth(b) <= 12 {
+				belief = b + strings.Repeat(" ", 12-ansi.StringWidth(b))
+			} else {
+				flag += note
+			}
+		}
 		tok := ""
 		if c.Token != "" && !compact {
 			tok = "  " + st.Muted.Render(termtext.Escape(c.Token))
@@ -260,18 +265,25 @@ func clientLines(st Styles, s scenario.Snapshot, w, sel int, active bool) ([]str
 	return out, sel
 }
 
-// clientNotes is what a client's line says of the client libraries'
-// behaviours, when they are at work: it waits for a release message on
-// pub/sub (⧗), its driver has sent commands again (↻N).
+// clientState is the state column: the client's state, or "⧗ pub/sub"
+// while it waits for Redisson's release message between two attempts
+// (lock.notify: pubsub), 9 columns wide either way.
+func clientState(st Styles, c scenario.ClientSnap) string {
+	if c.AwaitsRelease {
+		return st.Info.Render("⧗ pub/sub")
+	}
+	state := fmt.Sprintf("%-9s", c.State)
+	if f, ok := stateStyle[c.State]; ok {
+		state = f(st)(state)
+	}
+	return state
+}
+
+// clientNotes is what a client's line says of its driver, when it is at
+// work: it has sent commands again (↻N). (A wait for a release message on
+// pub/sub is a state of its own: clientState.)
 func clientNotes(st Styles, c scenario.ClientSnap, compact bool) string {
 	var out string
-	if c.AwaitsRelease {
-		if compact {
-			out += " " + st.Info.Render("⧗")
-		} else {
-			out += " " + st.Info.Render("⧗ pub/sub")
-		}
-	}
 	if c.Resends > 0 {
 		if compact {
 			out += " " + st.Warn.Render(fmt.Sprintf("↻%d", c.Resends))
@@ -316,11 +328,14 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 		if n.ClockOffset != 0 || n.ClockRate != 1 {
 			clock = st.Warn.Render(clock)
 		}
-		line := fmt.Sprintf("%s%s %s %s %s%s", mark, termtext.Escape(n.Name), role, stat, clock, refusedNote(st, n, compact))
+		line := fmt.Sprintf("%s%s %s %s %s", mark, termtext.Escape(n.Name), role, stat, clock)
 		if i == sel && active {
 			line = st.Selected.Render(ansi.Strip(line))
 		}
 		out = append(out, line)
+		if note := refusedNote(st, n, compact); note != "" {
+			out = append(out, "  "+note)
+		}
 		for _, k := range n.Keys {
 			if !k.Lock {
 				if !compact {
@@ -333,8 +348,8 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 				owner = "?"
 			}
 			name := termtext.Escape(k.Key)
-			if compact {
-				name = "lock"
+			if compact && !s.MultiKey {
+				name = "lock" // a hold's several keys keep their names: they differ
 			}
 			left := fmt.Sprintf("   %s %s", name, st.Header.Render("["+owner+"]"))
 			var right string
@@ -360,15 +375,16 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 	return out, selLine
 }
 
-// refusedNote is what a node's line says of min_replicas_to_write: ⊘
-// while it refuses writes with NOREPLICAS, and how many it refused.
+// refusedNote is the line under a node about min_replicas_to_write: ⊘
+// while it refuses writes with NOREPLICAS, and how many it refused; ""
+// when it has refused none and refuses none.
 func refusedNote(st Styles, n scenario.NodeSnap, compact bool) string {
 	var out string
 	if n.Refusing {
 		if compact {
-			out += " " + st.Bad.Render("⊘")
-		} else {
 			out += " " + st.Bad.Render("⊘ NOREPLICAS")
+		} else {
+			out += " " + st.Bad.Render("⊘ NOREPLICAS: refuses writes")
 		}
 	}
 	if n.Refused > 0 {
