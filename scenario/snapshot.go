@@ -314,16 +314,16 @@ func (s *Snapshot) snapResource(w *model.World) {
 // clients name them (the unnamed one where a client names none), or nil
 // when no client names one.
 func namedCounters(w *model.World) []Counter {
+	// Checked first: the view snapshots every frame, and a run without
+	// named resources should not allocate for them.
+	if !slices.ContainsFunc(w.Cfg.Clients, func(c model.ClientConfig) bool { return c.Resource != "" }) {
+		return nil
+	}
 	var out []Counter
-	named := false
 	for _, c := range w.Cfg.Clients {
-		named = named || c.Resource != ""
 		if !slices.ContainsFunc(out, func(x Counter) bool { return x.Name == c.Resource }) {
 			out = append(out, Counter{Name: c.Resource, Value: w.Res.Counter(c.Resource)})
 		}
-	}
-	if !named {
-		return nil
 	}
 	return out
 }
