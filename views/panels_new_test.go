@@ -98,3 +98,19 @@ func TestMetricsBarShowsTheNewMetricsWhenNonZero(t *testing.T) {
 		t.Errorf("a step back to 0 should show deadlocks 0▼: %q", back)
 	}
 }
+
+// With several keys per hold, a client owns its grant only when it owns
+// every key of it: at the deadlock A and B hold one key each, so neither
+// owns the lock, and neither is flagged ⚠ for believing otherwise.
+func TestMultiKeyOwnsEveryKey(t *testing.T) {
+	m := openFeature(t, "multikey-deadlock", 120, 36)
+	press(m, "g")
+	for _, c := range m.Run().snap.Clients {
+		if c.OwnsKey || c.Mismatch {
+			t.Errorf("%s holds one of its two keys: owns %v, mismatch %v", c.Name, c.OwnsKey, c.Mismatch)
+		}
+	}
+	if v := ansi.Strip(m.View()); strings.Contains(v, "⚠") {
+		t.Errorf("the deadlock is flagged belief≠truth:\n%s", v)
+	}
+}
