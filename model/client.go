@@ -47,6 +47,7 @@ type Client struct {
 	hung        bool
 	renewals    int
 	sub         *subscription // lock.notify: pubsub, while it waits for a release (pubsub.go)
+	resent      int           // commands its driver sent again (driver.go)
 
 	view   []*Node       // per shard, the master this client talks to (see World.masterFor)
 	timers []*localTimer // wake-ups set by its monotonic clock, rescheduled on drift

@@ -24,9 +24,13 @@ func (c *Client) resends(op Op) int {
 	return k.DriverRetries
 }
 
+// Resends is how many commands the client's driver has sent again so far.
+func (c *Client) Resends() int { return c.resent }
+
 // traceResend writes the trace line of one resend: the duplicate that
 // reaches Redis is the next "cmd" line.
 func (c *Client) traceResend(n *Node, args []string, retry int) {
+	c.resent++
 	b := append(c.w.line(), "driver: no reply in time; sends "...)
 	b = appendCommand(b, args)
 	b = append(append(b, " to "...), n.Name()...)

@@ -93,6 +93,10 @@ func (c *Client) parkForRelease(t *Thread, d time.Duration) {
 	sub.wake = nil
 }
 
+// AwaitsRelease reports whether the client waits now for a release message
+// on the lock's channel (lock.notify: pubsub), between two attempts.
+func (c *Client) AwaitsRelease() bool { return c.sub != nil && c.sub.wake != nil }
+
 // unsubscribe ends the waiter's subscription (the acquire is over).
 func (c *Client) unsubscribe() { c.sub = nil }
 

@@ -229,10 +229,26 @@ func (p *Player) PrevTime() (time.Duration, bool) {
 }
 
 // IsMark reports whether e is one that the TUI's g jumps to: a fault, a violation,
-// a wrong release or the release of a lock the client no longer holds.
+// a wrong release or the release of a lock the client no longer holds, a
+// deadlock (clients holding some of their keys wait for each other's), a
+// write the resource refused as a duplicate (its idempotency key was
+// taken), or a master starting or ceasing to refuse writes with NOREPLICAS
+// (min_replicas_to_write: where the refused writes begin and end).
 func IsMark(e sim.Event) bool {
-	return e.Kind == "fault" || e.Kind == "VIOLATION" || e.Kind == "WRONG-RELEASE" || e.Kind == "UNHELD-RELEASE"
+	switch e.Kind {
+	case "fault", "VIOLATION", "WRONG-RELEASE", "UNHELD-RELEASE", markDeadlock, markDuplicate, markNoReplicas:
+		return true
+	}
+	return false
 }
+
+// The trace kinds of the marks the features of issue 13 added (written by
+// model/multikey.go, model/resource and model/redis/acks.go).
+const (
+	markDeadlock   = "deadlock"
+	markDuplicate  = "duplicate"
+	markNoReplicas = "noreplicas"
+)
 
 // nextMark is the first fault or violation after the cursor.
 func (p *Player) nextMark() (sim.Event, bool) {

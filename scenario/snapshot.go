@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -33,6 +34,10 @@ type Snapshot struct {
 	SentinelsCut   []bool
 	SentinelQuorum int // how many must agree for a failover
 	Quorum         int // lock nodes that must hold the key for a grant to be in force
+	// MultiKey: a hold needs several keys (lock.keys, a client's keys:);
+	// Key is then the first of the lock's, and a client owns its grant
+	// when it owns every key of its hold.
+	MultiKey bool
 }
 
 // NodeSnap is one Redis node as seen at the snapshot's instant.
@@ -45,6 +50,11 @@ type NodeSnap struct {
 	ClockOffset time.Duration
 	ClockRate   float64
 	Keys        []KeySnap
+	// Refusing: a master short of good replicas refuses writes with
+	// NOREPLICAS now (min_replicas_to_write); Refused counts the commands
+	// it refused so far.
+	Refusing bool
+	Refused  int64
 }
 
 // Role is "master" or "replica".
@@ -75,7 +85,7 @@ type KeySnap struct {
 	Type  string
 	Value string
 	Owner string // the client whose token the value holds; "" when none
-	Lock  bool   // this is the scenario's lock key
+	Lock  bool   // this is the scenario's lock key, or one of a hold's keys (lock.keys)
 	TTL   time.Duration
 }
 
@@ -95,6 +105,11 @@ type ClientSnap struct {
 	Partitioned bool // cannot reach at least one node
 	ClockOffset time.Duration
 	ClockRate   float64
+	// AwaitsRelease: it waits for Redisson's release message on pub/sub
+	// (lock.notify: pubsub) between two attempts; Resends counts the
+	// commands its driver sent again so far (lock.driver).
+	AwaitsRelease bool
+	Resends       int
 }
 
 // ResourceSnap is the fenced resource.
@@ -105,6 +120,20 @@ type ResourceSnap struct {
 	Rejected int64
 	Fencing  bool
 	Writes   []model.Write // the most recent, oldest first
+	// Named are the counters of the named resources clients work on (a
+	// client's resource:), in client order; nil when every client works on
+	// the one counter.
+	Named []Counter
+	// Duplicates counts the writes refused because their job was written
+	// already (resource.idempotency: job).
+	Duplicates int64
+}
+
+// Counter is one named resource's counter; Name "" is the unnamed one
+// (clients without a resource: beside clients with one).
+type Counter struct {
+	Name  string
+	Value int64
 }
 
 // recentWrites is how many of the resource's writes a snapshot keeps.
@@ -149,12 +178,15 @@ func (s *Snapshot) snapNodes(w *model.World, t time.Duration, lock []*model.Node
 	for _, n := range lock {
 		lockNodes[n] = true
 	}
+	holdKeys := multiKeys(w)
+	s.MultiKey = holdKeys != nil
 	// Sized once: the view snapshots every frame, and growing by appends
 	// cost an allocation per doubling.
 	s.Nodes = make([]NodeSnap, 0, len(w.Nodes))
 	for _, n := range w.Nodes {
 		ns := NodeSnap{Name: n.Name(), Replica: n.IsReplica(), Up: n.Up(), Loading: n.Loading(t),
-			ClockOffset: n.Clock().Offset(t), ClockRate: n.Clock().Rate()}
+			ClockOffset: n.Clock().Offset(t), ClockRate: n.Clock().Rate(),
+			Refusing: n.RefusingWrites(), Refused: n.RefusedWrites()}
 		for _, c := range w.Clients {
 			if s.Partitions > 0 && !w.Net.Connected(n.Name(), c.Name) {
 				ns.Partitioned = true
@@ -166,12 +198,12 @@ func (s *Snapshot) snapNodes(w *model.World, t time.Duration, lock []*model.Node
 			ns.Keys = make([]KeySnap, 0, len(keys))
 		}
 		for _, k := range keys {
-			ks := KeySnap{Key: k.Key, Type: k.Type, Value: k.Value, TTL: k.TTL, Lock: k.Key == s.Key}
+			ks := KeySnap{Key: k.Key, Type: k.Type, Value: k.Value, TTL: k.TTL, Lock: k.Key == s.Key || holdKeys[k.Key]}
 			if ks.Lock {
 				i := ownerIndex(w, k.Value)
 				if i >= 0 {
 					ks.Owner = w.Clients[i].Name
-					if lockNodes[n] {
+					if lockNodes[n] && k.Key == s.Key {
 						owned[i]++
 					}
 				}
@@ -183,12 +215,60 @@ func (s *Snapshot) snapNodes(w *model.World, t time.Duration, lock []*model.Node
 	return owned
 }
 
+// ownsEvery reports whether c's token is the value of every key its hold
+// needs on the lock's node (several keys per hold live on one master).
+func (s *Snapshot) ownsEvery(w *model.World, c *model.Client) bool {
+	keys := c.Cfg.Keys
+	if len(keys) == 0 {
+		keys = w.Cfg.Lock.Keys
+	}
+	if len(keys) == 0 || len(s.Nodes) == 0 {
+		return false
+	}
+	lock := w.Strategy().LockNodes(w)
+	if len(lock) == 0 {
+		return false
+	}
+	for _, ns := range s.Nodes {
+		if ns.Name != lock[0].Name() {
+			continue
+		}
+		for _, k := range keys {
+			if !slices.ContainsFunc(ns.Keys, func(x KeySnap) bool { return x.Key == k && x.Owner == c.Name }) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// multiKeys is the set of keys a hold needs with several keys per hold
+// (lock.keys, a client's keys:); nil without. The map is only looked up.
+func multiKeys(w *model.World) map[string]bool {
+	var keys map[string]bool
+	add := func(ks []string) {
+		for _, k := range ks {
+			if keys == nil {
+				keys = map[string]bool{}
+			}
+			keys[k] = true
+		}
+	}
+	add(w.Cfg.Lock.Keys)
+	for _, c := range w.Cfg.Clients {
+		add(c.Keys)
+	}
+	return keys
+}
+
 // snapClients adds every client; owned is from snapNodes.
 func (s *Snapshot) snapClients(w *model.World, t time.Duration, owned []int) {
 	s.Clients = make([]ClientSnap, 0, len(w.Clients))
 	for ci, c := range w.Clients {
 		cs := ClientSnap{Name: c.Name, State: string(c.State()), Hold: c.Hold(), Holds: c.Cfg.Holds,
-			InCS: c.InCriticalSection(), ClockOffset: c.Clock().Offset(t), ClockRate: c.Clock().Rate(), Until: -1}
+			InCS: c.InCriticalSection(), ClockOffset: c.Clock().Offset(t), ClockRate: c.Clock().Rate(), Until: -1,
+			AwaitsRelease: c.AwaitsRelease() && c.State() != model.StateCrashed, Resends: c.Resends()}
 		switch {
 		case c.State() == model.StateCrashed || c.State() == model.StateDone:
 		case c.Paused():
@@ -203,6 +283,9 @@ func (s *Snapshot) snapClients(w *model.World, t time.Duration, owned []int) {
 			}
 		}
 		cs.OwnsKey = s.Quorum > 0 && owned[ci] >= s.Quorum
+		if s.MultiKey {
+			cs.OwnsKey = s.ownsEvery(w, c)
+		}
 		cs.Mismatch = cs.Believes != cs.OwnsKey
 		for _, n := range w.Nodes {
 			if s.Partitions > 0 && !w.Net.Connected(n.Name(), c.Name) {
@@ -218,12 +301,31 @@ func (s *Snapshot) snapClients(w *model.World, t time.Duration, owned []int) {
 func (s *Snapshot) snapResource(w *model.World) {
 	res := w.Res
 	s.Resource = ResourceSnap{Value: res.Total(), MaxToken: res.MaxToken, Accepted: res.Accepted(),
-		Rejected: res.Rejected(), Fencing: w.Cfg.Lock.Fencing == "token"}
+		Rejected: res.Rejected(), Fencing: w.Cfg.Lock.Fencing == "token", Duplicates: res.Duplicates()}
+	s.Resource.Named = namedCounters(w)
 	ws := res.Writes
 	if len(ws) > recentWrites {
 		ws = ws[len(ws)-recentWrites:]
 	}
 	s.Resource.Writes = append([]model.Write(nil), ws...)
+}
+
+// namedCounters lists the counters of the named resources in the order the
+// clients name them (the unnamed one where a client names none), or nil
+// when no client names one.
+func namedCounters(w *model.World) []Counter {
+	// Checked first: the view snapshots every frame, and a run without
+	// named resources should not allocate for them.
+	if !slices.ContainsFunc(w.Cfg.Clients, func(c model.ClientConfig) bool { return c.Resource != "" }) {
+		return nil
+	}
+	var out []Counter
+	for _, c := range w.Cfg.Clients {
+		if !slices.ContainsFunc(out, func(x Counter) bool { return x.Name == c.Resource }) {
+			out = append(out, Counter{Name: c.Resource, Value: w.Res.Counter(c.Resource)})
+		}
+	}
+	return out
 }
 
 // snapSentinels adds the sentinels' votes and which of them are cut off.

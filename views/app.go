@@ -187,7 +187,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.Type == tea.KeyCtrlC {
 			return m.quit()
 		}
-		prompting := m.screen == screenRun && (m.run.prompt != nil || m.run.jump != nil)
+		prompting := (m.screen == screenRun && (m.run.prompt != nil || m.run.jump != nil)) ||
+			(m.screen == screenCompare && m.cmp.Prompting())
 		filtering := m.screen == screenPicker && m.picker.filtering()
 		if !prompting && !filtering {
 			if m.showHelp {
@@ -248,7 +249,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			return m, cmd
 		case screenCompare:
-			if key.Matches(msg, k.Picker) {
+			if key.Matches(msg, k.Picker) && !prompting {
 				return m, m.leaveCompare()
 			}
 			return m, m.cmp.Update(msg)
@@ -330,13 +331,14 @@ func (m *Model) helpView(w, h int) string {
 	if m.screen == screenCompare {
 		lines = append(lines, "",
 			"Both columns share one true-time cursor; each has its own verdict.",
-			"g goes to the next fault or violation on either side.")
+			"g goes to the next fault or violation on either side; : goes to a true time",
+			"(each side counts its own steps, so #N is the run view's).")
 		return render(box(st, "Help", lines, w, h, true), h)
 	}
 	lines = append(lines, "",
-		"Faults strike the selected process (tab to Clients or Nodes, ↑/↓ to select)",
-		"at the cursor's true time; they join the run's schedule, so stepping back",
-		"and forth stays consistent. w writes the run as a scenario file.",
+		"Faults strike the selected process (tab to Clients, Nodes or Resource, ↑/↓",
+		"to select) at the cursor's true time; they join the run's schedule, so",
+		"stepping back and forth stays consistent. w writes the run as a scenario file.",
 		"A step (n, b, the header's count) is one move of the simulation: up to the",
 		"next trace line, with every line that moment writes (a reply and the grant",
 		"it makes are one step). : goes to a true time (12.5s) or a step (#340).",

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -22,7 +23,8 @@ type CompareModel struct {
 	at     time.Duration
 	clock  clock
 	status string
-	back   string // where esc goes: "back to the run" or "back to scenarios"
+	back   string      // where esc goes: "back to the run" or "back to scenarios"
+	jump   *gotoPrompt // the ":" prompt, when open (times only: each side counts its own steps)
 }
 
 // openCompare shows two runs of one scenario (built by the root
@@ -83,10 +85,33 @@ func (m *CompareModel) Update(msg tea.Msg) tea.Cmd {
 		}
 		return m.moved(t)
 	case tea.KeyMsg:
+		if m.jump != nil {
+			return m.updateGoto(msg)
+		}
 		return m.onKey(msg)
 	}
 	return nil
 }
+
+// updateGoto handles a key while the ":" prompt is open: the answer moves
+// both sides to that true time.
+func (m *CompareModel) updateGoto(msg tea.KeyMsg) tea.Cmd {
+	ans, closed, cmd := m.jump.update(msg, -1, m.end())
+	if !closed {
+		return cmd
+	}
+	m.jump = nil
+	if ans == nil {
+		if cmd == nil {
+			m.status = "cancelled"
+		}
+		return cmd
+	}
+	return m.seek(ans.at)
+}
+
+// Prompting reports whether the ":" prompt is open (its keys are text).
+func (m *CompareModel) Prompting() bool { return m.jump != nil }
 
 func (m *CompareModel) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.c.keys
@@ -100,6 +125,14 @@ func (m *CompareModel) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Back):
 		prev, ok := m.nearest((*scenario.Player).PrevTime, false)
 		return m.seekTo(prev, ok && m.at != 0, "at the start")
+	case key.Matches(msg, k.Home):
+		return m.seek(0)
+	case key.Matches(msg, k.End):
+		return m.seek(m.end())
+	case key.Matches(msg, k.Goto):
+		m.clock.stop()
+		m.jump = newGotoPrompt(false)
+		return nil
 	case key.Matches(msg, k.NextMark):
 		next, ok := m.nearest((*scenario.Player).NextMarkTime, true)
 		return m.seekTo(next, ok, "no fault or violation after the cursor on either side")
@@ -138,9 +171,37 @@ func (k KeyMap) compareKeys(back string) [][]key.Binding {
 	esc := k.Picker
 	esc.SetHelp("esc", back)
 	return [][]key.Binding{
-		{k.Play, k.Step, k.Back, k.NextMark, pair("] [", "speed ×2 ÷2", k.Faster, k.Slower)},
+		{k.Play, k.Step, k.Back, k.jumps(), k.NextMark, pair("] [", "speed ×2 ÷2", k.Faster, k.Slower)},
 		{esc, k.Help, k.Quit},
 	}
+}
+
+// nonZeroNew lists the metrics the bar shows only when not 0
+// (model.Metric.BarNonZero) that are not 0 in mt, by their names:
+// "refused_writes 3 · throughput 0.5"; "" when none is.
+func nonZeroNew(mt model.Metrics) string {
+	var parts []string
+	for _, x := range model.MetricTable() {
+		if v := x.Of(mt); x.BarNonZero && v != 0 {
+			parts = append(parts, x.Name+" "+x.Format(v))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// compareShort is the compare view's footer: its keys but home, end and
+// : (the help page has them), so that esc and q stay in sight at 120
+// columns.
+func (k KeyMap) compareShort(back string) []key.Binding {
+	var out []key.Binding
+	for _, g := range k.compareKeys(back) {
+		for _, b := range g {
+			if b.Help().Key != k.jumps().Help().Key {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
 }
 
 // View draws the two columns.
@@ -168,13 +229,11 @@ func (m *CompareModel) View() string {
 		cols[i] = m.column(i, ss, cw, h-2)
 	}
 	foot := m.status
-	if foot == "" {
+	if m.jump != nil {
+		foot = m.jump.footer(st, "time", w)
+	} else if foot == "" {
 		m.c.help.Width = w
-		var short []key.Binding
-		for _, g := range m.c.keys.compareKeys(m.back) {
-			short = append(short, g...)
-		}
-		foot = m.c.help.ShortHelpView(short)
+		foot = m.c.help.ShortHelpView(m.c.keys.compareShort(m.back))
 	}
 	lines := append([]string{header}, hjoin(cols[0], cols[1])...)
 	lines = append(lines, fit(foot, w))
@@ -202,6 +261,9 @@ func (m *CompareModel) column(i int, ss *scenario.Player, w, h int) []string {
 	in = append(in,
 		fmt.Sprintf(" violations %d · lost_updates %d · wrong_releases %d", mt.Violations, mt.LostUpdates, mt.WrongReleases),
 		fmt.Sprintf(" fencing_rejections %d · acquired %d · stuck %t", mt.FencingRejections, mt.Acquired, mt.Stuck))
+	if nz := nonZeroNew(mt); nz != "" {
+		in = append(in, " "+nz)
+	}
 	if fv := snap.FirstViolation; fv != "" {
 		for _, l := range wrapIndent("✖ "+termtext.Escape(fv), w-2, 2) {
 			in = append(in, st.Bad.Render(l))

@@ -21,10 +21,14 @@ type gotoPrompt struct {
 // gotoLimit bounds what may be typed: a time or a step number is short.
 const gotoLimit = 24
 
-func newGotoPrompt() *gotoPrompt {
+// newGotoPrompt opens the prompt; steps: the view can go to a step too.
+func newGotoPrompt(steps bool) *gotoPrompt {
 	ti := textinput.New()
 	ti.Prompt = ""
 	ti.Placeholder = "12.5s or #340"
+	if !steps {
+		ti.Placeholder = "12.5s"
+	}
 	ti.CharLimit = gotoLimit
 	ti.Width = gotoLimit
 	ti.Focus()
@@ -62,41 +66,72 @@ func parseGoto(s string, steps int, end time.Duration) (step int, at time.Durati
 	return 0, d, false, nil
 }
 
-// updateGoto handles a key while the ":" prompt is open.
-func (m *RunModel) updateGoto(msg tea.KeyMsg) tea.Cmd {
-	switch msg.Type {
-	case tea.KeyEsc:
-		m.jump = nil
-		m.setStatus(true, "cancelled")
-		return nil
-	case tea.KeyCtrlC:
-		return tea.Quit
-	case tea.KeyEnter:
-		step, at, isStep, err := parseGoto(m.jump.input.Value(), m.pl.Steps(), m.pl.End())
-		if err != nil {
-			m.jump.err = err.Error()
-			return nil
-		}
-		m.jump = nil
-		if isStep {
-			m.pl.Seek(step)
-		} else {
-			m.pl.SeekTime(at)
-		}
-		return m.seeked()
-	}
-	m.jump.err = ""
-	var cmd tea.Cmd
-	m.jump.input, cmd = m.jump.input.Update(msg)
-	return cmd
+// gotoAnswer is where an answered ":" prompt goes: a step or a true time.
+type gotoAnswer struct {
+	step   int
+	at     time.Duration
+	isStep bool
 }
 
-// gotoFooter is the footer line while the ":" prompt is open.
-func (m *RunModel) gotoFooter(w int) string {
-	st := m.c.st
-	line := st.Focus.Render("go to time or step: ") + m.jump.input.View()
-	if m.jump.err != "" {
-		return fit(line+"  "+st.Bad.Render("✖ "+m.jump.err), w)
+// update handles a key while the prompt is open, for a run of steps steps
+// (-1: the view has no one step count, so only times are answered) that
+// ends at end. closed: the prompt is done, with ans nil when it was
+// cancelled; cmd is the input's, or tea.Quit for ctrl+c. The run and the
+// compare view both read their ":" through it.
+func (g *gotoPrompt) update(msg tea.KeyMsg, steps int, end time.Duration) (ans *gotoAnswer, closed bool, cmd tea.Cmd) {
+	switch msg.Type {
+	case tea.KeyEsc:
+		return nil, true, nil
+	case tea.KeyCtrlC:
+		return nil, true, tea.Quit
+	case tea.KeyEnter:
+		v := g.input.Value()
+		if steps < 0 && strings.HasPrefix(strings.TrimSpace(v), "#") {
+			g.err = fmt.Sprintf("%q: the two runs count their own steps; go to a time (12.5s)", strings.TrimSpace(v))
+			return nil, false, nil
+		}
+		step, at, isStep, err := parseGoto(v, max(steps, 0), end)
+		if err != nil {
+			g.err = err.Error()
+			return nil, false, nil
+		}
+		return &gotoAnswer{step: step, at: at, isStep: isStep}, true, nil
+	}
+	g.err = ""
+	g.input, cmd = g.input.Update(msg)
+	return nil, false, cmd
+}
+
+// footer is the footer line while the prompt is open; what says what it
+// goes to ("time or step").
+func (g *gotoPrompt) footer(st Styles, what string, w int) string {
+	line := st.Focus.Render("go to "+what+": ") + g.input.View()
+	if g.err != "" {
+		return fit(line+"  "+st.Bad.Render("✖ "+g.err), w)
 	}
 	return fit(line+st.Muted.Render("  enter go · esc cancel"), w)
 }
+
+// updateGoto handles a key while the run view's ":" prompt is open.
+func (m *RunModel) updateGoto(msg tea.KeyMsg) tea.Cmd {
+	ans, closed, cmd := m.jump.update(msg, m.pl.Steps(), m.pl.End())
+	if !closed {
+		return cmd
+	}
+	m.jump = nil
+	if ans == nil {
+		if cmd == nil {
+			m.setStatus(true, "cancelled")
+		}
+		return cmd
+	}
+	if ans.isStep {
+		m.pl.Seek(ans.step)
+	} else {
+		m.pl.SeekTime(ans.at)
+	}
+	return m.seeked()
+}
+
+// gotoFooter is the footer line while the ":" prompt is open.
+func (m *RunModel) gotoFooter(w int) string { return m.jump.footer(m.c.st, "time or step", w) }

@@ -29,10 +29,33 @@ func bundled(t testing.TB) *scenario.File {
 	return f
 }
 
+// features loads testdata/features.yaml: frozen copies of the bundled
+// scenarios that show what the panels draw since issue 13.
+func features(t testing.TB) *scenario.File {
+	t.Helper()
+	f, err := scenario.LoadFile("testdata/features.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
 // openModel opens name in a fresh TUI of size w×h.
 func openModel(t testing.TB, name string, w, h int) *Model {
 	t.Helper()
-	m, err := New(bundled(t), Config{Open: name, OutDir: t.TempDir()})
+	return openIn(t, bundled(t), name, w, h)
+}
+
+// openFeature is openModel on testdata/features.yaml.
+func openFeature(t testing.TB, name string, w, h int) *Model {
+	t.Helper()
+	return openIn(t, features(t), name, w, h)
+}
+
+// openIn opens scenario name of f in a fresh TUI of size w×h.
+func openIn(t testing.TB, f *scenario.File, name string, w, h int) *Model {
+	t.Helper()
+	m, err := New(f, Config{Open: name, OutDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ type KeyMap struct {
 	Play, Step, Back, Faster, Slower, NextMark, Focus, Up, Down  key.Binding
 	Home, End, Goto                                              key.Binding
 	Pause, Hang, Jump, Drift, Crash, Failover, Isolate, Slow     key.Binding
-	Partition, Detail                                            key.Binding
+	Partition, Evict, Detail                                     key.Binding
 	Write, Mermaid, Compare, ZoomIn, ZoomOut, Picker, Help, Quit key.Binding
 }
 
@@ -43,6 +43,7 @@ func DefaultKeys() KeyMap {
 		Isolate:   b("i", "inject isolate", "i"),
 		Slow:      b("s", "inject slow link", "s"),
 		Partition: b("P", "inject partition", "P"),
+		Evict:     b("e", "inject evict (master)", "e"),
 		Write:     b("w", "write scenario YAML", "w"),
 		Mermaid:   b("m", "write Mermaid diagram", "m"),
 		Compare:   b("c", "compare strategies", "c"),
@@ -69,14 +70,20 @@ func pair(keys, desc string, a, b key.Binding) key.Binding {
 // FullHelp is the `?` page, in columns by purpose. Opposite keys share a
 // line, and so do home, end and :, so that the page fits the minimum size.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	jumps := key.NewBinding(key.WithKeys("home", "end", ":"), key.WithHelp("home/end", "start/end (: go to)"))
 	return [][]key.Binding{
-		{k.Play, k.Step, k.Back, jumps, pair("] [", "speed ×2 ÷2", k.Faster, k.Slower), k.NextMark},
+		{k.Play, k.Step, k.Back, k.jumps(), pair("] [", "speed ×2 ÷2", k.Faster, k.Slower), k.NextMark},
 		{k.Focus, pair("↑ ↓", "select/scroll", k.Up, k.Down), pair("+ -", "zoom timeline in/out", k.ZoomIn, k.ZoomOut), k.Detail},
 		{k.Pause, k.Hang, k.Jump, k.Drift},
-		{k.Crash, k.Failover, k.Isolate, k.Partition, k.Slow},
+		{k.Crash, k.Failover, k.Evict, k.Isolate, k.Partition, k.Slow},
 		{k.Write, k.Mermaid, k.Compare, k.Picker, k.Help, k.Quit},
 	}
+}
+
+// jumps is home, end and : as one line of help, on the run and the
+// compare view alike.
+func (k KeyMap) jumps() key.Binding {
+	return key.NewBinding(key.WithKeys(append(append(k.Home.Keys(), k.End.Keys()...), k.Goto.Keys()...)...),
+		key.WithHelp("home/end", "start/end (: go to)"))
 }
 
 // faultKey is a key that injects a fault kind at the cursor.
@@ -91,5 +98,6 @@ func (k KeyMap) faultKeys() []faultKey {
 		{k.Pause, faults.Pause}, {k.Jump, faults.ClockJump}, {k.Crash, faults.Crash},
 		{k.Failover, faults.Failover}, {k.Isolate, faults.Isolate}, {k.Hang, faults.Hang},
 		{k.Drift, faults.ClockDrift}, {k.Slow, faults.Slow}, {k.Partition, faults.Partition},
+		{k.Evict, faults.Evict},
 	}
 }

@@ -284,27 +284,29 @@ func metricsBar(st Styles, m, prev model.Metrics, w int) string {
 	if !m.Safe {
 		verdict = st.Bad.Render("✖ UNSAFE")
 	}
-	// The bar's metrics are the table's with a short label, in its order.
+	// The bar's metrics are the table's with a short label, in its order;
+	// those marked BarNonZero only while they (or, a step back, what they
+	// were) are not 0.
 	type item struct {
-		long, short string
-		v, p        int64
-		flag        bool // shown as yes/no
+		x    model.Metric
+		v, p int64
 	}
 	var items []item
 	for _, x := range model.MetricTable() {
-		if x.Short != "" {
-			items = append(items, item{x.Name, x.Short, x.Of(m), x.Of(prev), x.Kind == model.Flag})
+		v, p := x.Of(m), x.Of(prev)
+		if x.Short != "" && (!x.BarNonZero || v != 0 || p != 0) {
+			items = append(items, item{x, v, p})
 		}
 	}
 	build := func(long bool) string {
 		parts := []string{verdict}
 		for _, it := range items {
-			name := it.short
+			name := it.x.Short
 			if long {
-				name = it.long
+				name = it.x.Name
 			}
-			v := strconv.FormatInt(it.v, 10)
-			if it.flag {
+			v := it.x.Format(it.v)
+			if it.x.Kind == model.Flag {
 				v = map[int64]string{0: "no", 1: "yes"}[it.v]
 			}
 			s := name + " " + v
@@ -322,5 +324,14 @@ func metricsBar(st Styles, m, prev model.Metrics, w int) string {
 	if s := build(true); ansi.StringWidth(s) <= w {
 		return s
 	}
-	return build(false)
+	// Narrow: short labels, and the metrics shown only when not 0 give way
+	// from the end, whole, rather than be cut mid-word.
+	for {
+		s := build(false)
+		last := len(items) - 1
+		if ansi.StringWidth(s) <= w || last < 0 || !items[last].x.BarNonZero {
+			return s
+		}
+		items = items[:last]
+	}
 }

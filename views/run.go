@@ -23,6 +23,7 @@ type panel int
 const (
 	panelClients panel = iota
 	panelNodes
+	panelResource // the resource process: a target for the network faults
 	panelTimeline
 	panelLog
 	panelCount
@@ -138,7 +139,7 @@ func (m *RunModel) onKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Focus):
 		m.focus = (m.focus + 1) % panelCount
-		if m.focus == panelClients || m.focus == panelNodes {
+		if m.focus == panelClients || m.focus == panelNodes || m.focus == panelResource {
 			m.target = m.focus
 		}
 	case key.Matches(msg, k.Up), key.Matches(msg, k.Down):
@@ -189,7 +190,7 @@ func (m *RunModel) playKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return m.seeked(), true
 	case key.Matches(msg, k.Goto):
 		m.clock.stop()
-		m.jump = newGotoPrompt()
+		m.jump = newGotoPrompt(true)
 		return nil, true
 	case key.Matches(msg, k.Faster):
 		return m.clock.faster(), true
@@ -211,6 +212,7 @@ func (m *RunModel) move(d int) {
 	switch m.focus {
 	case panelLog:
 		m.logBack = max(0, min(m.logBack-d, m.pl.Event()))
+	case panelResource: // one process: nothing to select
 	case panelNodes:
 		m.selN = max(0, min(m.selN+d, len(m.snap.Nodes)-1))
 		m.target = panelNodes
@@ -237,6 +239,9 @@ func (m *RunModel) zoom(in bool) {
 
 // selected is the process a fault would hit, and whether it is a node.
 func (m *RunModel) selected() (string, bool) {
+	if m.target == panelResource {
+		return model.ResourceName, false
+	}
 	if m.target == panelNodes && len(m.snap.Nodes) > 0 {
 		return m.snap.Nodes[m.selN].Name, true
 	}
@@ -251,7 +256,11 @@ func (m *RunModel) startFault(kind faults.Kind) tea.Cmd {
 		return nil
 	}
 	name, node := m.selected()
-	if s := faults.Lookup(kind); s != nil && s.Refuse != nil {
+	if why := refuseResource(kind, name); why != "" {
+		m.setStatus(false, "%s", why)
+		return nil
+	}
+	if s := faults.Lookup(kind); s != nil && s.Refuse != nil && name != model.ResourceName {
 		if why := s.Refuse(node); why != "" {
 			m.setStatus(false, "%s", why)
 			return nil
@@ -270,6 +279,20 @@ func (m *RunModel) startFault(kind faults.Kind) tea.Cmd {
 		return nil
 	}
 	return m.inject(faults.Fault{Kind: kind, Target: name})
+}
+
+// refuseResource says why kind cannot strike target when target is the
+// resource: it is only a process on the network, so only the network
+// faults apply (those that reach a sentinel too, isolate and slow, and the
+// partition, which takes groups rather than a target).
+func refuseResource(kind faults.Kind, target string) string {
+	if target != model.ResourceName {
+		return ""
+	}
+	if s := faults.Lookup(kind); s != nil && s.OnSentinel == nil && s.Untargeted == nil {
+		return fmt.Sprintf("%s does not apply to the resource, a process on the network only: i isolates it, s slows its links, P partitions it", kind)
+	}
+	return ""
 }
 
 func (m *RunModel) updatePrompt(msg tea.KeyMsg) tea.Cmd {

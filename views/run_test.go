@@ -193,7 +193,7 @@ func TestInjectRefused(t *testing.T) {
 	if m.Run().statusOK || !strings.Contains(m.Run().status, "replica") {
 		t.Fatalf("failover without replica: status %q", m.Run().status)
 	}
-	press(m, "tab", "tab", "tab", "p", "esc")
+	press(m, "tab", "tab", "tab", "tab", "p", "esc")
 	if m.Run().prompt != nil || len(m.Run().Player().Injected()) != 0 {
 		t.Fatal("esc should cancel the prompt")
 	}

@@ -107,11 +107,19 @@ func (m *RunModel) body(w, h int) []string {
 		box(st, "Nodes  key TTL by node clock", window(nl, nsel, lay.top-2), nw, lay.top, m.focus == panelNodes),
 	)
 	if wide {
-		top = hjoin(top, box(st, "Resource", rl, rw, lay.top, false))
+		title := "Resource"
+		if m.target == panelResource {
+			title = "›Resource"
+		}
+		top = hjoin(top, box(st, title, rl, rw, lay.top, m.focus == panelResource))
 	}
 	out := append([]string{}, top...)
 	if lay.res > 0 {
-		out = append(out, fit(resourceLine(st, m.snap.Resource), w))
+		line := resourceLine(st, m.snap.Resource)
+		if m.target == panelResource {
+			line = st.Selected.Render(fit("›"+line[1:], w))
+		}
+		out = append(out, fit(line, w))
 	}
 	tl := timelineLines(st, m.pl, m.snap, m.span, w-2, lay.tl-2)
 	title := "Timeline  █ believes it holds · letters: key owner · ! overlap · ▼ fault · ✖ violation"
@@ -193,10 +201,7 @@ func clientLines(st Styles, s scenario.Snapshot, w, sel int, active bool) ([]str
 				mark = "·"
 			}
 		}
-		state := fmt.Sprintf("%-9s", c.State)
-		if f, ok := stateStyle[c.State]; ok {
-			state = f(st)(state)
-		}
+		state := clientState(st, c)
 		var belief string
 		switch {
 		case !c.Believes:
@@ -233,6 +238,15 @@ func clientLines(st Styles, s scenario.Snapshot, w, sel int, active bool) ([]str
 				flag = " " + st.Bad.Render("⚠")
 			}
 		}
+		if note := clientNotes(st, c, compact); note != "" {
+			// Compact: in the belief column's padding when it fits there,
+			// so that a narrow panel still shows it.
+			if b := strings.TrimRight(belief, " ") + note; compact && ansi.StringWidth(b) <= 12 {
+				belief = b + strings.Repeat(" ", 12-ansi.StringWidth(b))
+			} else {
+				flag += note
+			}
+		}
 		tok := ""
 		if c.Token != "" && !compact {
 			tok = "  " + st.Muted.Render(termtext.Escape(c.Token))
@@ -249,6 +263,35 @@ func clientLines(st Styles, s scenario.Snapshot, w, sel int, active bool) ([]str
 		out = append(out, line)
 	}
 	return out, sel
+}
+
+// clientState is the state column: the client's state, or "⧗ pub/sub"
+// while it waits for Redisson's release message between two attempts
+// (lock.notify: pubsub), 9 columns wide either way.
+func clientState(st Styles, c scenario.ClientSnap) string {
+	if c.AwaitsRelease {
+		return st.Info.Render("⧗ pub/sub")
+	}
+	state := fmt.Sprintf("%-9s", c.State)
+	if f, ok := stateStyle[c.State]; ok {
+		state = f(st)(state)
+	}
+	return state
+}
+
+// clientNotes is what a client's line says of its driver, when it is at
+// work: it has sent commands again (↻N). (A wait for a release message on
+// pub/sub is a state of its own: clientState.)
+func clientNotes(st Styles, c scenario.ClientSnap, compact bool) string {
+	var out string
+	if c.Resends > 0 {
+		if compact {
+			out += " " + st.Warn.Render(fmt.Sprintf("↻%d", c.Resends))
+		} else {
+			out += " " + st.Warn.Render(fmt.Sprintf("↻%d resent", c.Resends))
+		}
+	}
+	return out
 }
 
 // nodeLines draws each node and, under it, its keys with TTL bars.
@@ -290,6 +333,9 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 			line = st.Selected.Render(ansi.Strip(line))
 		}
 		out = append(out, line)
+		if note := refusedNote(st, n, compact); note != "" {
+			out = append(out, "  "+note)
+		}
 		for _, k := range n.Keys {
 			if !k.Lock {
 				if !compact {
@@ -302,8 +348,8 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 				owner = "?"
 			}
 			name := termtext.Escape(k.Key)
-			if compact {
-				name = "lock"
+			if compact && !s.MultiKey {
+				name = "lock" // a hold's several keys keep their names: they differ
 			}
 			left := fmt.Sprintf("   %s %s", name, st.Header.Render("["+owner+"]"))
 			var right string
@@ -327,6 +373,24 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 		out = append(out, sentinelLine(st, s))
 	}
 	return out, selLine
+}
+
+// refusedNote is the line under a node about min_replicas_to_write: ⊘
+// while it refuses writes with NOREPLICAS, and how many it refused; ""
+// when it has refused none and refuses none.
+func refusedNote(st Styles, n scenario.NodeSnap, compact bool) string {
+	var out string
+	if n.Refusing {
+		if compact {
+			out += " " + st.Bad.Render("⊘ NOREPLICAS")
+		} else {
+			out += " " + st.Bad.Render("⊘ NOREPLICAS: refuses writes")
+		}
+	}
+	if n.Refused > 0 {
+		out += " " + st.Warn.Render(fmt.Sprintf("✗%d refused", n.Refused))
+	}
+	return out
 }
 
 // sentinelLine is the sentinels at a glance: one mark each (● reaches every
@@ -360,12 +424,20 @@ func resourceLines(st Styles, r scenario.ResourceSnap, w int) []string {
 	out := []string{
 		fmt.Sprintf("counter   %d", r.Value),
 		fmt.Sprintf("max token %d", r.MaxToken),
-		fmt.Sprintf("writes ✓%d ✗%d", r.Accepted, r.Rejected),
+		fmt.Sprintf("writes ✓%d ✗%d", r.Accepted, r.Rejected) + duplicatesNote(st, r),
 	}
 	if r.Fencing {
 		out[1] += st.Muted.Render(" (fencing on)")
 	} else {
 		out[1] += st.Muted.Render(" (no fencing)")
+	}
+	if len(r.Named) > 0 {
+		// One counter per named resource, not their sum.
+		named := make([]string, 0, len(r.Named))
+		for _, c := range r.Named {
+			named = append(named, fmt.Sprintf(" %s %d", counterName(c.Name), c.Value))
+		}
+		out = append(append([]string{"counters:"}, named...), out[1:]...)
 	}
 	if len(r.Writes) > 0 {
 		out = append(out, st.Muted.Render("recent writes:"))
@@ -385,9 +457,35 @@ func resourceLines(st Styles, r scenario.ResourceSnap, w int) []string {
 	return out
 }
 
+// counterName is how the panels name a counter: the unnamed one is
+// "(none)" beside named ones.
+func counterName(name string) string {
+	if name == "" {
+		return "(none)"
+	}
+	return termtext.Escape(name)
+}
+
+// duplicatesNote is the writes refused as duplicates (resource.idempotency:
+// job), when there are any.
+func duplicatesNote(st Styles, r scenario.ResourceSnap) string {
+	if r.Duplicates == 0 {
+		return ""
+	}
+	return " " + st.Warn.Render(fmt.Sprintf("dup %d", r.Duplicates))
+}
+
 // resourceLine is the resource panel condensed to one line.
 func resourceLine(st Styles, r scenario.ResourceSnap) string {
-	s := fmt.Sprintf(" resource: counter %d · max token %d · writes ✓%d ✗%d", r.Value, r.MaxToken, r.Accepted, r.Rejected)
+	counter := fmt.Sprintf("counter %d", r.Value)
+	if len(r.Named) > 0 {
+		parts := make([]string, 0, len(r.Named))
+		for _, c := range r.Named {
+			parts = append(parts, fmt.Sprintf("%s=%d", counterName(c.Name), c.Value))
+		}
+		counter = "counters " + strings.Join(parts, " ")
+	}
+	s := fmt.Sprintf(" resource: %s · max token %d · writes ✓%d ✗%d%s", counter, r.MaxToken, r.Accepted, r.Rejected, duplicatesNote(st, r))
 	if n := len(r.Writes); n > 0 {
 		wr := r.Writes[n-1]
 		mark := "✓"

@@ -376,7 +376,7 @@ func TestLogColumnsFixed(t *testing.T) {
 	for !m.Run().Player().AtEnd() {
 		press(m, "n")
 	}
-	press(m, "tab", "tab", "tab") // the log, scrolled back over the 10 s mark
+	press(m, "tab", "tab", "tab", "tab") // the log, scrolled back over the 10 s mark
 	for i := 0; i < 28; i++ {
 		press(m, "up")
 	}

@@ -76,7 +76,11 @@ type Metric struct {
 	// HideZero: the text report lists it only when it is not 0, so the
 	// reports of runs where it cannot happen read as they always did.
 	HideZero bool
-	get      func(m Metrics) int64
+	// BarNonZero: the TUI metrics bar shows it (by Short, or Name when
+	// wide) only while it is not 0, so the bar of a run where it cannot
+	// happen reads as it did before it existed.
+	BarNonZero bool
+	get        func(m Metrics) int64
 }
 
 var metricTable = []Metric{
@@ -98,15 +102,15 @@ var metricTable = []Metric{
 		Doc: "attempts that gave up", get: func(m Metrics) int64 { return m.FailedAcquires }},
 	{Name: MetricMaxWait, Kind: Millis, TextLine: 2,
 		Doc: "longest time a client waited for a grant", get: func(m Metrics) int64 { return m.MaxWait.Milliseconds() }},
-	{Name: MetricUnheldReleases, TextLine: 2,
+	{Name: MetricUnheldReleases, TextLine: 2, Short: "unheld", BarNonZero: true,
 		Doc: "releases begun by a client that did not hold the lock then (its lease had expired or was lost, or it never got it)", get: func(m Metrics) int64 { return m.UnheldReleases }},
-	{Name: MetricRefusedWrites, TextLine: 2, HideZero: true,
+	{Name: MetricRefusedWrites, TextLine: 2, HideZero: true, Short: "refused", BarNonZero: true,
 		Doc: "lock writes a master refused with NOREPLICAS (redis.min_replicas_to_write)", get: func(m Metrics) int64 { return m.RefusedWrites }},
-	{Name: MetricDuplicateWrites, TextLine: 2, HideZero: true,
+	{Name: MetricDuplicateWrites, TextLine: 2, HideZero: true, Short: "dup", BarNonZero: true,
 		Doc: "writes the resource refused because their idempotency key (the job) was written already (resource.idempotency: job)", get: func(m Metrics) int64 { return m.DuplicateWrites }},
-	{Name: MetricDeadlocks, TextLine: 2, HideZero: true,
+	{Name: MetricDeadlocks, TextLine: 2, HideZero: true, Short: "deadlock", BarNonZero: true,
 		Doc: "times clients holding some of their keys waited for each other's (several keys per hold)", get: func(m Metrics) int64 { return m.Deadlocks }},
-	{Name: MetricThroughput, Kind: Milli,
+	{Name: MetricThroughput, Kind: Milli, Short: "holds/s", BarNonZero: true,
 		Doc: "holds completed per simulated second, until the last one completed", get: func(m Metrics) int64 { return m.Throughput }},
 }
 

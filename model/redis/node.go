@@ -70,8 +70,10 @@ type Node struct {
 	// on it (acks.go, wait.go); emit traces (set by the cluster).
 	offset int64 // commands shipped to replicas: the replication offset
 	acks   []ackRecord
-	waits  []*waiter
-	emit   func(proc, kind, format string, args ...any)
+	// refused counts the commands answered NOREPLICAS (RefusedWrites).
+	refused int64
+	waits   []*waiter
+	emit    func(proc, kind, format string, args ...any)
 }
 
 // NewNode starts a node that is up, empty, and a master.
@@ -151,8 +153,20 @@ func (n *Node) DoTracked(now time.Duration, conn, key string, args []string) (an
 	}
 	reply, p, err := n.st.Exec(now, conn, key, args)
 	n.keep()
+	if err != nil && store.IsNoReplicas(err) {
+		n.refused++
+	}
 	return reply, p, err
 }
+
+// RefusedWrites is how many commands this node refused with NOREPLICAS
+// (min_replicas_to_write), over every restart: what the TUI's nodes panel
+// shows.
+func (n *Node) RefusedWrites() int64 { return n.refused }
+
+// RefusingWrites reports whether the node refuses writes with NOREPLICAS
+// now: a master short of good replicas.
+func (n *Node) RefusingWrites() bool { return n.up && n.st.NoReplicas() }
 
 // advance brings the store to true time now and keeps the deletions of the
 // keys that expired.

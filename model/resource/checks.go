@@ -83,6 +83,15 @@ func (r *Resource) setValue(q *Request, v int64) (old int64) {
 	return old
 }
 
+// Counter is the value of the named resource's counter ("": the unnamed
+// one), for displays.
+func (r *Resource) Counter(name string) int64 {
+	if name == "" {
+		return r.Value
+	}
+	return r.named[name]
+}
+
 // Total is the sum of every counter, the unnamed one and the named
 // resources': what a display of "the counter" shows when clients work on
 // several (it is Value when they do not).

@@ -1,0 +1,116 @@
+package views
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/lockstep-sim/lockstep/model"
+)
+
+// stepUntil steps m's run until its view at the current size contains
+// every one of want, and returns that view; it fails when the run ends
+// first.
+func stepUntil(t *testing.T, m *Model, what string, want ...string) string {
+	t.Helper()
+	pl := m.Run().Player()
+	for {
+		v := ansi.Strip(m.View())
+		ok := true
+		for _, s := range want {
+			ok = ok && strings.Contains(v, s)
+		}
+		if ok {
+			return v
+		}
+		if pl.AtEnd() {
+			t.Fatalf("%s: the run ended and the view never showed %q; at the end:\n%s", what, want, v)
+		}
+		press(m, "n")
+	}
+}
+
+// The panels show what the client libraries and the mitigations of issue
+// 13 do, at the three supported sizes, never wider than the terminal.
+func TestPanelsShowTheNewFeatures(t *testing.T) {
+	cases := []struct {
+		scenario string
+		wide     []string // at 120 and 200 columns
+		narrow   []string // at 80 columns
+	}{
+		// redis-1 loses its only good replica and refuses A's writes.
+		{"min-replicas-cut-off-replica", []string{"⊘ NOREPLICAS", "✗1 refused"}, []string{"⊘ NOREPLICAS", "✗1 refused"}},
+		// B waits for a release message that the partition drops.
+		{"redisson-notify-lost", []string{"B ⧗ pub/sub"}, []string{"B ⧗ pub/sub"}},
+		// The driver sends A's SET again.
+		{"driver-resend-setnx", []string{"↻1"}, []string{"↻1"}},
+		// The resource refuses the second write of job 1.
+		{"idempotency-job-key", []string{"writes ✓1 ✗0 dup 1"}, []string{"dup 1"}},
+		// A and B each hold one of the two keys and wait for the other.
+		{"multikey-deadlock", []string{"lock:order:1 [A]", "lock:order:2 [B]"}, []string{"lock:order:1 [A]", "lock:order:2 [B]"}},
+		// Clients on different resources: a counter each, not their sum.
+		{"granularity-key-per-resource", []string{"counters:"}, []string{"counters "}},
+	}
+	for _, c := range cases {
+		for _, sz := range [][2]int{{120, 36}, {200, 60}, {80, 24}} {
+			m := openFeature(t, c.scenario, sz[0], sz[1])
+			want := c.wide
+			if sz[0] < 100 {
+				want = c.narrow
+			}
+			what := c.scenario + " at " + itoa(sz[0]) + "x" + itoa(sz[1])
+			v := stepUntil(t, m, what, want...)
+			checkFits(t, what, v, sz[0], sz[1])
+		}
+	}
+}
+
+// The metrics bar shows the metrics marked BarNonZero only while they are
+// not 0 (and the step that undid one, with its ▼); when narrow they give
+// way from the end, whole, before the bar would be cut.
+func TestMetricsBarShowsTheNewMetricsWhenNonZero(t *testing.T) {
+	st := NewStyles(DefaultTheme)
+	var zero, m model.Metrics
+	zero.Safe, m.Safe = true, true
+	if b := metricsBar(st, zero, zero, 200); strings.Contains(b, "unheld") || strings.Contains(b, "refused") ||
+		strings.Contains(b, "dup") || strings.Contains(b, "deadlock") || strings.Contains(b, "holds/s") || strings.Contains(b, "throughput") {
+		t.Fatalf("zero metrics in the bar: %q", b)
+	}
+	m.UnheldReleases, m.RefusedWrites, m.DuplicateWrites, m.Deadlocks, m.Throughput = 1, 2, 3, 4, 2500
+	wide := metricsBar(st, m, m, 300)
+	for _, s := range []string{"unheld_releases 1", "refused_writes 2", "duplicate_writes 3", "deadlocks 4", "throughput 2.5"} {
+		if !strings.Contains(wide, s) {
+			t.Errorf("wide bar lacks %q: %q", s, wide)
+		}
+	}
+	mid := metricsBar(st, m, m, 160)
+	for _, s := range []string{"unheld 1", "refused 2", "dup 3", "deadlock 4", "holds/s 2.5"} {
+		if !strings.Contains(mid, s) {
+			t.Errorf("short bar lacks %q: %q", s, mid)
+		}
+	}
+	narrow := metricsBar(st, m, m, 100)
+	if w := ansi.StringWidth(narrow); w > 100 || strings.Contains(narrow, "…") || !strings.Contains(narrow, "failed 0") {
+		t.Errorf("narrow bar (%d wide) is cut or lost an old metric: %q", w, narrow)
+	}
+	if back := metricsBar(st, zero, m, 300); !strings.Contains(back, "deadlocks 0▼") {
+		t.Errorf("a step back to 0 should show deadlocks 0▼: %q", back)
+	}
+}
+
+// With several keys per hold, a client owns its grant only when it owns
+// every key of it: at the deadlock A and B hold one key each, so neither
+// owns the lock, and neither is flagged ⚠ for believing otherwise.
+func TestMultiKeyOwnsEveryKey(t *testing.T) {
+	m := openFeature(t, "multikey-deadlock", 120, 36)
+	press(m, "g")
+	for _, c := range m.Run().snap.Clients {
+		if c.OwnsKey || c.Mismatch {
+			t.Errorf("%s holds one of its two keys: owns %v, mismatch %v", c.Name, c.OwnsKey, c.Mismatch)
+		}
+	}
+	if v := ansi.Strip(m.View()); strings.Contains(v, "⚠") {
+		t.Errorf("the deadlock is flagged belief≠truth:\n%s", v)
+	}
+}
