@@ -103,3 +103,41 @@ func TestTranslationsDoNotChangeTheRun(t *testing.T) {
 		}
 	}
 }
+
+// docs/sources.md lists, under each tutorial and each side of the debate,
+// every bundled scenario whose story cites it.
+func TestSourcesDoc(t *testing.T) {
+	data, err := os.ReadFile("../docs/sources.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := map[string]string{} // heading -> body
+	var head string
+	for _, line := range strings.Split(string(data), "\n") {
+		if h, ok := strings.CutPrefix(line, "## "); ok {
+			head = h
+			continue
+		}
+		sections[head] += line + "\n"
+	}
+	sources := []struct{ cite, heading string }{
+		{"《分布式锁：从 SET NX 到 Redlock》", "《分布式锁：从 SET NX 到 Redlock》"},
+		{"《分布式锁：SET NX EX 之外，还有五道坑》", "《分布式锁：SET NX EX 之外，还有五道坑》"},
+		{"《分布式锁》 (cs-note)", "《分布式锁》 (cs-note, Redis 高级特性)"},
+		{"《第 11 章 分布式锁（含 Redlock 争议）》", "《第 11 章 分布式锁（含 Redlock 争议）》"},
+		{"How to do distributed locking", `Kleppmann, "How to do distributed locking" (2016)`},
+		{"Is Redlock safe?", `antirez, "Is Redlock safe?" (2016)`},
+		{"redis.io", `redis.io, "Distributed Locks with Redis"`},
+	}
+	for _, s := range loadBundled(t).Scenarios {
+		for _, src := range sources {
+			body, ok := sections[src.heading]
+			if !ok {
+				t.Fatalf("docs/sources.md has no section %q", src.heading)
+			}
+			if strings.Contains(s.Story, src.cite) && !strings.Contains(body, "| `"+s.Name+"` |") {
+				t.Errorf("%s cites %s, but docs/sources.md's section on it does not list it", s.Name, src.cite)
+			}
+		}
+	}
+}
