@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"unicode/utf8"
 
 	"github.com/lockstep-sim/lockstep/internal/termtext"
@@ -71,6 +72,18 @@ func (s *Scenario) text(lang string) *Text {
 		return nil
 	}
 	return s.I18n.Zh
+}
+
+// liveTitle is t for an exported live run (export.go): each translated
+// title says, as the English one does, how many faults were injected; the
+// stories stay the scenario's. A copy: s's own block is not changed.
+func (t *I18n) liveTitle(injected int) *I18n {
+	if t == nil || t.Zh == nil || t.Zh.Title == "" {
+		return t
+	}
+	zh := *t.Zh
+	zh.Title = fmt.Sprintf("%s（实时注入了 %d 个故障）", zh.Title, injected)
+	return &I18n{Zh: &zh}
 }
 
 var i18nField = field[Scenario]{name: keyI18n, doc: "the title and story in other languages: zh: {title, story}; absent: English only",

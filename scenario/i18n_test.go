@@ -3,6 +3,9 @@ package scenario
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/faults"
 )
 
 // i18nBlock is a zh translation after base (lines 7-11).
@@ -93,5 +96,30 @@ func TestI18nRefused(t *testing.T) {
 		if err != nil && strings.Contains(err.Error(), "\n") {
 			t.Errorf("%q: the error is not one line: %q", c.block, err)
 		}
+	}
+}
+
+// An exported live run's zh title counts the injected faults as the
+// English one does; the scenario's own translation is left as it was.
+func TestI18nLiveExportTitle(t *testing.T) {
+	f, err := LoadFile("../scenarios.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := f.Scenarios[0]
+	zhTitle := s.TitleIn(LangChinese)
+	data, err := Export(s, Options{ExtraFaults: []faults.Fault{{At: time.Second, Kind: faults.Pause, Target: "A", For: time.Second}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load("live.yaml", data)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	if got, want := back.Scenarios[0].TitleIn(LangChinese), zhTitle+"（实时注入了 1 个故障）"; got != want {
+		t.Errorf("live zh title %q, want %q", got, want)
+	}
+	if s.TitleIn(LangChinese) != zhTitle || back.Scenarios[0].StoryIn(LangChinese) != s.StoryIn(LangChinese) {
+		t.Errorf("the live export changed the scenario's translation or lost its story")
 	}
 }
