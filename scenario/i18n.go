@@ -126,10 +126,13 @@ func (c *checker) translations() {
 	at := dot(keyI18n, LangChinese)
 	t := c.s.I18n.Zh
 	title, story := dot(at, keyTitle), dot(at, keyStory)
+	// A loaded file says which keys were written; a built Scenario (export,
+	// Validate without positions) gives only the values, "" meaning absent.
+	given := func(path, v string) bool { return v != "" || c.pt != nil && c.pt.has(path) }
 	switch {
-	case !c.given(title) && !c.given(story):
+	case !given(title, t.Title) && !given(story, t.Story):
 		c.errorf(at, "%s holds neither %s nor %s; give at least one, or leave %s out", at, keyTitle, keyStory, at)
-	case c.given(title) && t.Title == "":
+	case given(title, t.Title) && t.Title == "":
 		c.errorf(title, "%s is empty; write the title or leave the key out (the English one is used)", title)
 	case termtext.HasControl(t.Title):
 		c.errorf(title, "%s holds a control character, a line break or invalid UTF-8 (%s); a title is one line of plain text", title, echo(firstControl(t.Title, false)))
@@ -137,7 +140,7 @@ func (c *checker) translations() {
 		c.errorf(title, "%s must be at most %d characters long (got %d); put the rest in %s", title, MaxTitleLen, utf8.RuneCountInString(t.Title), story)
 	}
 	switch {
-	case c.given(story) && t.Story == "":
+	case given(story, t.Story) && t.Story == "":
 		c.errorf(story, "%s is empty; write the story or leave the key out (the English one is used)", story)
 	case termtext.EscapeKeepLines(t.Story) != t.Story:
 		c.errorf(story, "%s holds a control character or invalid UTF-8 (%s); a story may hold line breaks and tabs but no other control character", story, echo(firstControl(t.Story, true)))

@@ -60,6 +60,11 @@ func TestI18nPartialAndAbsent(t *testing.T) {
 	if s := f.Scenarios[0]; s.TitleIn(LangChinese) != "锁" || s.StoryIn(LangChinese) != "It expired.\n" {
 		t.Fatalf("partial: %q %q", s.TitleIn(LangChinese), s.StoryIn(LangChinese))
 	}
+	// Export validates the scenario without positions: the absent zh
+	// story is absent, not empty.
+	if data, err := Export(f.Scenarios[0], Options{}, nil); err != nil || !strings.Contains(string(data), "i18n:\n      zh:\n        title: 锁\n    seed: 1\n") {
+		t.Fatalf("export of a title-only translation: %v\n%s", err, data)
+	}
 	f, err = Load("i.yaml", []byte(y))
 	if err != nil {
 		t.Fatal(err)
