@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/lockstep-sim/lockstep/internal/termtext"
@@ -117,7 +118,7 @@ var textSection = newSection("i18n."+LangChinese, "i18n."+LangChinese+".",
 )
 
 // translations checks each given translation as text() checks the English
-// title and story, and refuses an empty one: a key written with no text
+// title and story, and refuses an empty (or blank) one: a key written with no text
 // is a mistake (leave it out to fall back to English).
 func (c *checker) translations() {
 	if c.s.I18n == nil || c.s.I18n.Zh == nil {
@@ -132,7 +133,7 @@ func (c *checker) translations() {
 	switch {
 	case !given(title, t.Title) && !given(story, t.Story):
 		c.errorf(at, "%s holds neither %s nor %s; give at least one, or leave %s out", at, keyTitle, keyStory, at)
-	case given(title, t.Title) && t.Title == "":
+	case given(title, t.Title) && strings.TrimSpace(t.Title) == "":
 		c.errorf(title, "%s is empty; write the title or leave the key out (the English one is used)", title)
 	case termtext.HasControl(t.Title):
 		c.errorf(title, "%s holds a control character, a line break or invalid UTF-8 (%s); a title is one line of plain text", title, echo(firstControl(t.Title, false)))
@@ -140,7 +141,7 @@ func (c *checker) translations() {
 		c.errorf(title, "%s must be at most %d characters long (got %d); put the rest in %s", title, MaxTitleLen, utf8.RuneCountInString(t.Title), story)
 	}
 	switch {
-	case given(story, t.Story) && t.Story == "":
+	case given(story, t.Story) && strings.TrimSpace(t.Story) == "":
 		c.errorf(story, "%s is empty; write the story or leave the key out (the English one is used)", story)
 	case termtext.EscapeKeepLines(t.Story) != t.Story:
 		c.errorf(story, "%s holds a control character or invalid UTF-8 (%s); a story may hold line breaks and tabs but no other control character", story, echo(firstControl(t.Story, true)))

@@ -85,6 +85,7 @@ func TestI18nRefused(t *testing.T) {
 		{"    i18n:\n      en: {title: x}\n", "i.yaml:8:7: unknown language \"en\" in i18n"},
 		{"    i18n: {zh: {story: \"\"}}\n", "i.yaml:7:24: i18n.zh.story is empty; write the story or leave the key out"},
 		{"    i18n: {zh: {title: \"\"}}\n", "i.yaml:7:24: i18n.zh.title is empty"},
+		{"    i18n: {zh: {story: \"  \\n\"}}\n", "i.yaml:7:24: i18n.zh.story is empty"},
 		{"    i18n: {zh: {}}\n", "i.yaml:7:12: i18n.zh holds neither title nor story"},
 		{"    i18n: {zh: {title: \"锁\\e[2J\"}}\n", "i.yaml:7:24: i18n.zh.title holds a control character, a line break or invalid UTF-8 (\"\\x1b\")"},
 		{"    i18n: {zh: {story: \"锁\\e]0;x\\a\"}}\n", "i.yaml:7:24: i18n.zh.story holds a control character or invalid UTF-8 (\"\\x1b\")"},
