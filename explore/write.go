@@ -45,6 +45,7 @@ func CounterexampleScenario(w *World, cx *Counterexample, res *Result, path stri
 	out.Faults = slices.Clone(cx.schedule)
 	out.Expect = []scenario.Expectation{{Metric: model.MetricSafe, Op: "==", Value: 0, Bool: true, Raw: "false"}}
 	out.Story = story(w, cx, res, path)
+	out.I18n = nil // the base scenario's translations tell another story
 	return &out
 }
 

@@ -16,6 +16,8 @@ import (
 func TestWriteReplays(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out", "nested")
 	s := testScenario(t, "small")
+	// A translation of the base scenario's text does not describe the counterexample.
+	s.I18n = &scenario.I18n{Zh: &scenario.Text{Title: "小世界", Story: "基础场景的故事。"}}
 	res := explored(t, Config{Scenario: s, Strategies: []string{"lua-release", "redlock"}, Runs: 120, Seed: 3, OutDir: dir,
 		File: "testdata/worlds.yaml"})
 	for _, sr := range res.Strategies {
@@ -35,6 +37,9 @@ func TestWriteReplays(t *testing.T) {
 		got := f.Scenarios[0]
 		if got.Lock.Strategy != sr.Strategy || got.Redis.Nodes != sr.Nodes || len(got.Faults) != len(cx.Faults) {
 			t.Errorf("%s: file has strategy %s, %d nodes, %d faults", sr.Strategy, got.Lock.Strategy, got.Redis.Nodes, len(got.Faults))
+		}
+		if got.I18n != nil {
+			t.Errorf("%s: the counterexample kept the base scenario's translation %+v", sr.Strategy, got.I18n.Zh)
 		}
 		if len(got.Expect) != 1 || got.Expect[0].Metric != "safe" || got.Expect[0].Raw != "false" {
 			t.Errorf("%s: expect %+v, want safe: false", sr.Strategy, got.Expect)

@@ -45,6 +45,7 @@ func Export(s *Scenario, o Options, outcome *Report) ([]byte, error) {
 	if len(o.ExtraFaults) > 0 || o.Strategy != "" || o.Seed != nil {
 		out.Name = s.Name + "-live"
 		out.Title = fmt.Sprintf("%s (%d fault(s) injected live)", s.Title, len(o.ExtraFaults))
+		out.I18n = s.I18n.liveTitle(len(o.ExtraFaults))
 	}
 	if outcome != nil {
 		out.Expect = outcomeExpect(outcome)

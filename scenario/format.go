@@ -24,6 +24,7 @@ var scenarioSection = newSection("scenario", "",
 			n.Style = yaml.LiteralStyle
 			return n
 		}},
+	i18nField,
 	field[Scenario]{name: keySeed, doc: "the random seed of the run; default 1",
 		read: readSeed, write: func(s *Scenario) *yaml.Node {
 			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatUint(s.Seed, 10)}

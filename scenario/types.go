@@ -27,6 +27,7 @@ type Scenario struct {
 	Name     string
 	Title    string
 	Story    string
+	I18n     *I18n // the title and story in other languages (i18n.go); nil: English only
 	Seed     uint64
 	Duration time.Duration
 	Network  Network

@@ -160,6 +160,7 @@ func (c *checker) scenario() {
 		c.name(keyName, "scenario "+keyName, s.Name, MaxNameLen, scenarioName, "a-z, 0-9 and -")
 	}
 	c.text()
+	c.translations()
 	if c.required(keyDuration, fmt.Sprintf("%s (the simulated-time limit, e.g. %s: 90s)", keyDuration, keyDuration)) {
 		c.positive(keyDuration, keyDuration, s.Duration)
 	}

@@ -97,6 +97,8 @@ func (p *parser) fields(n *yaml.Node, what string, known []string) []entry {
 			switch what {
 			case "fault":
 				p.fail(k, "unknown fault kind %s (kinds: %s)", echo(k.Value), strings.Join(faults.KindNames(), ", "))
+			case keyI18n:
+				p.fail(k, "unknown language %s in %s (languages: %s)", echo(k.Value), keyI18n, strings.Join(Languages[1:], ", "))
 			case keyExpect:
 				p.fail(k, "unknown metric %s in %s (metrics: %s)", echo(k.Value), keyExpect, strings.Join(MetricNames, ", "))
 			}
