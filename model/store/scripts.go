@@ -3,7 +3,7 @@ package store
 // The Lua scripts the strategies send. They run through miniredis's real Lua
 // engine, exactly as a client library would send them to Redis.
 
-// ScriptRelease deletes the lock only if it still holds our token (seed 000 §3).
+// ScriptRelease deletes the lock only if it still holds our token (《分布式锁：从 SET NX 到 Redlock》 §3).
 const ScriptRelease = `if redis.call("get", KEYS[1]) == ARGV[1] then
     return redis.call("del", KEYS[1])
 else
@@ -11,7 +11,7 @@ else
 end`
 
 // ScriptRenew extends the lock only if it still holds our token: the
-// watchdog's check-and-PEXPIRE (seed 001, Redisson's renewExpiration).
+// watchdog's check-and-PEXPIRE (《分布式锁：SET NX EX 之外，还有五道坑》, Redisson's renewExpiration).
 const ScriptRenew = `if redis.call("get", KEYS[1]) == ARGV[1] then
     return redis.call("pexpire", KEYS[1], ARGV[2])
 else
@@ -39,7 +39,7 @@ else
     return false
 end`
 
-// ScriptReentrantAcquire is seed 002's reentrant lock: a hash of holder and
+// ScriptReentrantAcquire is the reentrant lock of 《分布式锁》 (cs-note): a hash of holder and
 // count; the holder may take it again, anyone else gets 0.
 // KEYS: lock. ARGV: token, ttl ms.
 const ScriptReentrantAcquire = `local holder = redis.call("hget", KEYS[1], "holder")
@@ -55,7 +55,7 @@ if holder == false then
 end
 return 0`
 
-// ScriptReentrantRelease is seed 002's unlock: decrement, delete at zero.
+// ScriptReentrantRelease is the unlock of 《分布式锁》 (cs-note): decrement, delete at zero.
 // KEYS: lock. ARGV: token. Returns 1 when the count went down, 0 if not ours.
 const ScriptReentrantRelease = `local holder = redis.call("hget", KEYS[1], "holder")
 if holder ~= ARGV[1] then
