@@ -31,11 +31,21 @@ func traceView(s Snapshot) string {
 
 // A recorded trace played back shows what the live run showed, at every
 // step: clients' belief and truth, the lock key on every node (its owner and
-// TTL), the resource, the metrics; and it refuses faults and export.
+// TTL), the resource, the metrics; and it refuses faults and export. The
+// default set covers every feature family; LOCKSTEP_TRACE_ALL=1 plays every
+// bundled scenario.
 func TestTracePlayerMatchesTheRun(t *testing.T) {
 	names := []string{"gc-pause-wrong-delete", "fencing-token-kleppmann", "node-crash-everysec", "failover-before-replication",
 		"redlock-k3-clock-jump", "sentinel-split-brain", "watchdog-hung-capped", "node-clock-drift-fast", "partitioned-holder-watchdog-fenced",
-		"failover-after-replication", "reentrant-nested", "node-crash-restart-delay"}
+		"failover-after-replication", "reentrant-nested", "node-crash-restart-delay",
+		// One of every later feature family: eviction, min_replicas,
+		// wait_replicas, links, client profiles, pub/sub notify, a driver's
+		// resend, redis.version, named resources, several keys a hold,
+		// idempotency.
+		"evicted-lock-volatile-lru", "min-replicas-split-brain", "wait-replicas-failover", "redlock-split-vote",
+		"node-redlock-negative-validity", "redislock-no-retry", "redisson-notify-lost", "driver-resend-setnx",
+		"replica-clock-ahead-redis6", "replica-clock-ahead-redis7", "granularity-key-per-resource", "multikey-deadlock",
+		"idempotency-job-key"}
 	if os.Getenv("LOCKSTEP_TRACE_ALL") != "" {
 		names = nil
 		for _, s := range loadBundled(t).Scenarios {
