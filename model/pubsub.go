@@ -3,7 +3,7 @@ package model
 import (
 	"time"
 
-	"github.com/lockstep-sim/lockstep/model/tracefmt"
+	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // Redisson's release notification (lock.notify: pubsub). A waiter does not
@@ -85,7 +85,7 @@ func (c *Client) parkForRelease(t *Thread, d time.Duration) {
 	sub := c.sub
 	timer := c.afterLocal(d, func() {
 		sub.wake = nil
-		c.w.Emit(c.Name, "notify-timeout", "no release message within %s; tries again", tracefmt.Dur(d))
+		c.w.Tell(c.Name, "notify-timeout", "notify-timeout", sim.I("within_ns", int64(d)))
 		tk.Wake(nil)
 	})
 	sub.wake = func() { timer.Stop(); tk.Wake(nil) }
@@ -118,7 +118,7 @@ func (w *World) publishRelease(n *Node) {
 		switch {
 		case c.sub == nil || c.group.Dead():
 		case !w.Net.Connected(n.Name(), c.Name):
-			w.Emit(n.Name(), "notify-lost", "the release message to %s is cut off by a partition; %s waits out its TTL-bounded wait", c.Name, c.Name)
+			w.Tell(n.Name(), "notify-lost", "notify-lost", sim.S("client", c.Name))
 		default:
 			w.Net.Send(n.Name(), c.Name, c.releaseMessage)
 		}
@@ -131,7 +131,7 @@ func (c *Client) releaseMessage() {
 	if sub == nil || c.group.Dead() {
 		return // no longer waiting: the message is ignored
 	}
-	c.w.Emit(c.Name, "notified", "release message received; tries again")
+	c.w.Tell(c.Name, "notified", "notified")
 	if sub.wake != nil {
 		sub.wake()
 		return

@@ -33,6 +33,7 @@ type resHost struct{ w *World }
 func (h resHost) Now() time.Duration                          { return h.w.Now() }
 func (h resHost) Tapped() bool                                { return h.w.tap != nil }
 func (h resHost) Emit(proc, kind, format string, args ...any) { h.w.Emit(proc, kind, format, args...) }
+func (h resHost) Tell(proc, kind, id string, args ...sim.Arg) { h.w.Tell(proc, kind, id, args...) }
 func (h resHost) Line() []byte                                { return h.w.line() }
 func (h resHost) EmitLine(proc, kind string, b []byte)        { h.w.emitLine(proc, kind, b) }
 func (h resHost) Say(proc, kind, id string, args []sim.Arg, format string, a ...any) {
@@ -77,12 +78,12 @@ func (w *World) readResource(t *Thread, l *Lease) (int64, bool) {
 		return readReply{v, ok}, nil, true
 	})
 	if err != nil {
-		w.Emit(c.Name, "abort", "read of the resource failed (%v); the hold is abandoned", err)
+		w.Tell(c.Name, "abort", "read-failed", sim.S("error", err.Error()))
 		return 0, false
 	}
 	rr := reply.(readReply)
 	if !rr.ok {
-		w.Emit(c.Name, "abort", "the resource refused token %d; the hold is abandoned", l.Fence)
+		w.Tell(c.Name, "abort", "read-refused", sim.I("fence", l.Fence))
 	}
 	return rr.value, rr.ok
 }
@@ -96,7 +97,7 @@ func (w *World) writeResource(t *Thread, l *Lease, v int64) {
 		return nil, nil, true
 	})
 	if err != nil {
-		w.Emit(c.Name, "abort", "write to the resource failed (%v)", err)
+		w.Tell(c.Name, "abort", "write-failed", sim.S("error", err.Error()))
 	}
 }
 
@@ -122,7 +123,7 @@ func (w *World) startFencing() {
 	}
 	// A line of the trace, so at time 0 once the run's trace is attached.
 	w.K.At(0, func() {
-		w.Emit("net", "setup", "the fencing counter %s stands at %d on every shard: the first token is %d", key, start-1, start)
+		w.Tell("net", "setup", "fence-start", sim.S("key", key), sim.I("counter", int64(start-1)), sim.I("first", int64(start)))
 	})
 }
 

@@ -113,3 +113,14 @@ func (k *Kernel) EmitIDf(proc, kind, id string, args []Arg, format string, a ...
 	k.buf = fmt.Appendf(k.buf[:0], format, a...)
 	k.EmitID(proc, kind, id, args, k.buf)
 }
+
+// Renderer appends the text of message id with its arguments to dst (a
+// catalogue of messages: model/tracemsg.Append).
+type Renderer func(dst []byte, id string, args []Arg) []byte
+
+// EmitRendered is EmitID with the text rendered by r from id and args, in
+// the kernel's reused buffer.
+func (k *Kernel) EmitRendered(proc, kind, id string, args []Arg, r Renderer) {
+	k.buf = r(k.buf[:0], id, args)
+	k.EmitID(proc, kind, id, args, k.buf)
+}

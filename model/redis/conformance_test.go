@@ -3,7 +3,6 @@ package redis
 import (
 	"bytes"
 	"fmt"
-	"github.com/lockstep-sim/lockstep/model/store"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockstep-sim/lockstep/model/store"
 )
 
 // TestConformanceRealRedis runs the same random stream of lock commands and

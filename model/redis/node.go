@@ -72,6 +72,7 @@ type Node struct {
 	acks   []ackRecord
 	waits  []*waiter
 	emit   func(proc, kind, format string, args ...any)
+	tell   func(proc, kind, id string, args ...sim.Arg) // Cluster.Tell
 }
 
 // NewNode starts a node that is up, empty, and a master.
