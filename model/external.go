@@ -84,7 +84,8 @@ func (w *World) ExternalWait(n *Node, client string, args []string, reply func(a
 		return true
 	}
 	return w.Cluster.Wait(n, need, time.Duration(ms)*time.Millisecond, func(acked int, err error) {
-		w.emitLine(n.Name(), "cmd", w.cmdLine(client, args, acked, err))
+		w.sayLine(n.Name(), "cmd", "cmd", w.cmdLine(client, args, acked, err),
+			sim.S("node", n.Name()), sim.S("client", client), sim.S("command", commandName(args)))
 		reply(acked, err)
 	})
 }

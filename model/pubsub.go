@@ -103,17 +103,16 @@ func (c *Client) unsubscribe() { c.sub = nil }
 func (w *World) publishRelease(n *Node) {
 	b := append(w.line(), "publishes the release of "...)
 	b = append(append(b, w.Cfg.Lock.Key...), " to"...)
-	subs := 0
+	subs := len(b)
 	for _, c := range w.Clients {
 		if c.sub != nil && !c.group.Dead() {
 			b = append(append(b, ' '), c.Name...)
-			subs++
 		}
 	}
-	if subs == 0 {
+	if len(b) == subs {
 		return
 	}
-	w.emitLine(n.Name(), "publish", b)
+	w.sayLine(n.Name(), "publish", "publish", b, sim.S("key", w.Cfg.Lock.Key), sim.S("clients", string(b[subs+1:])))
 	for _, c := range w.Clients {
 		switch {
 		case c.sub == nil || c.group.Dead():

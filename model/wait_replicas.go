@@ -57,7 +57,8 @@ func (t *Thread) wait(n *Node, need int, timeout time.Duration) (int, error) {
 	tk := t.p.Arm()
 	w.Net.Send(c.Name, n.Name(), func() {
 		answered := w.Cluster.Wait(n, need, timeout, func(acked int, err error) {
-			w.emitLine(n.Name(), "cmd", w.cmdLine(c.Name, args, acked, err))
+			w.sayLine(n.Name(), "cmd", "cmd", w.cmdLine(c.Name, args, acked, err),
+				sim.S("node", n.Name()), sim.S("client", c.Name), sim.S("command", commandName(args)))
 			w.Net.Send(n.Name(), c.Name, func() { tk.Wake(waitReply{acked, err}) })
 		})
 		if !answered {

@@ -160,7 +160,8 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	}
 	if w.Cfg.ClusterSlots && n.Up() && crossSlot(args) {
 		err := RedisError(slot.CrossSlot) // a cluster node refuses it before running anything
-		w.emitLine(n.Name(), "cmd", w.cmdLine(client, args, nil, err))
+		w.sayLine(n.Name(), "cmd", "cmd", w.cmdLine(client, args, nil, err),
+			sim.S("node", n.Name()), sim.S("client", client), sim.S("command", commandName(args)))
 		return nil, err
 	}
 	reply, p, err := n.DoTracked(now, client, key, args)

@@ -2,9 +2,10 @@ package judge
 
 import (
 	"fmt"
-	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"strings"
 	"time"
+
+	"github.com/lockstep-sim/lockstep/model/tracefmt"
 
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -48,7 +49,7 @@ func (j *Judge) command(e *Event) {
 	case e.Before && !e.After && g != nil:
 		if g.owner != client && e.Op == OpRelease {
 			j.m.WrongReleases++
-			j.emit(client, "WRONG-RELEASE", fmt.Sprintf("%s deleted the lock on %s that %s holds", client, name, g.owner))
+			j.emit(client, "WRONG-RELEASE", "wrong-release", sim.S("client", client), sim.S("node", name), sim.S("owner", g.owner))
 		}
 		how := "released"
 		if g.owner != client {

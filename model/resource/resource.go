@@ -27,6 +27,9 @@ type Host interface {
 	// judge ignores are kept.
 	Tapped() bool
 	Emit(proc, kind, format string, args ...any)
+	// Tell is a line of message id, its text rendered from the catalogue
+	// (model/tracemsg).
+	Tell(proc, kind, id string, args ...sim.Arg)
 	// Say is Emit with a message id and its arguments (a trace reader
 	// rebuilds the resource panel from the writes' ids).
 	Say(proc, kind, id string, args []sim.Arg, format string, a ...any)
@@ -84,6 +87,8 @@ type Resource struct {
 
 	named map[string]int64 // the counters of named resources; Value is the unnamed one's
 
+	args []sim.Arg // reused: a read line's message arguments (no allocation per read)
+
 	ev    judge.Event // the judge's event of the request just served (Event)
 	hasEv bool
 }
@@ -132,8 +137,7 @@ func (r *Resource) admit(q *Request) bool {
 		return false
 	}
 	if q.Fence == r.MaxToken && r.maxOwner != "" && r.maxOwner != q.Client {
-		r.h.Emit(Name, "same-token", "%s carries token %d, which %s carried too: the resource cannot order them",
-			q.Client, q.Fence, r.maxOwner)
+		r.h.Tell(Name, "same-token", "same-token", sim.S("client", q.Client), sim.I("fence", q.Fence), sim.S("other", r.maxOwner))
 	}
 	r.MaxToken, r.maxOwner = q.Fence, q.Client
 	return true
@@ -149,7 +153,7 @@ func (r *Resource) Read(req Request) (int64, bool) {
 	if r.checksReads() && !r.admit(q) {
 		r.rejected++
 		r.feed(judge.Event{Kind: judge.ResourceRead, Client: q.Client})
-		r.h.Emit(Name, "rejected", "read by %s with token %d refused: token %d already seen", q.Client, q.Fence, r.MaxToken)
+		r.h.Tell(Name, "rejected", "read-rejected", sim.S("client", q.Client), sim.I("fence", q.Fence), sim.I("max", r.MaxToken))
 		return 0, false
 	}
 	if r.h.Tapped() { // an admitted read changes nothing the judge counts
@@ -157,13 +161,19 @@ func (r *Resource) Read(req Request) (int64, bool) {
 	}
 	if r.cas() {
 		r.Stamp = q.Token
-		r.h.Emit(Name, "read", "%s read counter = %d and stamped it %s", q.Client, r.Value, q.Token)
+		r.h.Tell(Name, "read", "read-stamped", sim.S("client", q.Client), sim.I("value", r.Value), sim.S("token", q.Token))
 		return r.Value, true
 	}
 	v := r.valueOf(q)
 	b := append(r.h.Line(), q.Client...)
 	b = strconv.AppendInt(append(append(append(b, " read "...), r.counterOf(q)...), " = "...), v, 10)
-	r.h.EmitLine(Name, "read", appendTokenNote(b, q))
+	args := append(r.args[:0], sim.S("client", q.Client), sim.S("counter", r.counterOf(q)), sim.I("value", v))
+	id := "read"
+	if q.Fence > 0 {
+		id, args = "read-token", append(args, sim.I("fence", q.Fence))
+	}
+	r.args = args
+	r.h.SayLine(Name, "read", id, appendTokenNote(b, q), args...)
 	return v, true
 }
 

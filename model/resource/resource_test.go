@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/model/tracemsg"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -21,6 +22,10 @@ func (h *host) Line() []byte                   { return nil }
 func (h *host) EmitLine(p, k string, b []byte) { h.lines = append(h.lines, k+": "+string(b)) }
 func (h *host) Emit(p, k, f string, a ...any) {
 	h.lines = append(h.lines, k+": "+fmt.Sprintf(f, a...))
+}
+func (h *host) Tell(p, k, id string, a ...sim.Arg) {
+	s, _ := tracemsg.Render(id, a)
+	h.lines = append(h.lines, k+": "+s)
 }
 func (h *host) Say(p, k, _ string, _ []sim.Arg, f string, a ...any) { h.Emit(p, k, f, a...) }
 func (h *host) SayLine(p, k, _ string, b []byte, _ ...sim.Arg)      { h.EmitLine(p, k, b) }

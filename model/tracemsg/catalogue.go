@@ -101,4 +101,45 @@ var catalogue = []Message{
 	{"renew-fail", "watchdog: renewal of {token} failed (the key is no longer ours, or no answer in time); renewal stops", "the watchdog stops"},
 	{"renew-cap", "watchdog: max_renewals {max} reached; renewal stops", "the watchdog hit its cap"},
 	{"renew-retry", "watchdog: renewal of {token} failed ({error}); tries again in {every_ns:rdur} (on_failure: retry)", "the watchdog retries"},
+
+	// Redlock (model/redlock*.go).
+	{"node-ok", "{node}: OK", "a Redlock node granted"},
+	{"node-ok-counter", "{node}: OK (counter {counter})", "a Redlock node granted and its fencing counter stands at counter"},
+	{"node-taken", "{node}: taken by another client", "a Redlock node refused: someone holds it"},
+	{"node-timeout", "{node}: no reply within {within}", "a Redlock node did not answer in time (within: the bound, as the config names it)"},
+	{"node-error", "{node}: error {error}", "a Redlock node answered an error"},
+	{"node-outcome", "{node}: {outcome}", "a Redlock node's other outcome"},
+	{"quorum", "{granted} of {nodes} nodes (quorum {quorum}) {tally}, elapsed {elapsed_ns:dur}, validity {validity_ns:dur}: lock granted", "a Redlock attempt won (tally: the nodes by outcome)"},
+	{"refused", "{granted} of {nodes} nodes (quorum {quorum}) {tally}, elapsed {elapsed_ns:dur}, validity {validity_ns:dur}: {why}; releasing on all nodes", "a Redlock attempt lost (why: no quorum, validity used up)"},
+	{"refused-nested", "{granted} of {nodes} nodes (quorum {quorum}) {tally}, elapsed {elapsed_ns:dur}, validity {validity_ns:dur}: {why}; the keys are this hold's own, so nothing is released", "a nested Redlock attempt lost"},
+	{"refused-keeps", "{granted} of {nodes} nodes (quorum {quorum}) {tally}, elapsed {elapsed_ns:dur}, validity {validity_ns:dur}: {why}; its keys stay until its last try has failed", "a Redlock attempt lost; its keys stay for the next try"},
+	{"redlock-retry", "Redlock retries in {delay_ns:dur} (random delay, attempt {attempt} of {of})", "a Redlock retry"},
+	{"extend-expired", "cannot extend an already-expired lock: the lease ended at {until_ns:time} by its clock; nothing is sent", "an extension after the lease"},
+	{"extend-no-quorum", "extended on {extended} of {nodes} nodes (quorum {quorum})", "an extension without quorum"},
+	{"extend-late", "extended on {extended} nodes, but only after the lease had run out at {until_ns:time}", "an extension that came too late"},
+	{"extend-validity", "extended on {extended} nodes, but the validity is used up ({validity_ns:dur})", "an extension without validity left"},
+
+	// The resource (model/resource).
+	{"read", "{client} read {counter} = {value}", "a read of the resource (counter: which, with named resources its name)"},
+	{"read-token", "{client} read {counter} = {value} [token {fence}]", "a fenced read"},
+	{"read-stamped", "{client} read counter = {value} and stamped it {token}", "a read under fencing: cas"},
+	{"read-rejected", "read by {client} with token {fence} refused: token {max} already seen", "the resource refused a stale read"},
+	{"same-token", "{client} carries token {fence}, which {other} carried too: the resource cannot order them", "two holders with one token"},
+	{"duplicate", "write {value} by {client} for {job} refused: {by} wrote {job} already (the idempotency key is taken)", "idempotency refused a write"},
+
+	// More client lines (model).
+	{"write-skipped", "check before write: the lease of {token} ended at {until_ns:time} by its clock, now {now_ns:time}; the write is skipped", "check_before_write stopped a write"},
+	{"resend", "driver: no reply in time; sends {command} to {node} again (retry {retry} of {of})", "a driver resends a command"},
+	{"publish", "publishes the release of {key} to {clients}", "a release message to the subscribed clients (space-separated)"},
+
+	// The judge (model/judge): what it finds, as it finds it.
+	{"violation", "{at_ns:time}: {client} acquired while {rival} ({state}) still believed it held the lock", "a safety violation: two clients in their critical sections (state: the rival's, English)"},
+	{"violation-why", "{at_ns:time}: {client} acquired while {rival} ({state}) still believed it held the lock ({why})", "the same, with why the rival's grant had ended (English)"},
+	{"wrong-release", "{client} deleted the lock on {node} that {owner} holds", "a release deleted another client's lock"},
+	{"unheld-release", "{client} releases a lock it does not hold ({why})", "a release by a client whose grant had ended (why: English)"},
+
+	// The run (scenario).
+	{"run-end", "run ends at {at_ns:time}", "the run's last line"},
+	{"budget", "event budget exhausted at t={at_ns:time} after {events} kernel events: the run is cut short", "the event budget ran out"},
+	{"cancelled", "run cancelled at t={at_ns:time} after {events} kernel events", "the run was cancelled"},
 }
