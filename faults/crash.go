@@ -110,7 +110,7 @@ func crashNodeNow(w *model.World, n *model.Node, f Fault) bool {
 		w.Tell(n.Name(), "fault", "node-crashed-already", sim.S("node", n.Name()), sim.I("until_ns", int64(max(until, end))))
 		return true
 	}
-	w.Say(n.Name(), "fault", "node-crashed", []sim.Arg{sim.S("node", n.Name())}, "%s crashes (persistence %s)", n.Name(), persistence(n))
+	w.Say(n.Name(), "fault", "node-crashed", []sim.Arg{sim.S("node", n.Name()), sim.S("persistence", persistence(n))}, "%s crashes (persistence %s)", n.Name(), persistence(n))
 	w.CrashNode(n)
 	return true
 }

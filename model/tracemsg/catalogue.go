@@ -7,6 +7,22 @@ package tracemsg
 // A template's wording is the trace hash's: changing it changes every
 // hash of a trace that has the line.
 var catalogue = []Message{
+	// The ids the trace player reads (model/tracelog's IDs). A template
+	// "" means the text carries more than the arguments (the command and
+	// its reply, a lease's wording, how many holds), so it is not rendered
+	// from them yet: the arguments are what a reader needs.
+	{"cmd", "", "a client's command ran on a node (the text has the command and the reply)"},
+	{"no-reply", "{node} is down: {client}'s {command} gets no reply", "the node was down: no reply"},
+	{"acquired", "", "the client believes it holds the lock"},
+	{"released", "released {token}", "the client released it"},
+	{"renewed", "", "the watchdog extended the lease"},
+	{"gave-up", "{what} of {token} failed after {attempts} attempt(s)", "an acquire (or re-acquire) failed after its retries"},
+	{"done", "", "the client finished its holds"},
+	{"write", "", "a write to the resource, applied or refused"},
+	{"node-crashed", "{node} crashes (persistence {persistence})", "a node crashed"},
+	{"node-restarted", "", "it restarted"},
+	{"replicated", "", "a replica applied writes from its master"},
+
 	// Faults (faults/).
 	{"fault-not-client", "{fault} does not apply to a client", "a fault that cannot strike a client targets one: skipped"},
 	{"fault-not-node", "{fault} does not apply to a node", "a fault that cannot strike a node targets one: skipped"},
