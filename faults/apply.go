@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
@@ -93,13 +92,6 @@ func netNode(apply func(*model.World, Fault)) func(*model.World, *model.Node, Fa
 func formatRate(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 func persistence(n *model.Node) string { return n.Config().Persistence }
-
-func signed(d time.Duration) string {
-	if d >= 0 {
-		return "+" + d.String()
-	}
-	return d.String()
-}
 
 // desc is a fault as its trace lines name it (Fault.String, called through
 // fmt: a direct call would make the fault table's initialisation refer to
