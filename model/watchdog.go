@@ -56,8 +56,8 @@ func (c *Client) renew(t *Thread, l *Lease, cfg *WatchdogConfig) bool {
 		return false
 	}
 	c.renewals++
-	c.w.Say(c.Name, "renewed", "renewed", []sim.Arg{sim.S("client", c.Name), sim.S("token", l.Token), sim.I("until_ms", msOr(l.Until)), sim.I("until_ns", int64(l.Until))},
-		"watchdog extended %s (renewal %d), believes it holds until %s",
+	c.w.Say(c.Name, "renewed", "renewed", []sim.Arg{sim.S("client", c.Name), sim.S("token", l.Token), sim.I("until_ms", msOr(l.Until)), sim.I("until_ns", int64(l.Until)),
+		sim.I("renewal", int64(c.renewals))}, "watchdog extended %s (renewal %d), believes it holds until %s",
 		l.Token, c.renewals, sim.FormatTime(l.Until))
 	if cfg.MaxRenewals > 0 && c.renewals >= cfg.MaxRenewals {
 		c.w.Tell(c.Name, "renew-cap", "renew-cap", sim.I("max", int64(cfg.MaxRenewals)))

@@ -15,7 +15,7 @@ var catalogue = []Message{
 	{"no-reply", "{node} is down: {client}'s {command} gets no reply", "the node was down: no reply"},
 	{"acquired", "", "the client believes it holds the lock"},
 	{"released", "released {token}", "the client released it"},
-	{"renewed", "", "the watchdog extended the lease"},
+	{"renewed", "watchdog extended {token} (renewal {renewal}), believes it holds until {until_ns:time}", "the watchdog extended the lease"},
 	{"gave-up", "{what} of {token} failed after {attempts} attempt(s)", "an acquire (or re-acquire) failed after its retries"},
 	{"done", "", "the client finished its holds"},
 	{"write", "", "a write to the resource, applied or refused"},
