@@ -114,13 +114,13 @@ func (k *Kernel) EmitIDf(proc, kind, id string, args []Arg, format string, a ...
 	k.EmitID(proc, kind, id, args, k.buf)
 }
 
-// Renderer appends the text of message id with its arguments to dst (a
-// catalogue of messages: model/tracemsg.Append).
-type Renderer func(dst []byte, id string, args []Arg) []byte
+// Scratch is the kernel's reused message buffer, emptied: a caller that
+// builds a message in it hands it back with EmitIDScratch.
+func (k *Kernel) Scratch() []byte { return k.buf[:0] }
 
-// EmitRendered is EmitID with the text rendered by r from id and args, in
-// the kernel's reused buffer.
-func (k *Kernel) EmitRendered(proc, kind, id string, args []Arg, r Renderer) {
-	k.buf = r(k.buf[:0], id, args)
-	k.EmitID(proc, kind, id, args, k.buf)
+// EmitIDScratch is EmitID for a message built in Scratch's buffer, which
+// the kernel keeps (grown) for the next one.
+func (k *Kernel) EmitIDScratch(proc, kind, id string, args []Arg, msg []byte) {
+	k.buf = msg
+	k.EmitID(proc, kind, id, args, msg)
 }

@@ -65,7 +65,7 @@ func Lookup(id string) (Message, bool) {
 // Emit records a trace line of message id at the kernel's current time,
 // its text rendered from the catalogue (in the kernel's reused buffer).
 func Emit(k *sim.Kernel, proc, kind, id string, args ...sim.Arg) {
-	k.EmitRendered(proc, kind, id, args, Append)
+	k.EmitIDScratch(proc, kind, id, args, Append(k.Scratch(), id, args))
 }
 
 // Render is the English text of message id with args; false when the
