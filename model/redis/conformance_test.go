@@ -3,6 +3,7 @@ package redis
 import (
 	"bytes"
 	"fmt"
+	"github.com/lockstep-sim/lockstep/model/store"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -10,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/lockstep-sim/lockstep/model/store"
 )
 
 // TestConformanceRealRedis runs the same random stream of lock commands and

@@ -5,13 +5,12 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
+	"github.com/lockstep-sim/lockstep/model/store"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/lockstep-sim/lockstep/model/store"
 
 	"github.com/alicebob/miniredis/v2/server"
 )
