@@ -1,10 +1,9 @@
 package model
 
 import (
+	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"slices"
 	"time"
-
-	"github.com/lockstep-sim/lockstep/model/tracefmt"
 
 	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/sim"

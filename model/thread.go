@@ -2,11 +2,10 @@ package model
 
 import (
 	"errors"
+	"github.com/lockstep-sim/lockstep/model/store"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/lockstep-sim/lockstep/model/store"
 
 	"github.com/alicebob/miniredis/v2/server"
 

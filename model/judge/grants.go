@@ -2,10 +2,9 @@ package judge
 
 import (
 	"fmt"
+	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"strings"
 	"time"
-
-	"github.com/lockstep-sim/lockstep/model/tracefmt"
 
 	"github.com/lockstep-sim/lockstep/sim"
 )

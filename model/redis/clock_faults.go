@@ -2,9 +2,8 @@ package redis
 
 import (
 	"fmt"
-	"time"
-
 	"github.com/lockstep-sim/lockstep/model/tracefmt"
+	"time"
 
 	"github.com/lockstep-sim/lockstep/sim"
 )
