@@ -33,7 +33,9 @@ give the same report for any --workers.
 Reported per strategy: runs, the share that violated safety with a 95%
 Wilson interval, the shares with lost updates and stuck locks, the runs cut
 short by the event budget (--budget; never counted as safe), fencing
-rejections, wrong releases, and how many violating runs had each fault kind.
+rejections, wrong releases (and, when any, unheld releases, refused and
+duplicate writes, deadlocks), the mean holds per simulated second, and how
+many violating runs had each fault kind.
 A strategy needing more nodes than redis.nodes gets them (Redlock: 5), and
 its faults strike its own nodes. --strategies takes client profiles too
 (redsync, redisson, redisson-redlock, node-redlock, redislock, redis-py,

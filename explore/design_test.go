@@ -54,7 +54,10 @@ func TestExploreReportsDroppedModifiers(t *testing.T) {
 	}
 }
 
-func reentrantNested(t *testing.T) *scenario.Scenario {
+func reentrantNested(t *testing.T) *scenario.Scenario { return bundled(t, "reentrant-nested") }
+
+// bundled is the bundled scenario of that name.
+func bundled(t *testing.T, name string) *scenario.Scenario {
 	t.Helper()
 	data, err := os.ReadFile("../scenarios.yaml")
 	if err != nil {
@@ -64,7 +67,7 @@ func reentrantNested(t *testing.T) *scenario.Scenario {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := f.Find("reentrant-nested")
+	s, err := f.Find(name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,12 +27,21 @@ func (res *Result) WriteText(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "strategy\tnodes\truns\tunsafe\t95% interval\tlost updates\tstuck\tbudget exhausted\tfencing rejections\twrong releases")
+	extra := res.extraCounts()
+	fmt.Fprint(tw, "strategy\tnodes\truns\tunsafe\t95% interval\tlost updates\tstuck\tbudget exhausted\tfencing rejections\twrong releases")
+	if extra {
+		fmt.Fprint(tw, "\tunheld releases\trefused writes\tduplicate writes\tdeadlocks")
+	}
+	fmt.Fprintln(tw, "\tholds/s")
 	for _, sr := range res.Strategies {
 		v := sr.Violations
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d (%s)\t%s – %s\t%s\t%s\t%d\t%d\t%d\n", sr.Strategy, sr.Nodes, sr.Runs,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d (%s)\t%s – %s\t%s\t%s\t%d\t%d\t%d", sr.Strategy, sr.Nodes, sr.Runs,
 			v.Count, pct(v.Rate), pct(v.Low), pct(v.High), pct(sr.LostUpdates.Rate), pct(sr.Stuck.Rate),
 			sr.BudgetExhausted.Count, sr.FencingRejections, sr.WrongReleases)
+		if extra {
+			fmt.Fprintf(tw, "\t%d\t%d\t%d\t%d", sr.UnheldReleases, sr.RefusedWrites, sr.DuplicateWrites, sr.Deadlocks)
+		}
+		fmt.Fprintf(tw, "\t%.3f\n", sr.Throughput)
 	}
 	tw.Flush()
 	for _, sr := range res.Strategies {
@@ -94,4 +103,16 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// extraCounts reports whether any strategy counted an unheld release, a
+// refused or duplicate write or a deadlock: the table lists those columns
+// only then, as the run report lists those metrics only when not 0.
+func (res *Result) extraCounts() bool {
+	for _, sr := range res.Strategies {
+		if sr.UnheldReleases+sr.RefusedWrites+sr.DuplicateWrites+sr.Deadlocks != 0 {
+			return true
+		}
+	}
+	return false
 }

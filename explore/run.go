@@ -278,7 +278,9 @@ func outcomeOf(rep *scenario.Report, sched []faults.Fault) Outcome {
 	return Outcome{Done: true, Violations: rep.Violations, LostUpdates: rep.LostUpdates,
 		FencingRejections: rep.FencingRejections, WrongReleases: rep.WrongReleases, Stuck: rep.Stuck,
 		BudgetExhausted: rep.BudgetExhausted,
-		Skipped:         len(rep.Skipped), Faults: len(sched), Kinds: kindBits(sched)}
+		UnheldReleases:  rep.UnheldReleases, RefusedWrites: rep.RefusedWrites,
+		DuplicateWrites: rep.DuplicateWrites, Deadlocks: rep.Deadlocks, Throughput: rep.Throughput,
+		Skipped: len(rep.Skipped), Faults: len(sched), Kinds: kindBits(sched)}
 }
 
 // counterexamples shrinks and writes one counterexample per strategy that

@@ -46,6 +46,11 @@ type Outcome struct {
 	LostUpdates       int64
 	FencingRejections int64
 	WrongReleases     int64
+	UnheldReleases    int64 // releases by a client that held nothing
+	RefusedWrites     int64 // writes refused for want of replicas
+	DuplicateWrites   int64 // writes refused as already done (idempotency)
+	Deadlocks         int64
+	Throughput        int64 // thousandths of a hold per simulated second
 	Stuck             bool
 	BudgetExhausted   bool   // the run spent its event budget: cut short, judged only up to there
 	Skipped           int    // faults the world skipped
@@ -82,7 +87,15 @@ type Stats struct {
 	BudgetExhausted   Rate  `json:"budget_exhausted_runs"`
 	FencingRejections int64 `json:"fencing_rejections"` // total over all runs
 	WrongReleases     int64 `json:"wrong_releases"`     // total over all runs
-	SkippedFaults     int   `json:"skipped_faults"`     // total; 0 unless a target was missing
+	UnheldReleases    int64 `json:"unheld_releases"`    // total over all runs
+	RefusedWrites     int64 `json:"refused_writes"`     // total over all runs
+	DuplicateWrites   int64 `json:"duplicate_writes"`   // total over all runs
+	Deadlocks         int64 `json:"deadlocks"`          // total over all runs
+	// Throughput is the mean over the runs of each run's throughput,
+	// holds per simulated second (a run's own is in thousandths: its mean
+	// is exact in float).
+	Throughput    float64 `json:"throughput"`
+	SkippedFaults int     `json:"skipped_faults"` // total; 0 unless a target was missing
 	// KindsInViolations counts, per fault kind, the violating runs whose
 	// schedule had that kind, in the format's kind order; kinds that appear
 	// in no violating run are left out.
@@ -104,6 +117,8 @@ func Aggregate(outs []Outcome) Stats {
 type Tally struct {
 	runs, viol, lost, stuck, exhausted int
 	fencing, wrong                     int64
+	unheld, refused, dup, deadlocks    int64
+	throughput                         int64 // sum of the runs' thousandths
 	skipped                            int
 	perKind                            [16]int // by faults.Kinds index; Outcome.Kinds is 16 bits
 }
@@ -133,12 +148,21 @@ func (t *Tally) Add(o Outcome) {
 	}
 	t.fencing += o.FencingRejections
 	t.wrong += o.WrongReleases
+	t.unheld += o.UnheldReleases
+	t.refused += o.RefusedWrites
+	t.dup += o.DuplicateWrites
+	t.deadlocks += o.Deadlocks
+	t.throughput += o.Throughput
 	t.skipped += o.Skipped
 }
 
 // Stats are the aggregates of what was added.
 func (t *Tally) Stats() Stats {
-	st := Stats{Runs: t.runs, FencingRejections: t.fencing, WrongReleases: t.wrong, SkippedFaults: t.skipped}
+	st := Stats{Runs: t.runs, FencingRejections: t.fencing, WrongReleases: t.wrong, SkippedFaults: t.skipped,
+		UnheldReleases: t.unheld, RefusedWrites: t.refused, DuplicateWrites: t.dup, Deadlocks: t.deadlocks}
+	if t.runs > 0 {
+		st.Throughput = float64(t.throughput) / 1000 / float64(t.runs)
+	}
 	st.Violations = NewRate(t.viol, t.runs)
 	st.LostUpdates = NewRate(t.lost, t.runs)
 	st.Stuck = NewRate(t.stuck, t.runs)

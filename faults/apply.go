@@ -1,9 +1,9 @@
 package faults
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
@@ -34,7 +34,7 @@ func Apply(w *model.World, f Fault) {
 	}
 	if c := w.Client(f.Target); c != nil {
 		if s.OnClient == nil {
-			w.Emit(c.Name, "skipped", "%s does not apply to a client", f)
+			w.Tell(c.Name, "skipped", "fault-not-client", sim.S("fault", desc(f)))
 			return
 		}
 		s.OnClient(w, c, f)
@@ -42,7 +42,7 @@ func Apply(w *model.World, f Fault) {
 	}
 	if n := w.Node(f.Target); n != nil {
 		if s.OnNode == nil {
-			w.Emit(n.Name(), "skipped", "%s does not apply to a node", f)
+			w.Tell(n.Name(), "skipped", "fault-not-node", sim.S("fault", desc(f)))
 			return
 		}
 		s.OnNode(w, n, f)
@@ -51,7 +51,7 @@ func Apply(w *model.World, f Fault) {
 	if slices.Contains(w.Sentinels, f.Target) {
 		// A sentinel holds no data: only the network faults reach it.
 		if s.OnSentinel == nil {
-			w.Emit(f.Target, "skipped", "%s does not apply to a sentinel", f)
+			w.Tell(f.Target, "skipped", "fault-not-sentinel", sim.S("fault", desc(f)))
 			return
 		}
 		s.OnSentinel(w, f)
@@ -60,7 +60,7 @@ func Apply(w *model.World, f Fault) {
 	if f.Target == model.ResourceName {
 		// Like a sentinel, the resource is only a process on the network.
 		if s.OnSentinel == nil {
-			w.Emit(f.Target, "skipped", "%s does not apply to the resource", f)
+			w.Tell(f.Target, "skipped", "fault-not-resource", sim.S("fault", desc(f)))
 			return
 		}
 		s.OnSentinel(w, f)
@@ -70,7 +70,7 @@ func Apply(w *model.World, f Fault) {
 		s.Untargeted(w, f)
 		return
 	}
-	w.Emit("net", "skipped", "%s skipped: no process %q in this world", f, f.Target)
+	w.Tell("net", "skipped", "fault-no-target", sim.S("fault", desc(f)), sim.S("target", strconv.Quote(f.Target)))
 }
 
 // Overlapping faults of one kind on one target nest (docs/scenario-format.md,
@@ -78,14 +78,6 @@ func Apply(w *model.World, f Fault) {
 // covers it, a start while one is on only extends it, and only the last end
 // lifts it. model.Cover keeps the count; the kinds say in the trace what a
 // start or end did.
-
-// stillOn is what until says: "<what> until <time>", or "<what> for good".
-func stillOn(what string, until time.Duration) string {
-	if until == model.Forever {
-		return what + " for good (a crash without " + FieldRestartAfter.Name + ")"
-	}
-	return what + " until " + sim.FormatTime(until)
-}
 
 // net hooks: a network fault strikes a client, a node or a sentinel alike.
 func netClient(apply func(*model.World, Fault)) func(*model.World, *model.Client, Fault) {
@@ -101,9 +93,7 @@ func formatRate(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 func persistence(n *model.Node) string { return n.Config().Persistence }
 
-func signed(d time.Duration) string {
-	if d >= 0 {
-		return "+" + d.String()
-	}
-	return d.String()
-}
+// desc is a fault as its trace lines name it (Fault.String, called through
+// fmt: a direct call would make the fault table's initialisation refer to
+// itself).
+func desc(f Fault) string { return fmt.Sprint(f) }

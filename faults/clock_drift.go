@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // ClockDrift makes a clock run Rate× true speed from now on.
@@ -40,15 +41,15 @@ var clockDriftSpec = Spec{
 		if rateOK(f.Rate) {
 			return false
 		}
-		w.Emit(f.Target, "skipped", "%s skipped: a drift rate must be between %g and %g", f, MinRate, float64(MaxRate))
+		w.Tell(f.Target, "skipped", "drift-rate-out-of-range", sim.S("fault", desc(f)), sim.S("min", formatRate(MinRate)), sim.S("max", formatRate(float64(MaxRate))))
 		return true
 	},
 	OnClient: func(w *model.World, c *model.Client, f Fault) {
-		w.Emit(c.Name, "fault", "%s clock drift: rate %s (%s)", c.Name, formatRate(f.Rate), f.Kind)
+		w.Tell(c.Name, "fault", "clock-drift", sim.S("target", c.Name), sim.S("rate", formatRate(f.Rate)), sim.S("fault", string(f.Kind)))
 		c.SetClockRate(f.Rate)
 	},
 	OnNode: func(w *model.World, n *model.Node, f Fault) {
-		w.Emit(n.Name(), "fault", "%s clock drift: rate %s (%s)", n.Name(), formatRate(f.Rate), f.Kind)
+		w.Tell(n.Name(), "fault", "clock-drift", sim.S("target", n.Name()), sim.S("rate", formatRate(f.Rate)), sim.S("fault", string(f.Kind)))
 		w.DriftNodeClock(n, f.Rate)
 	},
 	Generate: func(g *Gen) Fault {

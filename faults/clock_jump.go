@@ -40,12 +40,12 @@ var clockJumpSpec = Spec{
 		return fmt.Sprintf("%s %s %s%s", f.Kind, f.Target, sign, f.By)
 	},
 	OnClient: func(w *model.World, c *model.Client, f Fault) {
-		w.Emit(c.Name, "fault", "%s clock %s (%s)", c.Name, signed(f.By), f.Kind)
+		w.Tell(c.Name, "fault", "client-clock-jump", sim.S("client", c.Name), sim.I("by_ns", int64(f.By)), sim.S("fault", string(f.Kind)))
 		c.JumpClock(f.By)
 	},
 	OnNode: func(w *model.World, n *model.Node, f Fault) {
-		w.Emit(n.Name(), "fault", "%s clock %s (%s): its wall clock now reads %s", n.Name(), signed(f.By), f.Kind,
-			sim.FormatTime(n.Clock().Wall(w.Now())+f.By))
+		w.Tell(n.Name(), "fault", "node-clock-jump", sim.S("node", n.Name()), sim.I("by_ns", int64(f.By)), sim.S("fault", string(f.Kind)),
+			sim.I("wall_ns", int64(n.Clock().Wall(w.Now())+f.By)))
 		w.JumpNodeClock(n, f.By)
 	},
 	Generate: func(g *Gen) Fault {

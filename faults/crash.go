@@ -62,11 +62,11 @@ var crashSpec = Spec{
 
 func crashClient(w *model.World, c *model.Client, _ Fault) {
 	if c.State() == model.StateCrashed {
-		w.Emit(c.Name, "fault", "%s has already crashed: nothing more to crash", c.Name)
+		w.Tell(c.Name, "fault", "client-crashed-already", sim.S("client", c.Name))
 		return
 	}
 	c.Crash()
-	w.Emit(c.Name, "fault", "%s crashes: no release, no renewal", c.Name)
+	w.Tell(c.Name, "fault", "client-crashed", sim.S("client", c.Name))
 }
 
 // crashNode crashes n and schedules its restart, if any.
@@ -77,7 +77,7 @@ func crashNode(w *model.World, n *model.Node, f Fault) {
 	end := w.Now() + f.RestartAfter
 	w.K.After(f.RestartAfter, func() {
 		if last, until := w.Cover(string(Crash), n.Name()).End(end); !last {
-			w.Emit(n.Name(), "fault-end", "%s does not restart after %s: %s", n.Name(), f.RestartAfter, stillOn("another crash keeps it down", until))
+			w.Tell(n.Name(), "fault-end", "node-restart-overlapped", sim.S("node", n.Name()), sim.I("after_ns", int64(f.RestartAfter)), sim.I("until_ns", int64(until)))
 			return
 		}
 		if n.Up() {
@@ -103,14 +103,14 @@ func crashNodeNow(w *model.World, n *model.Node, f Fault) bool {
 	}
 	cov := w.Cover(string(Crash), n.Name())
 	if !n.Up() && !cov.On() {
-		w.Emit(n.Name(), "skipped", "%s skipped: %s is down", f, n.Name())
+		w.Tell(n.Name(), "skipped", "fault-node-down", sim.S("fault", desc(f)), sim.S("node", n.Name()))
 		return false
 	}
 	if first, until := cov.Begin(end); !first {
-		w.Emit(n.Name(), "fault", "%s crashes while already down: %s", n.Name(), stillOn("it stays down", max(until, end)))
+		w.Tell(n.Name(), "fault", "node-crashed-already", sim.S("node", n.Name()), sim.I("until_ns", int64(max(until, end))))
 		return true
 	}
-	w.Say(n.Name(), "fault", "node-crashed", []sim.Arg{sim.S("node", n.Name())}, "%s crashes (persistence %s)", n.Name(), persistence(n))
+	w.Say(n.Name(), "fault", "node-crashed", []sim.Arg{sim.S("node", n.Name()), sim.S("persistence", persistence(n))}, "%s crashes (persistence %s)", n.Name(), persistence(n))
 	w.CrashNode(n)
 	return true
 }

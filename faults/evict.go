@@ -1,6 +1,9 @@
 package faults
 
-import "github.com/lockstep-sim/lockstep/model"
+import (
+	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/sim"
+)
 
 // Evict makes a master evict the lock key, as memory pressure would.
 const Evict Kind = "evict"
@@ -28,6 +31,6 @@ var evictSpec = Spec{
 
 func evict(w *model.World, n *model.Node, f Fault) {
 	if why := w.Evict(n); why != "" {
-		w.Emit(n.Name(), "skipped", "%s skipped: %s", f, why)
+		w.Tell(n.Name(), "skipped", "fault-refused", sim.S("fault", desc(f)), sim.S("why", why))
 	}
 }

@@ -1,6 +1,9 @@
 package faults
 
-import "github.com/lockstep-sim/lockstep/model"
+import (
+	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/sim"
+)
 
 // Failover promotes a master's first replica; unreplicated writes are lost.
 const Failover Kind = "failover"
@@ -35,11 +38,11 @@ func failover(w *model.World, n *model.Node, f Fault) {
 		}
 	}
 	if i < 0 {
-		w.Emit(n.Name(), "skipped", "%s skipped: %s is not a master now", f, n.Name())
+		w.Tell(n.Name(), "skipped", "fault-not-master", sim.S("fault", desc(f)), sim.S("node", n.Name()))
 		return
 	}
-	w.Emit(n.Name(), "fault", "%s of %s", f.Kind, n.Name())
+	w.Tell(n.Name(), "fault", "failover", sim.S("fault", string(f.Kind)), sim.S("node", n.Name()))
 	if _, err := w.Failover(i); err != nil {
-		w.Emit(n.Name(), "skipped", "%s skipped: %v", f.Kind, err)
+		w.Tell(n.Name(), "skipped", "fault-refused", sim.S("fault", string(f.Kind)), sim.S("why", err.Error()))
 	}
 }

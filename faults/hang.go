@@ -35,17 +35,17 @@ var hangSpec = stopsAClient(Spec{
 func hang(w *model.World, c *model.Client, f Fault) {
 	end := w.Now() + f.For
 	if first, until := w.Cover(string(Hang), c.Name).Begin(end); !first {
-		w.Emit(c.Name, "fault", "work thread hangs for %s while already hung: it stays hung until %s", f.For, sim.FormatTime(max(until, end)))
+		w.Tell(c.Name, "fault", "hang-nested", sim.I("for_ns", int64(f.For)), sim.I("until_ns", int64(max(until, end))))
 	} else {
 		c.Hang()
-		w.Emit(c.Name, "fault", "work thread hangs for %s (watchdog keeps running)", f.For)
+		w.Tell(c.Name, "fault", "hang", sim.I("for_ns", int64(f.For)))
 	}
 	w.K.After(f.For, func() {
 		if last, until := w.Cover(string(Hang), c.Name).End(end); !last {
-			w.Emit(c.Name, "fault-end", "a hang of %s ends after %s; the work thread stays hung (another hang until %s)", c.Name, f.For, sim.FormatTime(until))
+			w.Tell(c.Name, "fault-end", "hang-end-nested", sim.S("client", c.Name), sim.I("for_ns", int64(f.For)), sim.I("until_ns", int64(until)))
 			return
 		}
 		c.Unhang()
-		w.Emit(c.Name, "fault-end", "work thread resumes")
+		w.Tell(c.Name, "fault-end", "hang-end")
 	})
 }

@@ -35,16 +35,16 @@ var isolateSpec = Spec{
 func isolate(w *model.World, f Fault) {
 	end := w.Now() + f.For
 	if first, until := w.Cover(string(Isolate), f.Target).Begin(end); !first {
-		w.Emit(f.Target, "fault", "%s is cut off from everyone for %s while already cut off: it stays cut off until %s", f.Target, f.For, sim.FormatTime(max(until, end)))
+		w.Tell(f.Target, "fault", "isolate-nested", sim.S("target", f.Target), sim.I("for_ns", int64(f.For)), sim.I("until_ns", int64(max(until, end))))
 	} else {
-		w.Emit(f.Target, "fault", "%s is cut off from everyone for %s", f.Target, f.For)
+		w.Tell(f.Target, "fault", "isolate", sim.S("target", f.Target), sim.I("for_ns", int64(f.For)))
 	}
 	id := w.Net.Isolate(f.Target)
 	w.K.After(f.For, func() {
 		if last, until := w.Cover(string(Isolate), f.Target).End(end); !last {
-			w.Emit(f.Target, "heal", "an isolation of %s ends after %s; it stays cut off (another isolation until %s)", f.Target, f.For, sim.FormatTime(until))
+			w.Tell(f.Target, "heal", "isolate-end-nested", sim.S("target", f.Target), sim.I("for_ns", int64(f.For)), sim.I("until_ns", int64(until)))
 		} else {
-			w.Emit(f.Target, "heal", "%s reconnected", f.Target)
+			w.Tell(f.Target, "heal", "isolate-end", sim.S("target", f.Target))
 		}
 		w.Net.Heal(id)
 	})

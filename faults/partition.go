@@ -90,14 +90,14 @@ func checkGroups(c Checker, f Fault) {
 // another partition is still on.
 func partition(w *model.World, f Fault) {
 	end := w.Now() + f.For
-	w.Emit("net", "fault", "%s", f)
+	w.Tell("net", "fault", "partition", sim.S("fault", desc(f)))
 	w.Cover(string(Partition), "").Begin(end)
 	id := w.Net.Partition(f.Groups)
 	w.K.After(f.For, func() {
 		if last, until := w.Cover(string(Partition), "").End(end); !last {
-			w.Emit("net", "heal", "%s healed after %s; another %s is on until %s", f.Kind, f.For, f.Kind, sim.FormatTime(until))
+			w.Tell("net", "heal", "partition-end-nested", sim.S("fault", string(f.Kind)), sim.I("for_ns", int64(f.For)), sim.I("until_ns", int64(until)))
 		} else {
-			w.Emit("net", "heal", "%s healed after %s", f.Kind, f.For)
+			w.Tell("net", "heal", "partition-end", sim.S("fault", string(f.Kind)), sim.I("for_ns", int64(f.For)))
 		}
 		w.Net.Heal(id)
 	})

@@ -34,18 +34,18 @@ func forDescribe(f Fault) string { return fmt.Sprintf("%s %s for %s", f.Kind, f.
 func pause(w *model.World, c *model.Client, f Fault) {
 	end := w.Now() + f.For
 	if first, until := w.Cover(string(Pause), c.Name).Begin(end); !first {
-		w.Emit(c.Name, "fault", "GC pause begins (%s) while %s is already paused: it stays paused until %s", f.For, c.Name, sim.FormatTime(max(until, end)))
+		w.Tell(c.Name, "fault", "pause-nested", sim.S("client", c.Name), sim.I("for_ns", int64(f.For)), sim.I("until_ns", int64(max(until, end))))
 	} else {
 		c.Pause()
-		w.Emit(c.Name, "fault", "GC pause begins (%s): every thread of %s stops", f.For, c.Name)
+		w.Tell(c.Name, "fault", "pause", sim.S("client", c.Name), sim.I("for_ns", int64(f.For)))
 	}
 	w.K.After(f.For, func() {
 		if last, until := w.Cover(string(Pause), c.Name).End(end); !last {
-			w.Emit(c.Name, "fault-end", "GC pause ends after %s; %s stays paused (another pause until %s)", f.For, c.Name, sim.FormatTime(until))
+			w.Tell(c.Name, "fault-end", "pause-end-nested", sim.S("client", c.Name), sim.I("for_ns", int64(f.For)), sim.I("until_ns", int64(until)))
 			return
 		}
 		c.Unpause()
-		w.Emit(c.Name, "fault-end", "GC pause ends after %s", f.For)
+		w.Tell(c.Name, "fault-end", "pause-end", sim.I("for_ns", int64(f.For)))
 	})
 }
 

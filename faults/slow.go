@@ -57,21 +57,21 @@ func slow(w *model.World, f Fault) {
 	first, until := w.Cover(string(Slow), f.Target).Begin(end)
 	id := w.Net.AddSlow(f.Target, f.Latency, f.Loss)
 	if first {
-		w.Emit(f.Target, "fault", "links of %s slow: +%s, loss %g, for %s", f.Target, f.Latency, f.Loss, f.For)
+		w.Tell(f.Target, "fault", "slow", sim.S("target", f.Target), sim.I("latency_ns", int64(f.Latency)), sim.S("loss", formatRate(f.Loss)), sim.I("for_ns", int64(f.For)))
 	} else {
 		lat, loss := w.Net.Slow(f.Target)
-		w.Emit(f.Target, "fault", "links of %s slow: +%s, loss %g, for %s, on top of the slow already on until %s: +%s, loss %s in all",
-			f.Target, f.Latency, f.Loss, f.For, sim.FormatTime(until), lat, combinedLoss(loss))
+		w.Tell(f.Target, "fault", "slow-nested", sim.S("target", f.Target), sim.I("latency_ns", int64(f.Latency)), sim.S("loss", formatRate(f.Loss)),
+			sim.I("for_ns", int64(f.For)), sim.I("until_ns", int64(until)), sim.I("total_latency_ns", int64(lat)), sim.S("total_loss", combinedLoss(loss)))
 	}
 	w.K.After(f.For, func() {
 		w.Net.EndSlow(id)
 		if last, until := w.Cover(string(Slow), f.Target).End(end); !last {
 			lat, loss := w.Net.Slow(f.Target)
-			w.Emit(f.Target, "heal", "a slow of %s ends after %s; its links stay slow: +%s, loss %s (another slow until %s)",
-				f.Target, f.For, lat, combinedLoss(loss), sim.FormatTime(until))
+			w.Tell(f.Target, "heal", "slow-end-nested", sim.S("target", f.Target), sim.I("for_ns", int64(f.For)),
+				sim.I("total_latency_ns", int64(lat)), sim.S("total_loss", combinedLoss(loss)), sim.I("until_ns", int64(until)))
 			return
 		}
-		w.Emit(f.Target, "heal", "links of %s back to normal", f.Target)
+		w.Tell(f.Target, "heal", "slow-end", sim.S("target", f.Target))
 	})
 }
 

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model/judge"
-	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -235,8 +234,7 @@ func (c *Client) retry(t *Thread, token, what string) *Lease {
 		}
 		if !c.pauseBeforeRetry(t, wait, i) {
 			c.unsubscribe()
-			c.w.Emit(c.Name, "gave-up", "%s of %s failed: lock.wait %s ran out after %d attempt(s)",
-				what, token, tracefmt.Dur(wait.total), i)
+			c.w.Tell(c.Name, "gave-up", "gave-up-wait", sim.S("what", what), sim.S("token", token), sim.I("wait_ns", int64(wait.total)), sim.I("attempts", int64(i)))
 			return nil
 		}
 	}
@@ -320,7 +318,7 @@ func (c *Client) reenter(t *Thread, l *Lease) (depth int, ok bool) {
 		if nl.Fence > l.Fence {
 			l.Fence = nl.Fence // a FencedLock's re-entry draws a token; the inner code writes with it
 		}
-		c.w.Emit(c.Name, "reentered", "re-acquired %s (depth %d)", l.Token, depth+2)
+		c.w.Tell(c.Name, "reentered", "reentered", sim.S("token", l.Token), sim.I("depth", int64(depth+2)))
 	}
 	return depth, true
 }

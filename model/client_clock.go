@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"slices"
 	"time"
@@ -105,12 +104,11 @@ func (c *Client) JumpClock(by time.Duration) {
 	now := c.w.Now()
 	c.clock.Jump(now, by)
 	c.w.feed(&judge.Event{Kind: judge.ClientClockJumped, Client: c.Name, Detail: &judge.Detail{By: by}})
-	c.w.Emit(c.Name, "clock", "%s's wall clock now reads %s (offset %s); its timers run on its monotonic clock and do not move",
-		c.Name, sim.FormatTime(c.clock.Wall(now)), tracefmt.SignedDur(c.clock.Offset(now)))
+	c.w.Tell(c.Name, "clock", "client-clock-now", sim.S("client", c.Name), sim.I("wall_ns", int64(c.clock.Wall(now))), sim.I("offset_ns", int64(c.clock.Offset(now))))
 	if l := c.lease; l != nil && l.Until >= 0 {
 		left := l.Until - c.clock.Wall(now)
-		c.w.Emit(c.Name, "clock", "%s now believes its lease on %s has %s left (until %s by its clock; %s before the jump)",
-			c.Name, c.w.Cfg.Lock.Key, tracefmt.Dur(left), sim.FormatTime(l.Until), tracefmt.Dur(left+by))
+		c.w.Tell(c.Name, "clock", "client-clock-lease", sim.S("client", c.Name), sim.S("key", c.w.Cfg.Lock.Key), sim.I("left_ns", int64(left)),
+			sim.I("until_ns", int64(l.Until)), sim.I("before_ns", int64(left+by)))
 	}
 }
 
@@ -130,10 +128,10 @@ func (c *Client) SetClockRate(rate float64) {
 		c.schedule(lt, now)
 		moved++
 	}
-	msg := fmt.Sprintf("%s's clock now runs %sx true speed: a %s wait by its clock takes %s", c.Name, tracefmt.Rate(rate),
-		"1s", tracefmt.Dur(c.clock.TrueAfter(now, time.Second)))
+	args := []sim.Arg{sim.S("client", c.Name), sim.S("rate", tracefmt.Rate(rate)), sim.I("second_ns", int64(c.clock.TrueAfter(now, time.Second)))}
 	if moved > 0 {
-		msg += fmt.Sprintf("; %d pending timer(s) rescheduled", moved)
+		c.w.Tell(c.Name, "clock", "client-clock-rate-timers", append(args, sim.I("timers", int64(moved)))...)
+	} else {
+		c.w.Tell(c.Name, "clock", "client-clock-rate", args...)
 	}
-	c.w.Emit(c.Name, "clock", "%s", msg)
 }

@@ -1,6 +1,10 @@
 package model
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/lockstep-sim/lockstep/sim"
+)
 
 // The Redis driver under the recipe: a command whose reply did not come in
 // time is sent again, as go-redis and Redisson do. go-redis (redis.go,
@@ -36,5 +40,6 @@ func (c *Client) traceResend(n *Node, args []string, retry int) {
 	b = append(append(b, " to "...), n.Name()...)
 	b = strconv.AppendInt(append(b, " again (retry "...), int64(retry), 10)
 	b = strconv.AppendInt(append(b, " of "...), int64(c.w.Cfg.Lock.Knobs.DriverRetries), 10)
-	c.w.emitLine(c.Name, "resend", append(b, ')'))
+	c.w.sayLine(c.Name, "resend", "resend", append(b, ')'), sim.S("command", string(appendCommand(nil, args))), sim.S("node", n.Name()),
+		sim.I("retry", int64(retry)), sim.I("of", int64(c.w.Cfg.Lock.Knobs.DriverRetries)))
 }

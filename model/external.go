@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model/store"
+	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // External clients (package harness): a real lock library runs outside the
@@ -66,7 +67,7 @@ func IsWait(args []string) bool { return len(args) > 0 && strings.EqualFold(args
 // when n is down (no reply will come).
 func (w *World) ExternalWait(n *Node, client string, args []string, reply func(acked any, err error)) bool {
 	if !n.Up() {
-		w.Emit(n.Name(), "no-reply", "%s is down: %s's WAIT gets no reply", n.Name(), client)
+		w.Tell(n.Name(), "no-reply", "wait-no-reply", sim.S("node", n.Name()), sim.S("client", client))
 		return false
 	}
 	need, err1 := strconv.Atoi(args[min(1, len(args)-1)])
@@ -83,7 +84,8 @@ func (w *World) ExternalWait(n *Node, client string, args []string, reply func(a
 		return true
 	}
 	return w.Cluster.Wait(n, need, time.Duration(ms)*time.Millisecond, func(acked int, err error) {
-		w.emitLine(n.Name(), "cmd", w.cmdLine(client, args, acked, err))
+		w.sayLine(n.Name(), "cmd", "cmd", w.cmdLine(client, args, acked, err),
+			sim.S("node", n.Name()), sim.S("client", client), sim.S("command", commandName(args)))
 		reply(acked, err)
 	})
 }

@@ -33,7 +33,7 @@ const (
 
 func newChecker(w *World) *judge.Judge {
 	cfg := judge.Config{Quorum: w.strategy.Quorum(w), Watchdog: w.Cfg.Lock.Watchdog != nil,
-		Emit: func(proc, kind, msg string) { w.Emit(proc, kind, "%s", msg) }}
+		Tell: func(proc, kind, id string, args []sim.Arg) { w.Tell(proc, kind, id, args...) }}
 	cfg.Nodes = make([]string, len(w.Nodes))
 	for i, n := range w.Nodes {
 		cfg.Nodes[i] = n.Name()

@@ -9,6 +9,7 @@ import (
 	"github.com/lockstep-sim/lockstep/model/keyhold"
 	"github.com/lockstep-sim/lockstep/model/slot"
 	"github.com/lockstep-sim/lockstep/model/store"
+	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // multiKey is a hold that needs several keys (lock.keys): the tutorials'
@@ -108,7 +109,7 @@ func (m *multiKey) takeEach(t *Thread, n *Node, h *keyhold.Hold) bool {
 		r, err := t.Call(n, m.op(h.Keys[h.Taken:h.Taken+1], OpAcquire), "SET", k, h.Token, "NX", "PX", m.ttl)
 		if err != nil || r == nil {
 			if msg, circle := m.book.Wait(h, k); circle {
-				t.c.w.Emit(t.c.Name, "deadlock", "%s", msg)
+				t.c.w.Tell(t.c.Name, "deadlock", "deadlock", sim.S("cycle", msg))
 				t.c.w.feed(&judge.Event{Kind: judge.Deadlock, Client: t.c.Name, Note: msg})
 			}
 			return false

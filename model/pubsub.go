@@ -3,7 +3,7 @@ package model
 import (
 	"time"
 
-	"github.com/lockstep-sim/lockstep/model/tracefmt"
+	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // Redisson's release notification (lock.notify: pubsub). A waiter does not
@@ -85,7 +85,7 @@ func (c *Client) parkForRelease(t *Thread, d time.Duration) {
 	sub := c.sub
 	timer := c.afterLocal(d, func() {
 		sub.wake = nil
-		c.w.Emit(c.Name, "notify-timeout", "no release message within %s; tries again", tracefmt.Dur(d))
+		c.w.Tell(c.Name, "notify-timeout", "notify-timeout", sim.I("within_ns", int64(d)))
 		tk.Wake(nil)
 	})
 	sub.wake = func() { timer.Stop(); tk.Wake(nil) }
@@ -107,22 +107,21 @@ func (c *Client) unsubscribe() { c.sub = nil }
 func (w *World) publishRelease(n *Node) {
 	b := append(w.line(), "publishes the release of "...)
 	b = append(append(b, w.Cfg.Lock.Key...), " to"...)
-	subs := 0
+	subs := len(b)
 	for _, c := range w.Clients {
 		if c.sub != nil && !c.group.Dead() {
 			b = append(append(b, ' '), c.Name...)
-			subs++
 		}
 	}
-	if subs == 0 {
+	if len(b) == subs {
 		return
 	}
-	w.emitLine(n.Name(), "publish", b)
+	w.sayLine(n.Name(), "publish", "publish", b, sim.S("key", w.Cfg.Lock.Key), sim.S("clients", string(b[subs+1:])))
 	for _, c := range w.Clients {
 		switch {
 		case c.sub == nil || c.group.Dead():
 		case !w.Net.Connected(n.Name(), c.Name):
-			w.Emit(n.Name(), "notify-lost", "the release message to %s is cut off by a partition; %s waits out its TTL-bounded wait", c.Name, c.Name)
+			w.Tell(n.Name(), "notify-lost", "notify-lost", sim.S("client", c.Name))
 		default:
 			w.Net.Send(n.Name(), c.Name, c.releaseMessage)
 		}
@@ -135,7 +134,7 @@ func (c *Client) releaseMessage() {
 	if sub == nil || c.group.Dead() {
 		return // no longer waiting: the message is ignored
 	}
-	c.w.Emit(c.Name, "notified", "release message received; tries again")
+	c.w.Tell(c.Name, "notified", "notified")
 	if sub.wake != nil {
 		sub.wake()
 		return

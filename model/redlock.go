@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model/store"
+	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // Redlock is the multi-master lock of the redis.io distributed-locks page
@@ -281,7 +282,7 @@ func (r *Redlock) each(t *Thread, nodes []*Node, op Op, args []string, onReply f
 func (r *Redlock) ask(t *Thread, n *Node, op Op, begun time.Duration, args []string) rpcResult {
 	d := r.requestTimeout(t, begun)
 	if d <= 0 {
-		t.c.w.Emit(t.c.Name, "timeout", "no request to %s: the attempt's deadline of %s has passed", n.Name(), r.attemptDeadline())
+		t.c.w.Tell(t.c.Name, "timeout", "deadline-passed", sim.S("node", n.Name()), sim.I("deadline_ns", int64(r.attemptDeadline())))
 		return rpcResult{nil, ErrTimeout}
 	}
 	reply, err := t.CallTimeout(n, op, d, args...)

@@ -3,7 +3,6 @@ package model
 import (
 	"time"
 
-	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -94,7 +93,7 @@ func (g *gathering) expire(nodes []*Node, timeout time.Duration) {
 	for i := range g.res {
 		if !g.got[i] {
 			g.got[i], g.res[i] = true, rpcResult{nil, ErrTimeout}
-			g.w.Emit(g.from, "timeout", "no reply from %s within %s by %s's clock", nodes[i].Name(), tracefmt.Dur(timeout), g.from)
+			g.w.Tell(g.from, "timeout", "timeout", sim.S("node", nodes[i].Name()), sim.I("within_ns", int64(timeout)), sim.S("client", g.from))
 		}
 	}
 	g.tk.Wake(nil)

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"strconv"
 	"time"
 
@@ -19,22 +18,28 @@ func (narrator) Begun(*Client, *Attempt) {}
 // Answered is one node's outcome: "redis-2: OK (counter 7)".
 func (narrator) Answered(c *Client, a *Attempt, i int) {
 	o := a.Nodes[i]
-	c.w.emitLine(c.Name, o.Outcome.traceKind(), appendOutcome(c.w.line(), o))
+	id, arg := o.traceID()
+	b := appendOutcome(c.w.line(), o)
+	if arg.Key == "" {
+		c.w.sayLine(c.Name, o.Outcome.traceKind(), id, b, sim.S("node", o.Node))
+		return
+	}
+	c.w.sayLine(c.Name, o.Outcome.traceKind(), id, b, sim.S("node", o.Node), arg)
 }
 
 // Counted is the verdict: granted, or refused and why.
 func (narrator) Counted(c *Client, a *Attempt) {
-	summary := fmt.Sprintf("%d of %d nodes (quorum %d) %s, elapsed %s, validity %s",
-		a.Granted, len(a.Nodes), a.Quorum, a.tally(), a.Elapsed, a.Validity)
-	switch why := a.whyRefused(); {
+	args := [...]sim.Arg{sim.I("granted", int64(a.Granted)), sim.I("nodes", int64(len(a.Nodes))), sim.I("quorum", int64(a.Quorum)),
+		sim.S("tally", a.tally()), sim.I("elapsed_ns", int64(a.Elapsed)), sim.I("validity_ns", int64(a.Validity)), sim.S("why", a.whyRefused())}
+	switch {
 	case a.OK:
-		c.w.Emit(c.Name, "quorum", "%s: lock granted", summary)
+		c.w.Tell(c.Name, "quorum", "quorum", args[:6]...)
 	case a.Nested:
-		c.w.Emit(c.Name, "refused", "%s: %s; the keys are this hold's own, so nothing is released", summary, why)
+		c.w.Tell(c.Name, "refused", "refused-nested", args[:]...)
 	case a.Keeps:
-		c.w.Emit(c.Name, "refused", "%s: %s; its keys stay until its last try has failed", summary, why)
+		c.w.Tell(c.Name, "refused", "refused-keeps", args[:]...)
 	default:
-		c.w.Emit(c.Name, "refused", "%s: %s; releasing on all nodes", summary, why)
+		c.w.Tell(c.Name, "refused", "refused", args[:]...)
 	}
 }
 
@@ -46,22 +51,44 @@ func (a *Attempt) whyRefused() string {
 }
 
 func (narrator) retry(c *Client, d time.Duration, attempt, of int) {
-	c.w.Emit(c.Name, "retry", "Redlock retries in %s (random delay, attempt %d of %d)", d, attempt, of)
+	c.w.Tell(c.Name, "retry", "redlock-retry", sim.I("delay_ns", int64(d)), sim.I("attempt", int64(attempt)), sim.I("of", int64(of)))
 }
 
 func (narrator) extendExpired(c *Client, until time.Duration) {
-	c.w.Emit(c.Name, "renew-refused", "cannot extend an already-expired lock: the lease ended at %s by its clock; nothing is sent", sim.FormatTime(until))
+	c.w.Tell(c.Name, "renew-refused", "extend-expired", sim.I("until_ns", int64(until)))
 }
 
 func (narrator) renewRefused(c *Client, rn Renewal) {
 	switch {
 	case rn.Extended < rn.Quorum:
-		c.w.Emit(c.Name, "renew-refused", "extended on %d of %d nodes (quorum %d)", rn.Extended, rn.Of, rn.Quorum)
+		c.w.Tell(c.Name, "renew-refused", "extend-no-quorum", sim.I("extended", int64(rn.Extended)), sim.I("nodes", int64(rn.Of)), sim.I("quorum", int64(rn.Quorum)))
 	case rn.Late:
-		c.w.Emit(c.Name, "renew-refused", "extended on %d nodes, but only after the lease had run out at %s", rn.Extended, sim.FormatTime(rn.Until))
+		c.w.Tell(c.Name, "renew-refused", "extend-late", sim.I("extended", int64(rn.Extended)), sim.I("until_ns", int64(rn.Until)))
 	default:
-		c.w.Emit(c.Name, "renew-refused", "extended on %d nodes, but the validity is used up (%s)", rn.Extended, rn.Validity)
+		c.w.Tell(c.Name, "renew-refused", "extend-validity", sim.I("extended", int64(rn.Extended)), sim.I("validity_ns", int64(rn.Validity)))
 	}
+}
+
+// traceID is the message id of the trace line that reports outcome o of
+// one node, and its argument beside the node.
+func (o NodeOutcome) traceID() (string, sim.Arg) {
+	switch o.Outcome {
+	case OutcomeOK:
+		if o.Fence > 0 {
+			return "node-ok-counter", sim.I("counter", o.Fence)
+		}
+		return "node-ok", sim.Arg{}
+	case OutcomeTaken:
+		return "node-taken", sim.Arg{}
+	case OutcomeTimeout:
+		if o.Detail != "" {
+			return "node-timeout", sim.S("within", o.Detail)
+		}
+		return "node-timeout", sim.S("within", "request_timeout")
+	case OutcomeError:
+		return "node-error", sim.S("error", o.Detail)
+	}
+	return "node-outcome", sim.S("outcome", string(o.Outcome))
 }
 
 // traceKind is the kind of the trace line that reports outcome o of one

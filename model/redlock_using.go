@@ -49,6 +49,6 @@ func (r *Redlock) abortWork(c *Client) {
 		return
 	}
 	ab.aborted = true
-	c.w.Emit(c.Name, "aborted", "the extension failed: the abort signal stops the work before its write")
+	c.w.Tell(c.Name, "aborted", "abort-signal")
 	ab.wake()
 }

@@ -33,14 +33,14 @@ type resHost struct{ w *World }
 func (h resHost) Now() time.Duration                          { return h.w.Now() }
 func (h resHost) Tapped() bool                                { return h.w.tap != nil }
 func (h resHost) Emit(proc, kind, format string, args ...any) { h.w.Emit(proc, kind, format, args...) }
+func (h resHost) Tell(proc, kind, id string, args ...sim.Arg) { h.w.Tell(proc, kind, id, args...) }
 func (h resHost) Line() []byte                                { return h.w.line() }
 func (h resHost) EmitLine(proc, kind string, b []byte)        { h.w.emitLine(proc, kind, b) }
 func (h resHost) Say(proc, kind, id string, args []sim.Arg, format string, a ...any) {
 	h.w.Say(proc, kind, id, args, format, a...)
 }
-func (h resHost) SayWrite(b []byte, client, token string, fence, value int64) {
-	h.w.sayLine(ResourceName, "write", "write", b, sim.S("client", client), sim.S("token", token),
-		sim.I("fence", fence), sim.I("value", value), sim.I("accepted", 1))
+func (h resHost) SayLine(proc, kind, id string, b []byte, args ...sim.Arg) {
+	h.w.sayLine(proc, kind, id, b, args...)
 }
 
 func newResource(w *World) *Resource {
@@ -67,14 +67,14 @@ func (w *World) readResource(t *Thread, l *Lease) (int64, bool) {
 	c := t.c
 	reply, err := t.rpc(ResourceName, w.Cfg.Lock.Timeout, w.newResourceCall(c, l, 0).read)
 	if err != nil {
-		w.Emit(c.Name, "abort", "read of the resource failed (%v); the hold is abandoned", err)
+		w.Tell(c.Name, "abort", "read-failed", sim.S("error", err.Error()))
 		return 0, false
 	}
 	rc := reply.(*resourceCall)
 	value, ok := rc.value, rc.ok
 	w.resCalls.Put(rc)
 	if !ok {
-		w.Emit(c.Name, "abort", "the resource refused token %d; the hold is abandoned", l.Fence)
+		w.Tell(c.Name, "abort", "read-refused", sim.I("fence", l.Fence))
 	}
 	return value, ok
 }
@@ -84,7 +84,7 @@ func (w *World) writeResource(t *Thread, l *Lease, v int64) {
 	c := t.c
 	rc := w.newResourceCall(c, l, v)
 	if _, err := t.rpc(ResourceName, w.Cfg.Lock.Timeout, rc.write); err != nil {
-		w.Emit(c.Name, "abort", "write to the resource failed (%v)", err)
+		w.Tell(c.Name, "abort", "write-failed", sim.S("error", err.Error()))
 		return
 	}
 	w.resCalls.Put(rc)
@@ -112,7 +112,7 @@ func (w *World) startFencing() {
 	}
 	// A line of the trace, so at time 0 once the run's trace is attached.
 	w.K.At(0, func() {
-		w.Emit("net", "setup", "the fencing counter %s stands at %d on every shard: the first token is %d", key, start-1, start)
+		w.Tell("net", "setup", "fence-start", sim.S("key", key), sim.I("counter", int64(start-1)), sim.I("first", int64(start)))
 	})
 }
 

@@ -3,7 +3,6 @@ package model
 import (
 	"errors"
 	"github.com/lockstep-sim/lockstep/model/store"
-	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"strconv"
 	"strings"
 	"time"
@@ -246,7 +245,7 @@ func (r *rpcTimeout) Fire() {
 		return // the reply came first; the thread has not read it yet (paused)
 	}
 	from := call.c.Name
-	call.c.w.Emit(from, "timeout", "no reply from %s within %s by %s's clock", call.to, tracefmt.Dur(call.timeout), from)
+	call.c.w.Tell(from, "timeout", "timeout", sim.S("node", call.to), sim.I("within_ns", int64(call.timeout)), sim.S("client", from))
 	call.tk.Wake(timedOut)
 }
 

@@ -54,7 +54,8 @@ func (c *Client) stillValid(t *Thread, l *Lease) bool {
 	b = append(b, l.Token...)
 	b = sim.AppendTime(append(b, " ended at "...), l.Until)
 	b = sim.AppendTime(append(b, " by its clock, now "...), now)
-	c.w.emitLine(c.Name, "write-skipped", append(b, "; the write is skipped"...))
+	c.w.sayLine(c.Name, "write-skipped", "write-skipped", append(b, "; the write is skipped"...),
+		sim.S("token", l.Token), sim.I("until_ns", int64(l.Until)), sim.I("now_ns", int64(now)))
 	return false
 }
 

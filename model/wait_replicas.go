@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model/redis"
-	"github.com/lockstep-sim/lockstep/model/tracefmt"
+	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // waitReplicas is lock.wait_replicas, the step after a single-instance
@@ -36,8 +36,7 @@ func (s *single) waitReplicas(t *Thread, n *Node, l *Lease) bool {
 	case err != nil:
 		why = "the error " + err.Error()
 	}
-	c.w.Emit(c.Name, "wait-failed", "%s's grant on %s: WAIT %d got %s: too few replicas hold it; %s releases it and the attempt fails",
-		c.Name, n.Name(), wr.Replicas, why, c.Name)
+	c.w.Tell(c.Name, "wait-failed", "wait-failed", sim.S("client", c.Name), sim.S("node", n.Name()), sim.I("replicas", int64(wr.Replicas)), sim.S("got", why))
 	s.release(s, t, n, l)
 	return false
 }
@@ -58,11 +57,12 @@ func (t *Thread) wait(n *Node, need int, timeout time.Duration) (int, error) {
 	tk := t.p.Arm()
 	w.Net.Send(c.Name, n.Name(), func() {
 		answered := w.Cluster.Wait(n, need, timeout, func(acked int, err error) {
-			w.emitLine(n.Name(), "cmd", w.cmdLine(c.Name, args, acked, err))
+			w.sayLine(n.Name(), "cmd", "cmd", w.cmdLine(c.Name, args, acked, err),
+				sim.S("node", n.Name()), sim.S("client", c.Name), sim.S("command", commandName(args)))
 			w.Net.Send(n.Name(), c.Name, func() { tk.Wake(waitReply{acked, err}) })
 		})
 		if !answered {
-			w.Emit(n.Name(), "no-reply", "%s is down: %s's WAIT gets no reply", n.Name(), c.Name)
+			w.Tell(n.Name(), "no-reply", "wait-no-reply", sim.S("node", n.Name()), sim.S("client", c.Name))
 		}
 	})
 	give := timeout + w.Cfg.Lock.Timeout
@@ -70,7 +70,7 @@ func (t *Thread) wait(n *Node, need int, timeout time.Duration) (int, error) {
 		give = timeout + DefaultTimeout
 	}
 	lt := c.afterLocal(give, func() {
-		w.Emit(c.Name, "timeout", "no reply to WAIT from %s within %s by %s's clock", n.Name(), tracefmt.Dur(give), c.Name)
+		w.Tell(c.Name, "timeout", "wait-timeout", sim.S("node", n.Name()), sim.I("within_ns", int64(give)), sim.S("client", c.Name))
 		tk.Wake(waitReply{err: ErrTimeout})
 	})
 	r := t.p.Park().(waitReply)

@@ -3,8 +3,6 @@ package model
 import (
 	"time"
 
-	"github.com/lockstep-sim/lockstep/model/tracefmt"
-
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -56,15 +54,15 @@ func (c *Client) renew(t *Thread, l *Lease, cfg *WatchdogConfig) bool {
 		if cfg.RetryOnFailure && t.lastErr != nil {
 			return c.renewAgain(l, cfg, t.lastErr)
 		}
-		c.w.Emit(c.Name, "renew-fail", "watchdog: renewal of %s failed (the key is no longer ours, or no answer in time); renewal stops", l.Token)
+		c.w.Tell(c.Name, "renew-fail", "renew-fail", sim.S("token", l.Token))
 		return false
 	}
 	c.renewals++
-	c.w.Say(c.Name, "renewed", "renewed", []sim.Arg{sim.S("client", c.Name), sim.S("token", l.Token), sim.I("until_ms", msOr(l.Until)), sim.I("until_ns", int64(l.Until))},
-		"watchdog extended %s (renewal %d), believes it holds until %s",
+	c.w.Say(c.Name, "renewed", "renewed", []sim.Arg{sim.S("client", c.Name), sim.S("token", l.Token), sim.I("until_ms", msOr(l.Until)), sim.I("until_ns", int64(l.Until)),
+		sim.I("renewal", int64(c.renewals))}, "watchdog extended %s (renewal %d), believes it holds until %s",
 		l.Token, c.renewals, sim.FormatTime(l.Until))
 	if cfg.MaxRenewals > 0 && c.renewals >= cfg.MaxRenewals {
-		c.w.Emit(c.Name, "renew-cap", "watchdog: max_renewals %d reached; renewal stops", cfg.MaxRenewals)
+		c.w.Tell(c.Name, "renew-cap", "renew-cap", sim.I("max", int64(cfg.MaxRenewals)))
 		return false
 	}
 	return true
@@ -91,7 +89,6 @@ func (wd *watchdog) stop() {
 // strategies that renew through other threads (Redlock's parallel calls)
 // leave lastErr nil and stop as before.
 func (c *Client) renewAgain(l *Lease, cfg *WatchdogConfig, err error) bool {
-	c.w.Emit(c.Name, "renew-retry", "watchdog: renewal of %s failed (%v); tries again in %s (on_failure: retry)",
-		l.Token, err, tracefmt.Dur(cfg.Every))
+	c.w.Tell(c.Name, "renew-retry", "renew-retry", sim.S("token", l.Token), sim.S("error", err.Error()), sim.I("every_ns", int64(cfg.Every)))
 	return true
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/model/redis"
 	"github.com/lockstep-sim/lockstep/model/slot"
+	"github.com/lockstep-sim/lockstep/model/tracemsg"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -141,6 +142,12 @@ func (w *World) sayLine(proc, kind, id string, b []byte, args ...sim.Arg) {
 	w.K.EmitID(proc, kind, id, args, b)
 }
 
+// Tell adds a trace line of message id (model/tracemsg), its text rendered
+// from the catalogue's template and args.
+func (w *World) Tell(proc, kind, id string, args ...sim.Arg) {
+	tracemsg.Emit(w.K, proc, kind, id, args...)
+}
+
 // Say is Emit with a message id and its arguments beside the text, for
 // the lines a trace reader rebuilds the TUI's panels from.
 func (w *World) Say(proc, kind, id string, args []sim.Arg, format string, a ...any) {
@@ -159,7 +166,8 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	}
 	if w.Cfg.ClusterSlots && n.Up() && crossSlot(args) {
 		err := RedisError(slot.CrossSlot) // a cluster node refuses it before running anything
-		w.emitLine(n.Name(), "cmd", w.cmdLine(client, args, nil, err))
+		w.sayLine(n.Name(), "cmd", "cmd", w.cmdLine(client, args, nil, err),
+			sim.S("node", n.Name()), sim.S("client", client), sim.S("command", commandName(args)))
 		return nil, err
 	}
 	reply, p, err := n.DoTracked(now, client, key, args)
@@ -183,8 +191,8 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	}
 	effs := n.TakeEffects()
 	if len(effs) > 0 && n.Stale() {
-		w.Emit(n.Name(), "split-brain", "%s accepts %s's write although %s replaced it as master at %s; it reaches no replica and is discarded when %s rejoins: %s",
-			n.Name(), client, n.ReplacedBy().Name(), sim.FormatTime(n.ReplacedAt()), n.Name(), describeEffects(effs))
+		w.Tell(n.Name(), "split-brain", "stale-write", sim.S("node", n.Name()), sim.S("client", client), sim.S("master", n.ReplacedBy().Name()),
+			sim.I("replaced_ns", int64(n.ReplacedAt())), sim.S("writes", describeEffects(effs)))
 	}
 	w.Ship(n, effs)
 	return reply, err
@@ -204,13 +212,13 @@ func (w *World) traceDrop(from, to, why string) {
 	_, toNode := w.byName[to].(*Node)
 	switch {
 	case fromNode && toNode: // only replicas' acks travel between nodes (redis/acks.go)
-		w.Emit(from, "ack-lost", "replication ack %s -> %s %s: %s does not hear that %s is alive and caught up", from, to, why, to, from)
+		w.Tell(from, "ack-lost", "ack-lost", sim.S("from", from), sim.S("to", to), sim.S("why", why))
 	case fromNode || from == ResourceName:
-		w.Emit(from, "reply-lost", "reply %s -> %s %s: the command ran on %s, %s will time out", from, to, why, from, to)
+		w.Tell(from, "reply-lost", "reply-lost", sim.S("from", from), sim.S("to", to), sim.S("why", why))
 	case toNode || to == ResourceName:
-		w.Emit(from, "request-lost", "request %s -> %s %s: it never reached %s, %s will time out", from, to, why, to, from)
+		w.Tell(from, "request-lost", "request-lost", sim.S("from", from), sim.S("to", to), sim.S("why", why))
 	default:
-		w.Emit(from, "msg-lost", "message %s -> %s %s", from, to, why)
+		w.Tell(from, "msg-lost", "msg-lost", sim.S("from", from), sim.S("to", to), sim.S("why", why))
 	}
 }
 
@@ -227,7 +235,7 @@ func (w *World) masterFor(c *Client, i int) *Node {
 	cur := c.view[i]
 	if cur != sh.Master && w.Net.Connected(c.Name, sh.Master.Name()) {
 		c.view[i] = sh.Master
-		w.Emit(c.Name, "follows", "%s follows the new master of shard %d: %s (was %s)", c.Name, i+1, sh.Master.Name(), cur.Name())
+		w.Tell(c.Name, "follows", "follows", sim.S("client", c.Name), sim.I("shard", int64(i+1)), sim.S("master", sh.Master.Name()), sim.S("old", cur.Name()))
 	}
 	return c.view[i]
 }

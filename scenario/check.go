@@ -20,7 +20,7 @@ func CheckHistory(name string, r io.Reader, expect []Expectation) ([]*Report, er
 	out := make([]*Report, 0, len(hs))
 	for _, h := range hs {
 		j := judge.New(judge.Config{Nodes: h.Header.NodeNames(), Clients: h.Header.ClientNames(),
-			Quorum: max(h.Header.Quorum, 1), Watchdog: h.Header.Watchdog})
+			Quorum: max(h.Header.Quorum, 1), Watchdog: h.Header.Watchdog, Resources: h.Header.Resources()})
 		for i := range h.Events {
 			j.Feed(&h.Events[i])
 		}

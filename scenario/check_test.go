@@ -42,7 +42,8 @@ func recordTraceB(t testing.TB, name string) ([]byte, *Report) {
 // (pause and wrong delete, failover, restart, clock jumps, Redlock).
 func TestCheckTraceGivesRunMetrics(t *testing.T) {
 	for _, name := range []string{"gc-pause-wrong-delete", "fencing-token-kleppmann", "failover-before-replication",
-		"sentinel-split-brain", "redlock-k3-clock-jump", "node-crash-everysec", "node-clock-drift-fast", "watchdog-hung-unlimited"} {
+		"sentinel-split-brain", "redlock-k3-clock-jump", "node-crash-everysec", "node-clock-drift-fast", "watchdog-hung-unlimited",
+		"granularity-key-per-resource", "granularity-global-lock"} { // named resources: the header's clients carry them
 		t.Run(name, func(t *testing.T) {
 			data, rep := recordTrace(t, name)
 			got, err := CheckHistory(name+".jsonl", bytes.NewReader(data), nil)
@@ -66,7 +67,8 @@ func TestCheckTraceGivesRunMetrics(t *testing.T) {
 // admitted reads and the client states a plain run does not make).
 func TestRecordingKeepsTheTraceHash(t *testing.T) {
 	for _, name := range []string{"gc-pause-wrong-delete", "failover-after-replication", "watchdog-long-job",
-		"sentinel-split-brain", "redlock-k3-crash", "fair-fifo", "reentrant-nested"} {
+		"sentinel-split-brain", "redlock-k3-crash", "fair-fifo", "reentrant-nested",
+		"replica-clock-ahead-redis7", "replica-clock-ahead-redis6", "evicted-lock-volatile-lru"} { // a replicated record reads the replica's key
 		_, rec := recordTrace(t, name)
 		r, err := NewRunner(bundledScenario(t, name), Options{}, false)
 		if err != nil {

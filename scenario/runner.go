@@ -140,9 +140,9 @@ func (r *Runner) end() {
 	r.over = true
 	switch {
 	case r.exhausted:
-		r.w.Emit("sim", "budget", "event budget exhausted at t=%s after %d kernel events: the run is cut short", sim.FormatTime(r.w.Now()), r.steps)
+		r.w.Tell("sim", "budget", "budget", sim.I("at_ns", int64(r.w.Now())), sim.I("events", int64(r.steps)))
 	case r.cancelled:
-		r.w.Emit("sim", "cancelled", "run cancelled at t=%s after %d kernel events", sim.FormatTime(r.w.Now()), r.steps)
+		r.w.Tell("sim", "cancelled", "cancelled", sim.I("at_ns", int64(r.w.Now())), sim.I("events", int64(r.steps)))
 	default:
 		// Nothing is due before the end (stepKernel saw to it), so this only
 		// moves the clock to the duration, where stuck is judged; the
@@ -150,7 +150,7 @@ func (r *Runner) end() {
 		r.w.K.RunUntil(r.S.Duration)
 	}
 	r.w.Finish()
-	r.w.Emit("sim", "end", "run ends at %s", sim.FormatTime(r.w.Now()))
+	r.w.Tell("sim", "end", "run-end", sim.I("at_ns", int64(r.w.Now())))
 }
 
 // KernelSteps is the number of kernel events the run has taken (what the

@@ -20,7 +20,8 @@ type metricsChange struct {
 // event (a judge fed the history), the timeline, the final report.
 func (t *tracePlayer) forward(end time.Duration) (*History, *Report) {
 	h := &t.tr.Header
-	j := judge.New(judge.Config{Nodes: h.NodeNames(), Clients: h.ClientNames(), Quorum: max(h.Quorum, 1), Watchdog: h.Watchdog})
+	j := judge.New(judge.Config{Nodes: h.NodeNames(), Clients: h.ClientNames(), Quorum: max(h.Quorum, 1), Watchdog: h.Watchdog,
+		Resources: h.Resources()})
 	s := newTraceState(h)
 	hist := &History{}
 	for _, c := range h.Clients {

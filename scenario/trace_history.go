@@ -44,6 +44,14 @@ func (s *traceState) applyHistory(t *tracePlayer, e *judge.Event) {
 		if ni >= 0 {
 			s.nodeClock(&s.nodes[ni], e)
 		}
+	case judge.Replicated:
+		if ni >= 0 && e.Key.Held { // the key as the replica stores it (its clock, its version)
+			s.nodes[ni].key = e.Key
+		}
+	case judge.Evicted:
+		if ni >= 0 {
+			s.nodes[ni].key = judge.KeyState{TTL: -2, Expires: -1}
+		}
 	case judge.CutOff:
 		s.cuts[[2]string{e.Client, e.Node}] = true
 	case judge.Reconnected:

@@ -31,14 +31,23 @@ func traceView(s Snapshot) string {
 
 // A recorded trace played back shows what the live run showed, at every
 // step: clients' belief and truth, the lock key on every node (its owner and
-// TTL), the resource, the metrics; and it refuses faults and export.
+// TTL), the resource, the metrics; and it refuses faults and export. Every
+// bundled scenario is played but the load tests (more than traceMaxHolds
+// holds: counter-30x200, which only repeat what the short ones do); in a
+// long one (more than traceCompareSteps steps) every stride-th step is
+// compared, and the last. LOCKSTEP_TRACE_ALL=1 plays every step of every
+// one. Holds of several keys are left out: see the loop.
 func TestTracePlayerMatchesTheRun(t *testing.T) {
-	names := []string{"gc-pause-wrong-delete", "fencing-token-kleppmann", "node-crash-everysec", "failover-before-replication",
-		"redlock-k3-clock-jump", "sentinel-split-brain", "watchdog-hung-capped", "node-clock-drift-fast", "partitioned-holder-watchdog-fenced",
-		"failover-after-replication", "reentrant-nested", "node-crash-restart-delay"}
-	if os.Getenv("LOCKSTEP_TRACE_ALL") != "" {
-		names = nil
-		for _, s := range loadBundled(t).Scenarios {
+	every := os.Getenv("LOCKSTEP_TRACE_ALL") != ""
+	var names []string
+	for _, s := range loadBundled(t).Scenarios {
+		if len(s.Lock.Keys) > 0 {
+			// A trace records the lock key's history only (the judge's
+			// books): a hold of several keys (lock.keys) plays back with
+			// its first key alone (docs/tui.md, "Recorded traces").
+			continue
+		}
+		if holds := totalHolds(s); every || holds <= traceMaxHolds {
 			names = append(names, s.Name)
 		}
 	}
@@ -57,8 +66,11 @@ func TestTracePlayerMatchesTheRun(t *testing.T) {
 			if tp.Total() != live.Total() || tp.End() != live.End() || tp.Final().Metrics != live.Final().Metrics {
 				t.Fatalf("trace: %d events to %s %+v; run: %d to %s %+v", tp.Total(), tp.End(), tp.Final().Metrics, live.Total(), live.End(), live.Final().Metrics)
 			}
-			diffs := 0
-			for i := 0; i <= live.Steps() && diffs < 3; i++ {
+			diffs, stride := 0, 1
+			if !every {
+				stride = max(1, live.Steps()/traceCompareSteps)
+			}
+			for i := 0; i <= live.Steps() && diffs < 3; i = nextStep(i, stride, live.Steps()) {
 				live.Seek(i)
 				tp.Seek(live.Event())
 				if a, b := traceView(live.Snapshot()), traceView(tp.Snapshot()); a != b {
@@ -71,4 +83,30 @@ func TestTracePlayerMatchesTheRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// traceMaxHolds is the most holds (over all clients) of a scenario
+// TestTracePlayerMatchesTheRun plays by default.
+const traceMaxHolds = 500
+
+// totalHolds is how many holds the scenario's clients make in all.
+func totalHolds(s *Scenario) int {
+	n := 0
+	for _, c := range s.Clients {
+		n += max(c.Holds, 1)
+	}
+	return n
+}
+
+// traceCompareSteps is how many steps of a long scenario
+// TestTracePlayerMatchesTheRun compares by default.
+const traceCompareSteps = 300
+
+// nextStep is the step after i, stride on but never past the last, which
+// is always compared.
+func nextStep(i, stride, last int) int {
+	if i < last && i+stride > last {
+		return last
+	}
+	return i + stride
 }

@@ -18,6 +18,7 @@ type traceState struct {
 	nodes    []traceNode
 	clients  []traceClient
 	res      ResourceSnap
+	values   []int64 // per client: the value of the resource it works on (named resources), as its last write left it
 	cuts     map[[2]string]bool
 	metrics  model.Metrics
 	first    string
@@ -60,6 +61,7 @@ func (s *traceState) clone() *traceState {
 	c.nodes = append([]traceNode(nil), s.nodes...)
 	c.clients = append([]traceClient(nil), s.clients...)
 	c.res.Writes = append([]model.Write(nil), s.res.Writes...)
+	c.values = append([]int64(nil), s.values...)
 	c.cuts = make(map[[2]string]bool, len(s.cuts))
 	for k, v := range s.cuts {
 		c.cuts[k] = v
@@ -89,7 +91,7 @@ func (s *traceState) apply(t *tracePlayer, e *sim.Event) {
 		c.believes = false
 		t.guess(c, model.StateDone)
 	case e.ID == tracelog.IDWrite && ci >= 0:
-		s.write(e, ci >= 0 && num(tracelog.ArgAccepted) == 1, str(tracelog.ArgClient), num(tracelog.ArgFence), num(tracelog.ArgValue))
+		s.write(t, e, ci, num(tracelog.ArgAccepted) == 1, num(tracelog.ArgFence), num(tracelog.ArgValue))
 	case e.ID == tracelog.IDNodeCrashed && ni >= 0:
 		s.nodes[ni].down = true
 	case e.ID == tracelog.IDNodeRestarted && ni >= 0:
@@ -115,18 +117,44 @@ func untilOf(a sim.Args) time.Duration {
 	return time.Duration(ms.Int) * time.Millisecond
 }
 
-// write records a write to the resource.
-func (s *traceState) write(e *sim.Event, ok bool, client string, fence, value int64) {
+// write records client ci's write to the resource. With named resources
+// the value shown is their total, as the live resource's (Total).
+func (s *traceState) write(t *tracePlayer, e *sim.Event, ci int, ok bool, fence, value int64) {
 	if ok {
 		s.res.Value, s.res.Accepted = value, s.res.Accepted+1
 		s.res.MaxToken = max(s.res.MaxToken, fence)
+		if h := &t.tr.Header; h.Clients[ci].Resource != "" {
+			s.res.Value = s.resourceTotal(h, ci, value)
+		}
 	} else {
 		s.res.Rejected++
 	}
-	s.res.Writes = append(s.res.Writes, model.Write{At: int64(e.At), Client: client, Token: fence, Value: value, Accepted: ok})
+	s.res.Writes = append(s.res.Writes, model.Write{At: int64(e.At), Client: t.tr.Header.Clients[ci].Name, Token: fence, Value: value, Accepted: ok})
 	if len(s.res.Writes) > recentWrites {
 		s.res.Writes = s.res.Writes[len(s.res.Writes)-recentWrites:]
 	}
+}
+
+// resourceTotal sets the value of client ci's resource (every client on it
+// shares it) and returns the total over the resources.
+func (s *traceState) resourceTotal(h *tracelog.Header, ci int, value int64) int64 {
+	if s.values == nil {
+		s.values = make([]int64, len(h.Clients))
+	}
+	var total int64
+	for i, c := range h.Clients {
+		if c.Resource == h.Clients[ci].Resource {
+			s.values[i] = value
+		}
+	}
+	seen := map[string]bool{}
+	for i, c := range h.Clients {
+		if !seen[c.Resource] {
+			seen[c.Resource] = true
+			total += s.values[i]
+		}
+	}
+	return total
 }
 
 // guess sets a client's state from what it did, for a trace that does not

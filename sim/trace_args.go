@@ -113,3 +113,14 @@ func (k *Kernel) EmitIDf(proc, kind, id string, args []Arg, format string, a ...
 	k.buf = fmt.Appendf(k.buf[:0], format, a...)
 	k.EmitID(proc, kind, id, args, k.buf)
 }
+
+// Scratch is the kernel's reused message buffer, emptied: a caller that
+// builds a message in it hands it back with EmitIDScratch.
+func (k *Kernel) Scratch() []byte { return k.buf[:0] }
+
+// EmitIDScratch is EmitID for a message built in Scratch's buffer, which
+// the kernel keeps (grown) for the next one.
+func (k *Kernel) EmitIDScratch(proc, kind, id string, args []Arg, msg []byte) {
+	k.buf = msg
+	k.EmitID(proc, kind, id, args, msg)
+}

@@ -19,8 +19,9 @@ type clockNote struct {
 	drift bool   // a rate change (matters whenever it was in force), not a jump (matters only after the TTL was set)
 }
 
-// explain says why c's grant at now overlaps o's critical section.
-func (j *Judge) explain(now time.Duration, c, o string) string {
+// explain says why c's grant at now overlaps o's critical section: the
+// message id of the VIOLATION line and its arguments.
+func (j *Judge) explain(now time.Duration, c, o string) (string, [5]sim.Arg) {
 	oc := j.client(o)
 	state := "working"
 	switch {
@@ -41,11 +42,11 @@ func (j *Judge) explain(now time.Duration, c, o string) string {
 		}
 		why += note
 	}
-	if why != "" {
-		why = " (" + why + ")"
+	args := [5]sim.Arg{sim.I("at_ns", int64(now)), sim.S("client", c), sim.S("rival", o), sim.S("state", state), sim.S("why", why)}
+	if why == "" {
+		return "violation", args
 	}
-	return fmt.Sprintf("%s: %s acquired while %s (%s) still believed it held the lock%s",
-		sim.FormatTime(now), c, o, state, why)
+	return "violation-why", args
 }
 
 // splitBrain describes a grant of owner still in force on a node that a

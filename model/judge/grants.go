@@ -48,7 +48,7 @@ func (j *Judge) command(e *Event) {
 	case e.Before && !e.After && g != nil:
 		if g.owner != client && e.Op == OpRelease {
 			j.m.WrongReleases++
-			j.emit(client, "WRONG-RELEASE", fmt.Sprintf("%s deleted the lock on %s that %s holds", client, name, g.owner))
+			j.emit(client, "WRONG-RELEASE", "wrong-release", sim.S("client", client), sim.S("node", name), sim.S("owner", g.owner))
 		}
 		how := "released"
 		if g.owner != client {

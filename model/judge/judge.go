@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model/tracemsg"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -31,6 +32,9 @@ type Config struct {
 	// Emit adds a trace line (VIOLATION, WRONG-RELEASE) at the time of the
 	// event being read; nil: none.
 	Emit func(proc, kind, msg string)
+	// Tell, when set, is used instead of Emit: the line of message id
+	// (model/tracemsg) with its arguments, its text rendered from them.
+	Tell func(proc, kind, id string, args []sim.Arg)
 	// Resources maps a client to the resource it works on, when clients
 	// work on different ones (resources.go); nil: all on the one counter.
 	Resources map[string]string
@@ -195,8 +199,12 @@ func (j *Judge) client(name string) *client {
 	return c
 }
 
-func (j *Judge) emit(proc, kind, msg string) {
-	if j.cfg.Emit != nil {
+func (j *Judge) emit(proc, kind, id string, args ...sim.Arg) {
+	switch {
+	case j.cfg.Tell != nil:
+		j.cfg.Tell(proc, kind, id, args)
+	case j.cfg.Emit != nil:
+		msg, _ := tracemsg.Render(id, args)
 		j.cfg.Emit(proc, kind, msg)
 	}
 }
@@ -233,8 +241,9 @@ func (j *Judge) enterCS(e *Event, c *client) {
 	if o := j.rival(e.Client); o != "" && !j.inEpisode(e.Client) {
 		j.setEpisode(e.Client, true)
 		j.m.Violations++
-		msg := j.explain(e.At, e.Client, o)
-		j.emit(e.Client, "VIOLATION", msg)
+		id, args := j.explain(e.At, e.Client, o)
+		msg, _ := tracemsg.Render(id, args[:])
+		j.emit(e.Client, "VIOLATION", id, args[:]...)
 		if j.first == "" {
 			j.first = msg
 			j.firstAt = e.At

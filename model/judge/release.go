@@ -1,6 +1,6 @@
 package judge
 
-import "fmt"
+import "github.com/lockstep-sim/lockstep/sim"
 
 // releasing judges a release as it begins. A client whose grant is not in
 // force then on a quorum of the lock nodes (it expired, was lost or taken
@@ -47,5 +47,5 @@ func (j *Judge) releasing(e *Event) {
 		why = "its grant is no longer in force on a quorum of the nodes"
 	}
 	j.m.UnheldReleases++
-	j.emit(c, "UNHELD-RELEASE", fmt.Sprintf("%s releases a lock it does not hold (%s)", c, why))
+	j.emit(c, "UNHELD-RELEASE", "unheld-release", sim.S("client", c), sim.S("why", why))
 }

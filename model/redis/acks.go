@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model/store"
+	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // AckEvery is how often a replica tells its master how far it has applied
@@ -91,10 +92,9 @@ func (n *Node) refreshGood(now time.Duration) {
 	if refuse != n.st.NoReplicas() && n.emit != nil {
 		// Redis logs nothing here; the trace says it once per change.
 		if refuse {
-			n.emit(n.Name(), "noreplicas", "%s has %d good replica(s) (acked within %s), fewer than min_replicas_to_write %d: it refuses writes with NOREPLICAS",
-				n.Name(), good, n.cfg.MinReplicasMaxLag, need)
+			n.tell(n.Name(), "noreplicas", "noreplicas", sim.S("node", n.Name()), sim.I("good", int64(good)), sim.I("lag_ns", int64(n.cfg.MinReplicasMaxLag)), sim.I("need", int64(need)))
 		} else {
-			n.emit(n.Name(), "noreplicas", "%s has %d good replica(s) again: it accepts writes", n.Name(), good)
+			n.tell(n.Name(), "noreplicas", "noreplicas-end", sim.S("node", n.Name()), sim.I("good", int64(good)))
 		}
 	}
 	n.st.SetNoReplicas(refuse)

@@ -24,12 +24,12 @@ func (w *Cluster) JumpNodeClock(n *Node, by time.Duration) []Expiry {
 	exp := n.JumpClock(now, by)
 	switch {
 	case !n.Up():
-		w.Emit(name, "clock", "%s: %s is down; its clock keeps running and the jump counts when it restarts", tag, name)
+		w.Tell(name, "clock", "clock-jump-down", sim.S("jump", tag), sim.S("node", name))
 	case n.Config().Monotonic:
-		w.Emit(name, "clock", "%s: only TIME moves; keys expire by the monotonic clock (clock: monotonic), no TTL changes", tag)
+		w.Tell(name, "clock", "clock-jump-monotonic", sim.S("jump", tag))
 	}
 	for _, e := range exp {
-		w.Emit(name, "expired", "%s: %s expired %s early", tag, e.Key, tracefmt.Dur(e.Early))
+		w.Tell(name, "expired", "clock-jump-expired", sim.S("jump", tag), sim.S("key", e.Key), sim.I("early_ns", int64(e.Early)))
 	}
 	if n.Up() && !n.Config().Monotonic {
 		after := n.Keys(now)
@@ -43,8 +43,8 @@ func (w *Cluster) JumpNodeClock(n *Node, by time.Duration) []Expiry {
 					if a.TTL < b.TTL {
 						verb = "expires " + tracefmt.Dur(b.TTL-a.TTL) + " earlier"
 					}
-					w.Emit(name, "ttl", "%s: %s PTTL %s -> %s (%s, at %s true time)", tag, a.Key,
-						tracefmt.Dur(b.TTL), tracefmt.Dur(a.TTL), verb, sim.FormatTime(now+n.Clock().TrueAfter(now, a.TTL)))
+					w.Tell(name, "ttl", "clock-jump-ttl", sim.S("jump", tag), sim.S("key", a.Key), sim.I("before_ns", int64(b.TTL)), sim.I("after_ns", int64(a.TTL)),
+						sim.S("change", verb), sim.I("expires_ns", int64(now+n.Clock().TrueAfter(now, a.TTL))))
 				}
 			}
 		}
@@ -61,13 +61,13 @@ func (w *Cluster) DriftNodeClock(n *Node, rate float64) {
 	now := w.Now()
 	name := n.Name()
 	n.SetClockRate(now, rate)
-	w.Emit(name, "clock", "%s clock now runs %sx true speed: a 1s TTL lasts %s", name, tracefmt.Rate(rate), tracefmt.Dur(n.Clock().TrueAfter(now, time.Second)))
+	w.Tell(name, "clock", "clock-rate", sim.S("node", name), sim.S("rate", tracefmt.Rate(rate)), sim.I("second_ns", int64(n.Clock().TrueAfter(now, time.Second))))
 	if n.Up() {
 		for _, k := range n.Keys(now) {
 			if k.TTL >= 0 {
 				d := n.Clock().TrueAfter(now, k.TTL)
-				w.Emit(name, "ttl", "%s: %s PTTL %s now lasts %s of true time, expiring at %s", name, k.Key,
-					tracefmt.Dur(k.TTL), tracefmt.Dur(d), sim.FormatTime(now+d))
+				w.Tell(name, "ttl", "clock-rate-ttl", sim.S("node", name), sim.S("key", k.Key), sim.I("ttl_ns", int64(k.TTL)), sim.I("lasts_ns", int64(d)),
+					sim.I("expires_ns", int64(now+d)))
 			}
 		}
 	}

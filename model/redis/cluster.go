@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model/store"
+	"github.com/lockstep-sim/lockstep/model/tracemsg"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -135,7 +136,7 @@ func (w *Cluster) addNode(name string) *Node {
 		MinReplicasMaxLag:  w.Cfg.MinReplicasMaxLag,
 		Version:            w.Cfg.Version,
 	})
-	n.emit = w.Emit
+	n.emit, n.tell = w.Emit, w.Tell
 	n.id = len(w.Nodes)
 	w.Nodes = append(w.Nodes, n)
 	return n
@@ -143,6 +144,12 @@ func (w *Cluster) addNode(name string) *Node {
 
 // Now is the true simulated time.
 func (w *Cluster) Now() time.Duration { return w.K.Now() }
+
+// Tell adds a trace line of message id (model/tracemsg), its text rendered
+// from the catalogue's template and args.
+func (w *Cluster) Tell(proc, kind, id string, args ...sim.Arg) {
+	tracemsg.Emit(w.K, proc, kind, id, args...)
+}
 
 // Emit adds a trace line at the current true time.
 func (w *Cluster) Emit(proc, kind, format string, args ...any) {

@@ -3,6 +3,8 @@ package redis
 import (
 	"fmt"
 	"strings"
+
+	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // The maxmemory-policy values (redis.maxmemory_policy). noeviction, Redis's
@@ -71,7 +73,7 @@ func (w *Cluster) Evict(n *Node, key string) string {
 		return err.Error()
 	}
 	n.keep()
-	w.Emit(n.Name(), "evicted", "%s evicts %s under memory pressure (maxmemory-policy %s)", n.Name(), key, w.Cfg.MaxmemoryPolicy)
+	w.Tell(n.Name(), "evicted", "evicted", sim.S("node", n.Name()), sim.S("key", key), sim.S("policy", w.Cfg.MaxmemoryPolicy))
 	w.Ship(n, n.TakeEffects())
 	return ""
 }

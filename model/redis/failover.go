@@ -85,7 +85,7 @@ func (w *Cluster) promote(sh *Shard, r *Node, why string) {
 	r.watch.reset()
 	sh.Master = r
 	sh.Replicas = removeNode(sh.Replicas, r)
-	w.Emit(r.Name(), "promoted", "%s is now the master of shard %d in place of %s (%s)", r.Name(), sh.Index+1, old.Name(), why)
+	w.Tell(r.Name(), "promoted", "promoted", sim.S("node", r.Name()), sim.I("shard", int64(sh.Index+1)), sim.S("old", old.Name()), sim.S("why", why))
 	w.obs.FailedOver(old, r)
 	for _, x := range sh.Replicas {
 		w.attachReplica(x, r, true)
@@ -96,8 +96,7 @@ func (w *Cluster) promote(sh *Shard, r *Node, why string) {
 	old.replacedBy, old.replacedAt = r, now
 	sh.Stale = append(sh.Stale, old)
 	if old.Up() && !w.Net.Connected(old.Name(), r.Name()) {
-		w.Emit(old.Name(), "split-brain", "%s is cut off from %s and does not know it was replaced: it stays a master and accepts writes until it can reach %s",
-			old.Name(), r.Name(), r.Name())
+		w.Tell(old.Name(), "split-brain", "split-brain", sim.S("node", old.Name()), sim.S("master", r.Name()))
 	}
 	w.demoteStale()
 	w.sentinel()
@@ -122,8 +121,7 @@ func (w *Cluster) demoteStale() {
 
 // rejoin makes n a replica of its shard's current master with a full resync.
 func (w *Cluster) rejoin(sh *Shard, n *Node) {
-	w.Emit(n.Name(), "rejoined", "%s rejoins as a replica of %s (replaced at %s); what it accepted since is discarded",
-		n.Name(), sh.Master.Name(), sim.FormatTime(n.replacedAt))
+	w.Tell(n.Name(), "rejoined", "rejoined", sim.S("node", n.Name()), sim.S("master", sh.Master.Name()), sim.I("replaced_ns", int64(n.replacedAt)))
 	sh.Replicas = append(sh.Replicas, n)
 	w.attachReplica(n, sh.Master, true)
 	n.replacedBy = nil

@@ -74,6 +74,7 @@ type Node struct {
 	refused int64
 	waits   []*waiter
 	emit    func(proc, kind, format string, args ...any)
+	tell    func(proc, kind, id string, args ...sim.Arg) // Cluster.Tell
 }
 
 // NewNode starts a node that is up, empty, and a master.

@@ -107,8 +107,8 @@ func (s *replStream) drop(cause string) {
 				lost = append(lost, e.String())
 			}
 		}
-		s.w.Emit(s.replica.Name(), "repl-lost", "replication %s: %s; %d write(s) made on %s but never applied on %s are lost: %s",
-			s.label(), cause, len(lost), s.master.Name(), s.replica.Name(), strings.Join(lost, "; "))
+		s.w.Tell(s.replica.Name(), "repl-lost", "repl-lost", sim.S("link", s.label()), sim.S("why", cause), sim.I("writes", int64(len(lost))),
+			sim.S("master", s.master.Name()), sim.S("node", s.replica.Name()), sim.S("lost", strings.Join(lost, "; ")))
 	}
 	s.queue = nil
 	s.timer.Stop()
@@ -154,8 +154,7 @@ func (s *replStream) enqueue(b replBatch) {
 	if len(s.queue) > replBacklogLimit {
 		s.queue = nil
 		s.needSync = true
-		s.w.Emit(s.replica.Name(), "repl-backlog", "replication %s: more than %d writes behind, the backlog is gone; a full resync follows",
-			s.label(), replBacklogLimit)
+		s.w.Tell(s.replica.Name(), "repl-backlog", "repl-backlog", sim.S("link", s.label()), sim.I("limit", replBacklogLimit))
 		return
 	}
 	s.arm()
@@ -185,7 +184,7 @@ func (s *replStream) flush() {
 	if !w.Net.Connected(s.master.Name(), s.replica.Name()) {
 		if !s.held && (s.needSync || (len(s.queue) > 0 && s.queue[0].due <= now)) {
 			s.held, s.heldAt = true, now
-			w.Emit(s.replica.Name(), "repl-held", "replication %s held back: no link between them", s.label())
+			w.Tell(s.replica.Name(), "repl-held", "repl-held", sim.S("link", s.label()))
 		}
 		return
 	}
@@ -249,11 +248,12 @@ func (w *Cluster) fullSync(r, m *Node) {
 		}
 	}
 	r.LoadSnapshot(now, snap)
-	msg := fmt.Sprintf("%s full resync from %s: %d key(s)", r.Name(), m.Name(), len(snap))
+	args := []sim.Arg{sim.S("node", r.Name()), sim.S("master", m.Name()), sim.I("keys", int64(len(snap)))}
 	if len(discarded) > 0 {
-		msg += "; discards " + strings.Join(discarded, "; ")
+		w.Tell(r.Name(), "resync", "resync-discards", append(args, sim.S("discarded", strings.Join(discarded, "; ")))...)
+	} else {
+		w.Tell(r.Name(), "resync", "resync", args...)
 	}
-	w.Emit(r.Name(), "resync", "%s", msg)
 	w.obs.Resynced(r, m)
 }
 

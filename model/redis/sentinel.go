@@ -74,12 +74,12 @@ func (w *Cluster) sentinel() {
 				r.watch.down = true
 				r.watch.at = now
 				r.watch.timer = w.K.At(now+after, func() { w.sentinelFire(sh, r) })
-				w.Emit(r.Name(), "sdown", "%s cannot reach its master %s (%s); failover at %s unless it comes back (failover_after %s)",
-					r.Name(), sh.Master.Name(), why, sim.FormatTime(now+after), after)
+				w.Tell(r.Name(), "sdown", "replica-sdown", sim.S("node", r.Name()), sim.S("master", sh.Master.Name()), sim.S("why", why),
+					sim.I("failover_ns", int64(now+after)), sim.I("after_ns", int64(after)))
 			case !lost && r.watch.down:
 				r.watch.reset()
 				if r.Up() && r.upstream != nil {
-					w.Emit(r.Name(), "sdown-end", "%s reaches its master %s again; no failover", r.Name(), sh.Master.Name())
+					w.Tell(r.Name(), "sdown-end", "replica-sdown-end", sim.S("node", r.Name()), sim.S("master", sh.Master.Name()))
 				}
 			}
 		}
@@ -155,11 +155,11 @@ func (w *Cluster) quorumWatch(sh *Shard, after time.Duration) {
 	case down && !sh.odown.down:
 		sh.odown.down, sh.odown.at = true, now
 		sh.odown.timer = w.K.At(now+after, func() { w.quorumFire(sh) })
-		w.Emit("sentinels", "odown", "a majority of %d sentinels (leader %s) cannot reach %s (%s); failover at %s unless it comes back (failover_after %s)",
-			len(w.Sentinels), lead, sh.Master.Name(), why, sim.FormatTime(now+after), after)
+		w.Tell("sentinels", "odown", "odown", sim.I("sentinels", int64(len(w.Sentinels))), sim.S("leader", lead), sim.S("master", sh.Master.Name()),
+			sim.S("why", why), sim.I("failover_ns", int64(now+after)), sim.I("after_ns", int64(after)))
 	case !down && sh.odown.down:
 		sh.odown.reset()
-		w.Emit("sentinels", "odown-end", "a majority of the sentinels reaches %s again; no failover", sh.Master.Name())
+		w.Tell("sentinels", "odown-end", "odown-end", sim.S("master", sh.Master.Name()))
 	}
 }
 
@@ -186,8 +186,7 @@ func (w *Cluster) quorumFire(sh *Shard) {
 	}
 	sh.odown.waiting = true
 	if !waiting {
-		w.Emit("sentinels", "failover-wait", "%s is down for the sentinels, but no replica of it is up and reachable from %s: they fail over as soon as one is",
-			old.Name(), lead)
+		w.Tell("sentinels", "failover-wait", "failover-wait", sim.S("master", old.Name()), sim.S("leader", lead))
 	}
 }
 
@@ -207,9 +206,9 @@ func (w *Cluster) sdownNotes(sh *Shard) {
 		}
 		sh.sdown[i] = down
 		if down {
-			w.Emit(s, "sdown", "%s cannot reach %s: down in its view (a failover needs %d of %d sentinels to agree)", s, m.Name(), need, len(w.Sentinels))
+			w.Tell(s, "sdown", "sentinel-sdown", sim.S("sentinel", s), sim.S("master", m.Name()), sim.I("need", int64(need)), sim.I("sentinels", int64(len(w.Sentinels))))
 		} else {
-			w.Emit(s, "sdown-end", "%s reaches %s again", s, m.Name())
+			w.Tell(s, "sdown-end", "sentinel-sdown-end", sim.S("sentinel", s), sim.S("master", m.Name()))
 		}
 	}
 }

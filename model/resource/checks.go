@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // The protections beyond the fencing rule itself: where the token is
@@ -48,8 +49,7 @@ func (r *Resource) duplicate(q *Request, v int64) bool {
 	}
 	r.duplicates++
 	r.feed(judge.Event{Kind: judge.ResourceDuplicate, Client: q.Client, Value: v})
-	r.h.Emit(Name, "duplicate", "write %d by %s for %s refused: %s wrote %s already (the idempotency key is taken)",
-		v, q.Client, jobKey(q), by, jobKey(q))
+	r.h.Tell(Name, "duplicate", "duplicate", sim.I("value", v), sim.S("client", q.Client), sim.S("job", jobKey(q)), sim.S("by", by))
 	return true
 }
 

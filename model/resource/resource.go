@@ -27,16 +27,19 @@ type Host interface {
 	// judge ignores are kept.
 	Tapped() bool
 	Emit(proc, kind, format string, args ...any)
+	// Tell is a line of message id, its text rendered from the catalogue
+	// (model/tracemsg).
+	Tell(proc, kind, id string, args ...sim.Arg)
 	// Say is Emit with a message id and its arguments (a trace reader
 	// rebuilds the resource panel from the writes' ids).
 	Say(proc, kind, id string, args []sim.Arg, format string, a ...any)
 	// Line and EmitLine are the trace's reused buffer for the hottest lines;
-	// SayWrite is EmitLine for an applied write, with the "write" message
-	// id and its arguments (scalars: a slice through an interface call
-	// would cost an allocation per write).
+	// SayLine is EmitLine with a message id and its arguments (the hot
+	// lines pass Resource.args, reused: a fresh slice through an interface
+	// call would cost an allocation per request).
 	Line() []byte
 	EmitLine(proc, kind string, b []byte)
-	SayWrite(b []byte, client, token string, fence, value int64)
+	SayLine(proc, kind, id string, b []byte, args ...sim.Arg)
 }
 
 // Config is how the resource checks what reaches it. The zero value checks
@@ -86,6 +89,8 @@ type Resource struct {
 
 	named map[string]int64 // the counters of named resources; Value is the unnamed one's
 
+	args []sim.Arg // reused: a read line's message arguments (no allocation per read)
+
 	ev    judge.Event // the judge's event of the request just served (Event)
 	hasEv bool
 }
@@ -134,8 +139,7 @@ func (r *Resource) admit(q *Request) bool {
 		return false
 	}
 	if q.Fence == r.MaxToken && r.maxOwner != "" && r.maxOwner != q.Client {
-		r.h.Emit(Name, "same-token", "%s carries token %d, which %s carried too: the resource cannot order them",
-			q.Client, q.Fence, r.maxOwner)
+		r.h.Tell(Name, "same-token", "same-token", sim.S("client", q.Client), sim.I("fence", q.Fence), sim.S("other", r.maxOwner))
 	}
 	r.MaxToken, r.maxOwner = q.Fence, q.Client
 	return true
@@ -151,7 +155,7 @@ func (r *Resource) Read(req Request) (int64, bool) {
 	if r.checksReads() && !r.admit(q) {
 		r.rejected++
 		r.feed(judge.Event{Kind: judge.ResourceRead, Client: q.Client})
-		r.h.Emit(Name, "rejected", "read by %s with token %d refused: token %d already seen", q.Client, q.Fence, r.MaxToken)
+		r.h.Tell(Name, "rejected", "read-rejected", sim.S("client", q.Client), sim.I("fence", q.Fence), sim.I("max", r.MaxToken))
 		return 0, false
 	}
 	if r.h.Tapped() { // an admitted read changes nothing the judge counts
@@ -159,13 +163,19 @@ func (r *Resource) Read(req Request) (int64, bool) {
 	}
 	if r.cas() {
 		r.Stamp = q.Token
-		r.h.Emit(Name, "read", "%s read counter = %d and stamped it %s", q.Client, r.Value, q.Token)
+		r.h.Tell(Name, "read", "read-stamped", sim.S("client", q.Client), sim.I("value", r.Value), sim.S("token", q.Token))
 		return r.Value, true
 	}
 	v := r.valueOf(q)
 	b := append(r.h.Line(), q.Client...)
 	b = strconv.AppendInt(append(append(append(b, " read "...), r.counterOf(q)...), " = "...), v, 10)
-	r.h.EmitLine(Name, "read", appendTokenNote(b, q))
+	args := append(r.args[:0], sim.S("client", q.Client), sim.S("counter", r.counterOf(q)), sim.I("value", v))
+	id := "read"
+	if q.Fence > 0 {
+		id, args = "read-token", append(args, sim.I("fence", q.Fence))
+	}
+	r.args = args
+	r.h.SayLine(Name, "read", id, appendTokenNote(b, q), args...)
 	return v, true
 }
 
@@ -213,7 +223,9 @@ func (r *Resource) Write(req Request, v int64) {
 		b = strconv.AppendInt(append(b, " (it was "...), old, 10)
 		b = append(b, ": an update is lost)"...)
 	}
-	r.h.SayWrite(b, q.Client, q.Token, q.Fence, v)
+	r.args = append(r.args[:0], sim.S("client", q.Client), sim.S("token", q.Token), sim.I("fence", q.Fence),
+		sim.I("value", v), sim.I("accepted", 1))
+	r.h.SayLine(Name, "write", "write", b, r.args...)
 }
 
 // refuse is a write refused by the fencing rules: counted, recorded, told.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/model/tracemsg"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -22,8 +23,12 @@ func (h *host) EmitLine(p, k string, b []byte) { h.lines = append(h.lines, k+": 
 func (h *host) Emit(p, k, f string, a ...any) {
 	h.lines = append(h.lines, k+": "+fmt.Sprintf(f, a...))
 }
+func (h *host) Tell(p, k, id string, a ...sim.Arg) {
+	s, _ := tracemsg.Render(id, a)
+	h.lines = append(h.lines, k+": "+s)
+}
 func (h *host) Say(p, k, _ string, _ []sim.Arg, f string, a ...any) { h.Emit(p, k, f, a...) }
-func (h *host) SayWrite(b []byte, _, _ string, _, _ int64)          { h.EmitLine(Name, "write", b) }
+func (h *host) SayLine(p, k, _ string, b []byte, _ ...sim.Arg)      { h.EmitLine(p, k, b) }
 
 // Kleppmann's window: with tokens checked on writes only, a stale write
 // between the newer holder's read and write is accepted; checked on reads

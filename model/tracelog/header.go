@@ -46,6 +46,10 @@ type Node struct {
 type Client struct {
 	Name  string `json:"name"`
 	Holds int    `json:"holds,omitempty"`
+	// Resource names the resource the client's work reads and writes when
+	// clients work on different ones (lock.granularity); "": the one
+	// resource every client shares.
+	Resource string `json:"resource,omitempty"`
 }
 
 // Duration is the header's duration.
@@ -88,7 +92,7 @@ func (h *Header) check() error {
 		}
 	}
 	for _, c := range h.Clients {
-		names = append(names, c.Name)
+		names = append(names, c.Name, c.Resource)
 		if c.Name == "" {
 			return fmt.Errorf("a client without a name")
 		}
@@ -109,6 +113,25 @@ func (h *Header) ClientNames() []string {
 		out[i] = c.Name
 	}
 	return out
+}
+
+// Resources maps each client to the resource it works on, as the judge
+// takes it (judge.Config.Resources): nil when no client names one.
+func (h *Header) Resources() map[string]string {
+	var m map[string]string
+	for _, c := range h.Clients {
+		if c.Resource != "" {
+			m = map[string]string{}
+			break
+		}
+	}
+	if m == nil {
+		return nil
+	}
+	for _, c := range h.Clients {
+		m[c.Name] = c.Resource
+	}
+	return m
 }
 
 // NodeNames are the header's node names, in order.
