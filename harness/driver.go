@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"bytes"
 	"fmt"
 	"net"
 	"slices"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model"
-	"github.com/lockstep-sim/lockstep/model/tracelog"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -51,8 +49,8 @@ type driver struct {
 	logs     []string            // library errors, for the test log (never hashed)
 	rounds   int64               // synctest.Wait rounds of the loop
 	failures []result            // a factory, Close or panic that fails the test
-	trace    bytes.Buffer        // the trace file (docs/trace-format.md) as it is written
-	tw       *tracelog.Writer
+	rec      *traceRecord        // the trace, encoded when asked for
+	timer    *time.Timer         // sleep's
 }
 
 // request and result are one Lock or Unlock handed to a client goroutine
@@ -147,12 +145,18 @@ func (d *driver) loop() {
 
 // sleep lets the bubble's clock run to the next kernel event, or less if
 // a goroutine wakes the driver first (its own timer fired and it wrote).
+// One timer serves every sleep (a new one per sleep was a tenth of a run's
+// allocation); since Go 1.23 a stopped timer's Reset leaves no stale tick.
 func (d *driver) sleep(dt time.Duration) {
-	t := time.NewTimer(dt)
-	defer t.Stop()
+	if d.timer == nil {
+		d.timer = time.NewTimer(dt)
+	} else {
+		d.timer.Reset(dt)
+	}
 	select {
-	case <-t.C:
+	case <-d.timer.C:
 	case <-d.wake:
+		d.timer.Stop()
 	}
 }
 
