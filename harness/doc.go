@@ -45,10 +45,12 @@
 // client that draws from them (rand.N, rand.IntN) is not reproducible,
 // and Run says so (checked: go-redsync/redsync v4.18.1 uses math/rand,
 // bsm/redislock v0.9.4 and go-redis v9.23.0 neither). goredis.Options
-// turns off go-redis's random retry backoff for the same reason. Two
-// timers of the client's that fire at one instant (its own context timer
-// and the socket deadline go-redis copies from the context) wake two
-// goroutines at once: when their order matters, Run reports it.
+// turns off go-redis's random retry backoff for the same reason. A
+// connection's read deadline is kept by the harness, not by a timer: at
+// the instant it passes, the goroutines the clients' own timers woke (a
+// context deadline go-redis copied onto the socket) settle first, then the
+// read times out. Two timers of the client's own that fire at one instant
+// wake two goroutines at once: when their order matters, Run reports it.
 //
 // # Limits
 //
