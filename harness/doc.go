@@ -76,6 +76,12 @@
 //   - What a client believes is what its Locker says: without Until the
 //     trace's "acquired" line says "no expiry" (the harness cannot know),
 //     and the TUI shows no lease end.
+//   - A goroutine still running LeakBound after the run ended fails the
+//     test with its stack; if it never ends (blocked for good, not on a
+//     timer), synctest itself then panics ("deadlock: main bubble goroutine
+//     has exited but blocked goroutines remain"): a bubble cannot be left
+//     with goroutines in it. The harness's message, with the stacks, comes
+//     first.
 //   - Config.File "" finds lockstep's scenarios.yaml beside this package's
 //     source; a binary built with -trimpath must name a file.
 //
