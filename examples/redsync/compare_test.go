@@ -2,6 +2,7 @@ package redsync_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha1"
 	"encoding/hex"
 	"encoding/json"
@@ -38,21 +39,36 @@ func compareFactory() harness.Factory {
 // go-redis connection dials and says HELLO first, a refused dial returns
 // at once where the model waits for a reply); the order per node does not.
 func TestProfileMatchesRedsync(t *testing.T) {
-	for _, tc := range []struct{ name, expect string }{
+	// seen is a command redis-1 must have run in the world, so that the
+	// comparison covers what the world is about.
+	for _, tc := range []struct{ name, expect, seen string }{
 		// B's tries fail while A holds, then one succeeds.
-		{"contended", "safe: true\nacquired: 2\nfailed_acquires: 0"},
+		{"contended", "safe: true\nacquired: 2\nfailed_acquires: 0", "B: acquire lock:cmp B.v1 ttl=8000ms => (nil)"},
 		// Four of five grant: a quorum; redis-5 never sees a command.
-		{"dead-node", "safe: true\nacquired: 2\nfailed_acquires: 0"},
-		// B takes the lock when A's keys expire during A's pause.
-		{"gc-pause", "safe: false\nviolations: 1\nacquired: 2\nwrong_releases: 0"},
+		{"dead-node", "safe: true\nacquired: 2\nfailed_acquires: 0", "B: release lock:cmp B.v1 => kept"},
+		// B takes the lock when A's keys expire during A's pause; A's
+		// release then finds B's key.
+		{"gc-pause", "safe: false\nviolations: 1\nacquired: 2\nwrong_releases: 0", "A: release lock:cmp A.v1 => kept"},
+		// A's Extend calls keep its keys past the 8s expiry.
+		{"extend", "safe: true\nacquired: 2\nfailed_acquires: 0", "A: extend lock:cmp A.v1 ttl=8000ms => (integer) 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			prof, profRep := profileTrace(t, tc.name)
-			rep := harness.Run(t, harness.Config{File: compareFile, Scenario: tc.name, Expect: tc.expect}, compareFactory())
+			f := compareFactory()
+			if tc.name == "extend" {
+				f = extendingFactory(3 * time.Second)
+			}
+			rep := harness.Run(t, harness.Config{File: compareFile, Scenario: tc.name, Expect: tc.expect}, f)
 			real := rep.TraceJSONL()
 			want, got := nodeCommands(t, prof), nodeCommands(t, real)
 			if len(want) == 0 {
 				t.Fatal("the profile's run sent no command: the comparison would prove nothing")
+			}
+			if !slices.Contains(want["redis-1"], tc.seen) {
+				t.Errorf("redis-1 never ran %q: the world does not show what it is for", tc.seen)
+			}
+			if tc.name == "dead-node" && len(want["redis-5"])+len(got["redis-5"]) > 0 {
+				t.Errorf("the dead redis-5 ran commands")
 			}
 			for _, node := range sortedKeys(want, got) {
 				if d := firstDifference(want[node], got[node]); d != "" {
@@ -257,4 +273,53 @@ func sortedKeys(a, b map[string][]string) []string {
 	}
 	slices.Sort(ks)
 	return ks
+}
+
+// extendingFactory is compareFactory's redsync whose holder calls
+// Mutex.ExtendContext every period from a goroutine of its own, as the
+// profile's watchdog block stands for (profile_table.go).
+func extendingFactory(period time.Duration) harness.Factory {
+	f := compareFactory()
+	return func(c *harness.Client) harness.Locker {
+		return &extending{mutex: f(c).(*mutex), period: period, ctx: c.Context()}
+	}
+}
+
+type extending struct {
+	*mutex
+	period     time.Duration
+	ctx        context.Context
+	stop, done chan struct{}
+}
+
+func (l *extending) Lock(ctx context.Context) error {
+	if err := l.mutex.Lock(ctx); err != nil {
+		return err
+	}
+	l.stop, l.done = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(l.done)
+		tick := time.NewTicker(l.period)
+		defer tick.Stop()
+		for {
+			select {
+			case <-l.stop:
+				return
+			case <-l.ctx.Done():
+				return
+			case <-tick.C:
+				l.m.ExtendContext(l.ctx) //nolint:errcheck // a failed extend shows in the node's commands
+			}
+		}
+	}()
+	return nil
+}
+
+func (l *extending) Unlock(ctx context.Context) error {
+	if l.stop != nil {
+		close(l.stop)
+		<-l.done
+		l.stop = nil
+	}
+	return l.mutex.Unlock(ctx)
 }
