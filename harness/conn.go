@@ -27,8 +27,12 @@ type conn struct {
 	closed   bool   // closed by the client
 	eof      bool   // closed by the node's side (crash, the client crashed, the run ended)
 	rdl, wdl time.Time
-	sig      chan struct{} // a delivery or a close happened
-	timer    *time.Timer   // the read deadline's, kept between reads (see wait)
+	sig      chan struct{} // a delivery, a close, or the read deadline (the driver's) happened
+	// reading is set while a Read waits, with the deadline it waits for
+	// (readDL, zero: none): the driver signals it when the deadline passes
+	// (expireReads), so a read costs no timer of its own.
+	reading bool
+	readDL  time.Time
 }
 
 func newConn(name string, c *Client, n *model.Node) *conn {
@@ -97,47 +101,24 @@ func (c *conn) Read(b []byte) (int, error) {
 			c.mu.Unlock()
 			return 0, io.EOF
 		}
-		dl := c.rdl
-		c.mu.Unlock()
-		if err := c.wait(dl); err != nil {
-			return 0, c.opError("read", err)
+		if !c.rdl.IsZero() && !time.Now().Before(c.rdl) {
+			c.mu.Unlock()
+			return 0, c.opError("read", timeoutError{})
 		}
+		c.reading, c.readDL = true, c.rdl
+		c.mu.Unlock()
+		<-c.sig
+		c.mu.Lock()
+		c.reading = false
+		c.mu.Unlock()
 	}
 }
 
-// wait blocks until a signal or the deadline dl (zero: none). go-redis
-// sets a deadline for every command, so the timer is kept for the next
-// wait (a fresh one per read was a sixth of a harness run's time).
-func (c *conn) wait(dl time.Time) error {
-	if dl.IsZero() {
-		<-c.sig
-		return nil
-	}
-	d := time.Until(dl)
-	if d <= 0 {
-		return timeoutError{}
-	}
+// readDeadline is the deadline a waiting Read has (driver), if any.
+func (c *conn) readDeadline() (time.Time, bool) {
 	c.mu.Lock()
-	t := c.timer
-	c.timer = nil // a second reader at once (misuse, but legal) makes its own
-	c.mu.Unlock()
-	if t == nil {
-		t = time.NewTimer(d)
-	} else {
-		t.Reset(d)
-	}
-	defer func() {
-		t.Stop()
-		c.mu.Lock()
-		c.timer = t
-		c.mu.Unlock()
-	}()
-	select {
-	case <-c.sig:
-		return nil
-	case <-t.C:
-		return timeoutError{}
-	}
+	defer c.mu.Unlock()
+	return c.readDL, c.reading && !c.readDL.IsZero()
 }
 
 // Write queues b for the driver; it never blocks (the simulated network

@@ -45,10 +45,12 @@
 // client that draws from them (rand.N, rand.IntN) is not reproducible,
 // and Run says so (checked: go-redsync/redsync v4.18.1 uses math/rand,
 // bsm/redislock v0.9.4 and go-redis v9.23.0 neither). goredis.Options
-// turns off go-redis's random retry backoff for the same reason. Two
-// timers of the client's that fire at one instant (its own context timer
-// and the socket deadline go-redis copies from the context) wake two
-// goroutines at once: when their order matters, Run reports it.
+// turns off go-redis's random retry backoff for the same reason. A
+// connection's read deadline is kept by the harness, not by a timer: at
+// the instant it passes, the goroutines the clients' own timers woke (a
+// context deadline go-redis copied onto the socket) settle first, then the
+// read times out. Two timers of the client's own that fire at one instant
+// wake two goroutines at once: when their order matters, Run reports it.
 //
 // # Limits
 //
@@ -74,6 +76,12 @@
 //   - What a client believes is what its Locker says: without Until the
 //     trace's "acquired" line says "no expiry" (the harness cannot know),
 //     and the TUI shows no lease end.
+//   - A goroutine still running LeakBound after the run ended fails the
+//     test with its stack; if it never ends (blocked for good, not on a
+//     timer), synctest itself then panics ("deadlock: main bubble goroutine
+//     has exited but blocked goroutines remain"): a bubble cannot be left
+//     with goroutines in it. The harness's message, with the stacks, comes
+//     first.
 //   - Config.File "" finds lockstep's scenarios.yaml beside this package's
 //     source; a binary built with -trimpath must name a file.
 //

@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"bytes"
 	"fmt"
 	"net"
 	"slices"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model"
-	"github.com/lockstep-sim/lockstep/model/tracelog"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -51,8 +49,9 @@ type driver struct {
 	logs     []string            // library errors, for the test log (never hashed)
 	rounds   int64               // synctest.Wait rounds of the loop
 	failures []result            // a factory, Close or panic that fails the test
-	trace    bytes.Buffer        // the trace file (docs/trace-format.md) as it is written
-	tw       *tracelog.Writer
+	rec      *traceRecord        // the trace, encoded when asked for
+	timer    *time.Timer         // sleep's
+	slept    bool                // the clock may have moved since the last look at read deadlines
 }
 
 // request and result are one Lock or Unlock handed to a client goroutine
@@ -123,6 +122,12 @@ func (d *driver) loop() {
 	for !d.r.Over() {
 		synctest.Wait()
 		d.rounds++
+		if d.slept {
+			d.slept = false
+			if d.expireReads() {
+				continue // the readers time out before the instant's kernel events, as on their own timers
+			}
+		}
 		now := d.now()
 		if at, ok := d.k.Next(); ok && at <= now {
 			d.r.StepKernel()
@@ -141,19 +146,63 @@ func (d *driver) loop() {
 			d.r.StepKernel()
 			continue
 		}
+		if dl, ok := d.nextReadDeadline(); ok && dl < at {
+			at = dl
+		}
 		d.sleep(at - now)
 	}
 }
 
+// A Read's deadline is kept by the driver, not by a timer of the reader's:
+// go-redis sets one for every command, and arming, resetting and stopping
+// a timer per read (on a library goroutine whose stack then had to grow)
+// was a quarter of a harness run's CPU. The driver sleeps no later than
+// the earliest deadline of a waiting Read and wakes the readers whose
+// deadline passed; they see it and time out.
+
+// nextReadDeadline is the earliest deadline of a waiting Read, as true time.
+func (d *driver) nextReadDeadline() (time.Duration, bool) {
+	var first time.Time
+	for _, cn := range d.conns {
+		if dl, ok := cn.readDeadline(); ok && (first.IsZero() || dl.Before(first)) {
+			first = dl
+		}
+	}
+	if first.IsZero() {
+		return 0, false
+	}
+	return max(first.Sub(d.epoch), d.now()), true
+}
+
+// expireReads wakes the Reads whose deadline has passed; it reports
+// whether there was one.
+func (d *driver) expireReads() bool {
+	now, did := time.Now(), false
+	for _, cn := range d.conns {
+		if dl, ok := cn.readDeadline(); ok && !now.Before(dl) {
+			cn.signal()
+			did = true
+		}
+	}
+	return did
+}
+
 // sleep lets the bubble's clock run to the next kernel event, or less if
 // a goroutine wakes the driver first (its own timer fired and it wrote).
+// One timer serves every sleep (a new one per sleep was a tenth of a run's
+// allocation); since Go 1.23 a stopped timer's Reset leaves no stale tick.
 func (d *driver) sleep(dt time.Duration) {
-	t := time.NewTimer(dt)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-d.wake:
+	if d.timer == nil {
+		d.timer = time.NewTimer(dt)
+	} else {
+		d.timer.Reset(dt)
 	}
+	select {
+	case <-d.timer.C:
+	case <-d.wake:
+		d.timer.Stop()
+	}
+	d.slept = true
 }
 
 // service does, at the current true time, what the goroutines asked for

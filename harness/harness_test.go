@@ -255,14 +255,77 @@ func TestWriteTraceNeverOverwrites(t *testing.T) {
 	}
 }
 
-// A crashed client's connections close; its key outlives it until the
-// TTL, then B gets the lock. Nothing overlaps.
+// A crashed client's connections close and its dials are refused; its
+// key outlives it until the TTL, then B gets the lock. Nothing overlaps.
+// A's lock renews its key every second from a goroutine of its own (as a
+// watchdog would): only the crash closing A's connections stops that, so
+// a crash that left them open would keep B out for good.
 func TestClientCrash(t *testing.T) {
+	log := &errLog{}
 	rep := harness.Run(t, harness.Config{File: testFile, Scenario: "client-crash",
-		Expect: "safe: true\nacquired: 2"}, newSetDel(false))
+		Expect: "safe: true\nacquired: 2"}, withLog(func(c *harness.Client) harness.Locker {
+		l := newSetDel(false)(c).(*setDel)
+		if c.Name() == "A" {
+			return &renewing{setDel: l, ctx: c.Context(), log: log}
+		}
+		return l
+	}, log))
 	if rep.MaxWait < 28*time.Second {
 		t.Errorf("B waited %s: A's 30s key should have kept it out until it expired", rep.MaxWait)
 	}
+	if !log.any("A", "this client has crashed") {
+		t.Errorf("A's renewals after its crash never failed for it: %.300v", log.errs["A"])
+	}
+}
+
+// renewing is setDel with a watchdog: after each Lock, a goroutine renews
+// the key every second until Unlock or the end of the run.
+type renewing struct {
+	*setDel
+	ctx  context.Context
+	log  *errLog
+	stop chan struct{}
+	done chan struct{}
+}
+
+var renewScript = redis.NewScript(`if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end`)
+
+func (l *renewing) Lock(ctx context.Context) error {
+	if err := l.setDel.Lock(ctx); err != nil {
+		return err
+	}
+	l.stop, l.done = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(l.done)
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-l.stop:
+				return
+			case <-l.ctx.Done():
+				return
+			case <-tick.C:
+				err := renewScript.Run(l.ctx, l.rc, []string{l.key}, l.val, l.ttl.Milliseconds()).Err()
+				l.log.add(l.name, err)
+			}
+		}
+	}()
+	return nil
+}
+
+func (l *renewing) Unlock(ctx context.Context) error {
+	close(l.stop)
+	<-l.done
+	return l.setDel.Unlock(ctx)
+}
+
+// Close waits for the renewer (a crashed client's Unlock never comes).
+func (l *renewing) Close() error {
+	if l.done != nil {
+		<-l.done
+	}
+	return l.setDel.Close()
 }
 
 // A hung work thread stalls the hold loop past the TTL: B gets the lock

@@ -30,12 +30,9 @@ func (d *driver) run() Report {
 		synctest.Wait() // one factory at a time: what it draws is in a fixed order
 	}
 	d.loop()
-	d.r.EndTrace(d.tw)
-	if err := d.tw.Close(); err != nil { // a bytes.Buffer does not fail; a bug would
-		d.t.Errorf("lockstep harness: writing the trace: %v", err)
-	}
+	d.rec.end(d.k.Trace().Hash())
 	rep := newReport(d.r)
-	rep.file = d.trace.Bytes()
+	rep.trace = d.rec
 	rep.WaitRounds = d.rounds
 	d.windDown(&running)
 	active.CompareAndSwap(d, nil)

@@ -13,6 +13,11 @@ import (
 // earlier run (a Locker or driver client kept outside the factory).
 var errRunOver = errors.New("lockstep harness: this client's run is over (a Locker or Redis client kept from an earlier run? make them in the factory)")
 
+// errCrashed: a dial by a client the scenario crashed (fault crash), from
+// a goroutine of its library that outlived it (a watchdog, a pool's
+// redialer): the process is gone, so nothing it does reaches a node.
+var errCrashed = errors.New("lockstep harness: this client has crashed (fault crash): its connections are closed and its dials fail")
+
 // MaxDials bounds the dials one client may make in a run: a pool that
 // reconnects after every fault makes a few hundred; a million is a leak.
 const MaxDials = 1 << 20
@@ -25,7 +30,7 @@ var errTooManyDials = fmt.Errorf("lockstep harness: more than %d dials by one cl
 func (d *driver) startDial(dl *dial) {
 	c := dl.client
 	if c.dead {
-		dl.answer(nil, &net.OpError{Op: "dial", Net: "lockstep", Err: errRunOver})
+		dl.answer(nil, &net.OpError{Op: "dial", Net: "lockstep", Err: errCrashed})
 		return
 	}
 	if c.dialed >= MaxDials {

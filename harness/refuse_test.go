@@ -44,7 +44,14 @@ func TestChild(t *testing.T) {
 		harness.Run(t, harness.Config{Scenario: "gc-pause-wrong-delete", Expect: "safe: true\nacquired: 3"}, newSetDel(true))
 	case "leak":
 		harness.Run(t, harness.Config{File: testFile, Scenario: "one-hold"}, func(c *harness.Client) harness.Locker {
-			return lockFunc{redis.NewClient(goredis.Options(c, c.Nodes()[0])), func(context.Context) error { select {} }}
+			return lockFunc{redis.NewClient(goredis.Options(c, c.Nodes()[0])), func(context.Context) error { blockForever(); return nil }}
+		})
+	case "leak-background":
+		// Not a Lock that hangs: a goroutine of the Locker's own that
+		// ignores the end of the run.
+		harness.Run(t, harness.Config{File: testFile, Scenario: "one-hold"}, func(c *harness.Client) harness.Locker {
+			go backgroundForever()
+			return newSetDel(false)(c)
 		})
 	case "outside":
 		// A Locker that never talks through the harness (its client made
@@ -66,6 +73,12 @@ func TestChild(t *testing.T) {
 	}
 }
 
+// blockForever and backgroundForever never return: the leak children's
+// stacks must name them.
+func blockForever() { select {} }
+
+func backgroundForever() { select {} }
+
 func TestRefusals(t *testing.T) {
 	for _, c := range []struct{ name, want string }{
 		{"parallel", "Run cannot be used in a parallel test"},
@@ -76,6 +89,14 @@ func TestRefusals(t *testing.T) {
 		{"outside", "A's Locker took the lock 1 time(s) without sending a command through Client.Dial"},
 		{"stale", "this client's run is over"},
 		{"leak", "goroutines still running 1m0s after the run ended (1 of the clients'"},
+		// The harness's message carries the stack of the goroutine left
+		// over (synctest's own deadlock panic, which follows, has them too:
+		// so the stack must come right after the message, indented as
+		// t.Errorf's continuation lines).
+		{"leak", "client not closed?):\n        goroutine "},
+		{"leak", "\n        github.com/lockstep-sim/lockstep/harness_test.blockForever("},
+		{"leak-background", "goroutines still running 1m0s after the run ended (0 of the clients'"},
+		{"leak-background", "\n        github.com/lockstep-sim/lockstep/harness_test.backgroundForever("},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := child(t, c.name)

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/internal/safefile"
@@ -35,7 +36,7 @@ type Report struct {
 	// to block (synctest.Wait): with the kernel events, what a run costs.
 	WaitRounds int64
 
-	file []byte // the trace file (TraceJSONL)
+	trace *traceRecord // the trace file (TraceJSONL), encoded when asked for
 }
 
 func newReport(r *scenario.Runner) Report {
@@ -52,10 +53,25 @@ func newReport(r *scenario.Runner) Report {
 // run --trace` (docs/trace-format.md: a header, the events with message ids,
 // the judge's history, an end record), which `lockstep tui --trace` opens
 // and `lockstep check` judges.
-func (r *Report) TraceJSONL() []byte { return r.file }
+// It is encoded on the first call (nil for a Report that ran nothing).
+func (r *Report) TraceJSONL() []byte {
+	b, _ := r.traceFile()
+	return b
+}
+
+func (r *Report) traceFile() ([]byte, error) {
+	if r.trace == nil {
+		return nil, nil
+	}
+	return r.trace.jsonl()
+}
 
 // WriteTrace writes the trace to path as JSON lines, atomically; it never
 // replaces an existing file (the error then wraps safefile.ErrExists).
 func (r *Report) WriteTrace(path string) error {
-	return safefile.WriteFile(path, r.TraceJSONL(), false)
+	b, err := r.traceFile()
+	if err != nil {
+		return fmt.Errorf("lockstep harness: encoding the trace: %w", err)
+	}
+	return safefile.WriteFile(path, b, false)
 }

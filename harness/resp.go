@@ -119,7 +119,12 @@ func appendError(b []byte, msg string) []byte {
 	return append(append(append(b, '-'), oneLine(msg)...), "\r\n"...)
 }
 
-func oneLine(s string) string { return strings.NewReplacer("\r", " ", "\n", " ").Replace(s) }
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s // every reply a node gives: no replacer to build
+	}
+	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
+}
 
 // unsupported names the commands lockstep cannot simulate over a harness
 // connection, and why: they need a server that pushes or blocks, or

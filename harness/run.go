@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/internal/safefile"
-	"github.com/lockstep-sim/lockstep/model/tracelog"
 	"github.com/lockstep-sim/lockstep/scenario"
 )
 
@@ -196,8 +195,7 @@ func newDriver(t *testing.T, s *scenario.Scenario, quorum int, factory Factory) 
 		return nil, err
 	}
 	d.r, d.w, d.k = r, r.World(), r.World().K
-	d.tw = tracelog.NewWriter(&d.trace, r.TraceHeader())
-	r.RecordTrace(d.tw)
+	d.rec = recordTrace(r)
 	for _, sh := range d.w.Shards {
 		d.masters = append(d.masters, sh.Master.Name())
 	}

@@ -411,6 +411,8 @@ func scriptArgs(r *rand.Rand, k, tok string) []string {
 		argv = []string{tok}
 	case 2:
 		argv = []string{tok, diffTTL(r)}
+	case 3: // redislock's obtain: value (token + metadata), the token's length, ttl
+		argv = obtainArgs(r, tok)
 	case 4:
 		now, place := "1767225600000", "5000"
 		if r.IntN(10) == 0 {
@@ -430,6 +432,18 @@ func scriptArgs(r *rand.Rand, k, tok string) []string {
 	args = append(args, fmt.Sprint(numkeys))
 	args = append(args, keys...)
 	return append(args, argv...)
+}
+
+// obtainArgs is redislock's obtain ARGV: usually the token with or
+// without metadata and its length, sometimes a length that is too short,
+// too long, zero, negative or not a number.
+func obtainArgs(r *rand.Rand, tok string) []string {
+	value := tok + pick(r, []string{"", "", ":m1", ":m2"})
+	n := fmt.Sprint(len(tok))
+	if r.IntN(5) == 0 {
+		n = pick(r, []string{"0", "1", "2", "3", "100", "-1", "1.5", "abc", " 1", "01"})
+	}
+	return []string{value, n, diffTTL(r)}
 }
 
 // TestEvalErrorStillCachesScript: Redis caches a script once it compiles,

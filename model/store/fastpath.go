@@ -43,6 +43,7 @@ import (
 // luaReply is what a script returns: an integer, or Lua false (null bulk).
 type luaReply struct {
 	null bool
+	ok   bool // a status OK (redis.status_reply("OK"), a SET's reply)
 	n    int
 }
 
@@ -50,6 +51,9 @@ func luaInt(n int) luaReply { return luaReply{n: n} }
 
 // luaFalse is `return false`, which miniredis sends as a null bulk.
 var luaFalse = luaReply{null: true}
+
+// luaOK is a script's status OK.
+var luaOK = luaReply{ok: true}
 
 // fastScript is one script with a Go twin. To add a script, add one entry to
 // fastScripts.
@@ -86,6 +90,7 @@ var fastScripts = []*fastScript{
 	{name: "redsync-touch-setnx", src: ScriptRedsyncTouchSetNX, keys: 1, argv: 2, run: fastRedsyncTouchSetNX},
 	{name: "redislock-release", src: ScriptRedislockRelease, keys: 1, argv: 1, run: fastRelease},
 	{name: "redislock-refresh", src: ScriptRedislockRefresh, keys: 1, argv: 2, run: fastRenew},
+	{name: "redislock-obtain", src: ScriptRedislockObtain, keys: 1, argv: 3, run: fastRedislockObtain},
 }
 
 // fastBySrc and fastBySHA find a twin by EVAL's source or EVALSHA's hash.
@@ -211,6 +216,9 @@ func (f *fastPath) answer(conn *nodeConn, cmd string, args []string) (plainReply
 		}
 		if r.null {
 			return plainReply{kind: plainNull}, true
+		}
+		if r.ok {
+			return plainReply{kind: plainOK}, true
 		}
 		return plainReply{kind: plainInt, n: r.n}, true
 	}
