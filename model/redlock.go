@@ -2,7 +2,6 @@ package model
 
 import (
 	"time"
-
 )
 
 // Redlock is the multi-master lock of the redis.io distributed-locks page
@@ -113,10 +112,11 @@ func Validity(ttl, elapsed time.Duration, driftFactor float64) time.Duration {
 // masters are the nodes the client sends to, in shard order.
 func (r *Redlock) masters(t *Thread) []*Node {
 	w := t.World()
-	out := make([]*Node, len(w.Shards))
+	out := t.nodes[:0]
 	for i := range w.Shards {
-		out[i] = t.master(i)
+		out = append(out, t.master(i))
 	}
+	t.nodes = out
 	return out
 }
 
