@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -38,7 +39,8 @@ type Profile struct {
 	// lease turns the watchdog off lives here.
 	tune func(l *Lock, wrote func(path string) bool)
 
-	node *yaml.Node // Lock, parsed once
+	node  *yaml.Node // Lock, parsed once (parsed)
+	parse sync.Once
 }
 
 // refusal is a lock key a profile cannot take, and why.
@@ -93,21 +95,20 @@ func LookupProfile(name string) *Profile {
 	return nil
 }
 
-// parsed is the profile's lock block as a YAML node.
-func (pr *Profile) parsed() *yaml.Node { return pr.node }
-
-// withParsed parses each row's lock block once, when the package starts,
-// so that loads on many goroutines only read the table. A row that is not
-// YAML is a bug of the table: the package refuses to start.
-func withParsed(rows []*Profile) []*Profile {
-	for _, pr := range rows {
+// parsed is the profile's lock block as a YAML node, parsed on first use
+// (a run of one scenario that names no profile parses none; the package
+// used to parse all of them when it started). sync.Once keeps loads on
+// many goroutines safe. A row that is not YAML is a bug of the table
+// (TestProfileRowsParse): it panics.
+func (pr *Profile) parsed() *yaml.Node {
+	pr.parse.Do(func() {
 		var doc yaml.Node
 		if err := yaml.Unmarshal([]byte(pr.Lock), &doc); err != nil || len(doc.Content) == 0 {
 			panic(fmt.Sprintf("profile %s: its lock block is not YAML: %v", pr.Name, err))
 		}
 		pr.node = doc.Content[0]
-	}
-	return rows
+	})
+	return pr.node
 }
 
 // Strategy is the strategy the profile runs.
