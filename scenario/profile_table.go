@@ -5,7 +5,7 @@ import "github.com/lockstep-sim/lockstep/model"
 // Profiles is the table of client profiles (profiles.go), one row per
 // library. Each row's lock block follows the library's source as cited;
 // what the format cannot say yet is named in the row's comment.
-var Profiles = []*Profile{
+var Profiles = withParsed([]*Profile{
 	{
 		Name:    "redsync",
 		Library: "go-redsync/redsync v4.18.1 on go-redis v9",
@@ -229,7 +229,7 @@ strategy: set-del
 			{keyRetry, "ShedLock does not wait for a lock: a run that finds it taken is skipped"},
 		},
 	},
-}
+})
 
 // leaseTurnsWatchdogOff is Redisson's rule: lock(leaseTime) with a lease
 // of the caller's schedules no renewal, so a ttl written without a

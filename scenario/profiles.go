@@ -39,8 +39,7 @@ type Profile struct {
 	// lease turns the watchdog off lives here.
 	tune func(l *Lock, wrote func(path string) bool)
 
-	node  *yaml.Node // Lock, parsed once (parsed)
-	parse sync.Once
+	node func() *yaml.Node // Lock, parsed once, on first use (parsed)
 }
 
 // refusal is a lock key a profile cannot take, and why.
@@ -97,18 +96,24 @@ func LookupProfile(name string) *Profile {
 
 // parsed is the profile's lock block as a YAML node, parsed on first use
 // (a run of one scenario that names no profile parses none; the package
-// used to parse all of them when it started). sync.Once keeps loads on
-// many goroutines safe. A row that is not YAML is a bug of the table
-// (TestProfileRowsParse): it panics.
-func (pr *Profile) parsed() *yaml.Node {
-	pr.parse.Do(func() {
-		var doc yaml.Node
-		if err := yaml.Unmarshal([]byte(pr.Lock), &doc); err != nil || len(doc.Content) == 0 {
-			panic(fmt.Sprintf("profile %s: its lock block is not YAML: %v", pr.Name, err))
-		}
-		pr.node = doc.Content[0]
-	})
-	return pr.node
+// used to parse all of them when it started).
+func (pr *Profile) parsed() *yaml.Node { return pr.node() }
+
+// withParsed gives each row its parse-once function (sync.OnceValue, so
+// loads on many goroutines are safe, and a call after the first costs no
+// allocation). A row that is not YAML is a bug of the table
+// (TestProfileRowsParse): parsing it panics.
+func withParsed(rows []*Profile) []*Profile {
+	for _, pr := range rows {
+		pr.node = sync.OnceValue(func() *yaml.Node {
+			var doc yaml.Node
+			if err := yaml.Unmarshal([]byte(pr.Lock), &doc); err != nil || len(doc.Content) == 0 {
+				panic(fmt.Sprintf("profile %s: its lock block is not YAML: %v", pr.Name, err))
+			}
+			return doc.Content[0]
+		})
+	}
+	return rows
 }
 
 // Strategy is the strategy the profile runs.
