@@ -3,7 +3,6 @@ package model
 import (
 	"time"
 
-	"github.com/lockstep-sim/lockstep/model/store"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -47,6 +46,11 @@ type Redlock struct {
 	// last is each client's attempt record, reused by the next (begin):
 	// observers that keep one copy it, and AttemptLog keeps the latest.
 	last map[*Client]*Attempt
+	// args is each client's commands for its token (redlock_args.go);
+	// looked up by client only.
+	args map[*Client]*redlockArgs
+	// ttl is the TTL argument, formatted once (ttlArg).
+	ttl string
 }
 
 func init() {
@@ -110,10 +114,11 @@ func Validity(ttl, elapsed time.Duration, driftFactor float64) time.Duration {
 // masters are the nodes the client sends to, in shard order.
 func (r *Redlock) masters(t *Thread) []*Node {
 	w := t.World()
-	out := make([]*Node, len(w.Shards))
+	out := t.nodes[:0]
 	for i := range w.Shards {
-		out[i] = t.master(i)
+		out = append(out, t.master(i))
 	}
+	t.nodes = out
 	return out
 }
 
@@ -154,7 +159,7 @@ func (r *Redlock) attempt(t *Thread, l *Lease, last bool) bool {
 	a := r.begin(t, l, nodes)
 	a.Keeps = r.cfg.ReleaseAtEnd && !last
 	var granted []*Node
-	r.each(t, nodes, OpAcquire, r.acquireArgs(l.Token), func(i int, res rpcResult) {
+	r.each(t, nodes, OpAcquire, r.acquireArgs(t.c, l.Token), func(i int, res rpcResult) {
 		r.answered(t.c, a, i, r.timeoutBound(classify(nodes[i], res)))
 		if a.Nodes[i].Outcome == OutcomeOK {
 			granted = append(granted, nodes[i])
@@ -168,16 +173,6 @@ func (r *Redlock) attempt(t *Thread, l *Lease, last bool) bool {
 		r.releaseAll(t, nodes, l.Token)
 	}
 	return false
-}
-
-// acquireArgs is step 2's command: SET NX PX, or with fencing: token the
-// script that also INCRs the node's counter.
-func (r *Redlock) acquireArgs(token string) []string {
-	key, ttl := r.cfg.Key, msArg(r.cfg.TTL)
-	if r.cfg.Fencing == "token" {
-		return []string{"EVAL", store.ScriptFencedAcquire, "2", key, key + ":fence", token, ttl}
-	}
-	return []string{"SET", key, token, "NX", "PX", ttl}
 }
 
 // count is steps 3 and 4: elapsed by the client's clock (since its reading
@@ -203,7 +198,7 @@ func (r *Redlock) Release(t *Thread, l *Lease) {
 }
 
 func (r *Redlock) releaseAll(t *Thread, nodes []*Node, token string) {
-	r.each(t, nodes, OpRelease, []string{"EVAL", store.ScriptRelease, "1", r.cfg.Key, token}, nil)
+	r.each(t, nodes, OpRelease, r.releaseArgs(t.c, token), nil)
 }
 
 // Renew is the watchdog's extension (renew); with abort_work a refused one
@@ -226,7 +221,7 @@ func (r *Redlock) renew(t *Thread, l *Lease) bool {
 	if r.expiredBeforeExtend(t, l) {
 		return false
 	}
-	r.each(t, nodes, OpRenew, []string{"EVAL", r.renewScript(), "1", r.cfg.Key, l.Token, msArg(r.cfg.TTL)},
+	r.each(t, nodes, OpRenew, r.renewArgs(t.c, l.Token),
 		func(_ int, res rpcResult) {
 			if res.err == nil && res.reply == 1 {
 				rn.Extended++

@@ -21,6 +21,10 @@ type Thread struct {
 	// lastErr is the error of the thread's last command to a node (after
 	// any driver resends): the watchdog tells "no answer" from "not ours".
 	lastErr error
+	// nodes is the storage of the thread's last list of masters (Redlock's
+	// masters): a thread runs one round at a time, and a round's list is
+	// not kept past it, so each attempt or renewal reuses it.
+	nodes []*Node
 }
 
 // ErrTimeout is what a request gets when no reply came within the client's

@@ -96,3 +96,33 @@ func BenchmarkCounterScenario(b *testing.B) { benchScenario(b, "counter-30x200")
 // demo (loopback latency, no work between the read and the write): the one
 // timed beside the demo on a real redis-server in BENCHMARKS.md.
 func BenchmarkCounterLoopback(b *testing.B) { benchScenario(b, "counter-30x200-loopback") }
+
+// BenchmarkLoadBundled is what every `lockstep run -s NAME` pays before its
+// run: reading, decoding and validating the whole bundled scenarios.yaml.
+func BenchmarkLoadBundled(b *testing.B) {
+	data, err := os.ReadFile("../scenarios.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load("scenarios.yaml", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoadSelected is what `lockstep run -s counter-30x200-loopback`
+// pays for its scenario: the bundled file with the other scenarios blanked.
+func BenchmarkLoadSelected(b *testing.B) {
+	data, err := os.ReadFile("../scenarios.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := LoadSelected("scenarios.yaml", data, []string{"counter-30x200-loopback"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -20,6 +20,12 @@ func checkText(path string, data []byte) *LoadError {
 	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
 	line, col := 1, 1
 	for i := 0; i < len(data); {
+		if b := data[i]; b >= 0x20 && b < 0x7F || b == '\t' {
+			// Printable ASCII, most of any file: no rune to decode.
+			i++
+			col++
+			continue
+		}
 		r, n := utf8.DecodeRune(data[i:])
 		switch {
 		case r == utf8.RuneError && n == 1:

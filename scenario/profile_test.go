@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -666,6 +668,16 @@ func TestShedLockErrors(t *testing.T) {
 		_, err := Load("p.yaml", []byte(plain(c.lock)))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) || !strings.Contains(err.Error(), "hold_at_least") {
 			t.Errorf("%s: got %v, want a %s... error naming hold_at_least", c.lock, err, c.want)
+		}
+	}
+}
+
+// TestProfileRowsParse: every row's lock block is YAML (rows parse on
+// first use, so a broken row would otherwise only panic when named).
+func TestProfileRowsParse(t *testing.T) {
+	for _, pr := range Profiles {
+		if n := pr.parsed(); n == nil || n.Kind != yaml.MappingNode {
+			t.Errorf("profile %s: the lock block is not a mapping", pr.Name)
 		}
 	}
 }

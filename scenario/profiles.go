@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -38,7 +39,7 @@ type Profile struct {
 	// lease turns the watchdog off lives here.
 	tune func(l *Lock, wrote func(path string) bool)
 
-	node *yaml.Node // Lock, parsed once
+	node func() *yaml.Node // Lock, parsed once, on first use (parsed)
 }
 
 // refusal is a lock key a profile cannot take, and why.
@@ -93,19 +94,24 @@ func LookupProfile(name string) *Profile {
 	return nil
 }
 
-// parsed is the profile's lock block as a YAML node.
-func (pr *Profile) parsed() *yaml.Node { return pr.node }
+// parsed is the profile's lock block as a YAML node, parsed on first use
+// (a run of one scenario that names no profile parses none; the package
+// used to parse all of them when it started).
+func (pr *Profile) parsed() *yaml.Node { return pr.node() }
 
-// withParsed parses each row's lock block once, when the package starts,
-// so that loads on many goroutines only read the table. A row that is not
-// YAML is a bug of the table: the package refuses to start.
+// withParsed gives each row its parse-once function (sync.OnceValue, so
+// loads on many goroutines are safe, and a call after the first costs no
+// allocation). A row that is not YAML is a bug of the table
+// (TestProfileRowsParse): parsing it panics.
 func withParsed(rows []*Profile) []*Profile {
 	for _, pr := range rows {
-		var doc yaml.Node
-		if err := yaml.Unmarshal([]byte(pr.Lock), &doc); err != nil || len(doc.Content) == 0 {
-			panic(fmt.Sprintf("profile %s: its lock block is not YAML: %v", pr.Name, err))
-		}
-		pr.node = doc.Content[0]
+		pr.node = sync.OnceValue(func() *yaml.Node {
+			var doc yaml.Node
+			if err := yaml.Unmarshal([]byte(pr.Lock), &doc); err != nil || len(doc.Content) == 0 {
+				panic(fmt.Sprintf("profile %s: its lock block is not YAML: %v", pr.Name, err))
+			}
+			return doc.Content[0]
+		})
 	}
 	return rows
 }

@@ -81,9 +81,9 @@ func (p *parser) fields(n *yaml.Node, what string, known []string) []entry {
 	if n.Kind != yaml.MappingNode {
 		p.fail(n, "%s must be a mapping (key: value lines), not %s", what, describe(n))
 	}
-	var out []entry
+	out := make([]entry, 0, len(n.Content)/2)
 	var merges []*yaml.Node
-	seen := map[string]*yaml.Node{}
+	seen := newKeySet(len(n.Content) / 2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := p.resolve(n.Content[i]), n.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
@@ -104,17 +104,17 @@ func (p *parser) fields(n *yaml.Node, what string, known []string) []entry {
 			}
 			p.fail(k, "unknown field %s in %s (known: %s)", echo(k.Value), what, strings.Join(known, ", "))
 		}
-		if prev, dup := seen[k.Value]; dup {
+		if prev := seen.find(out, k.Value); prev != nil {
 			p.fail(k, "duplicate field %s in %s (first at line %d)", echo(k.Value), what, prev.Line)
 		}
-		seen[k.Value] = k
+		seen.add(k.Value, k)
 		out = append(out, entry{k.Value, k, v})
 	}
 	for _, m := range merges {
 		for _, src := range p.mergeSources(m) {
 			for _, e := range p.mergeFields(src, what, known) {
-				if _, dup := seen[e.key]; !dup {
-					seen[e.key] = e.k
+				if seen.find(out, e.key) == nil {
+					seen.add(e.key, e.k)
 					out = append(out, e)
 				}
 			}
@@ -291,4 +291,41 @@ func parseDuration(n *yaml.Node) (time.Duration, string) {
 		return 0, fmt.Sprintf("%s is not a duration (durations look like 1.5s, 250ms, 2m, 1h30m)", echo(v))
 	}
 	return 0, fmt.Sprintf("%s is not a duration (durations look like 1.5s, 250ms, 2m)", echo(n.Value))
+}
+
+// keySetMapAbove is the size of mapping past which fields indexes its keys
+// in a map; below it a scan of the entries read so far is cheaper than
+// building the map (every mapping of a scenario is this small).
+const keySetMapAbove = 16
+
+// keySet answers "was this key read already, and where" for fields. Every
+// key fields keeps is in its out slice, so a small mapping needs no index.
+type keySet map[string]*yaml.Node
+
+// newKeySet returns the index for a mapping of n keys: nil when a scan will do.
+func newKeySet(n int) keySet {
+	if n <= keySetMapAbove {
+		return nil
+	}
+	return make(keySet, n)
+}
+
+// find returns the key node under which key was first read, or nil.
+func (ks keySet) find(out []entry, key string) *yaml.Node {
+	if ks != nil {
+		return ks[key]
+	}
+	for i := range out {
+		if out[i].key == key {
+			return out[i].k
+		}
+	}
+	return nil
+}
+
+// add records key, read under k (a no-op for a scanned set: out holds it).
+func (ks keySet) add(key string, k *yaml.Node) {
+	if ks != nil {
+		ks[key] = k
+	}
 }
