@@ -61,9 +61,13 @@ func (m *Model) startBuild(what string, open func(ctx context.Context, progress 
 	m.buildSeq++
 	ctx, cancel := context.WithCancel(context.Background())
 	b := &build{id: m.buildSeq, what: what, ctx: ctx, cancel: cancel, apply: apply, done: make(chan struct{})}
+	// The test hook is read here, where the build is made, not in exec:
+	// exec runs on a goroutine of the program's that may outlive the test
+	// step that set it (a race the detector caught).
+	gate := buildGate
 	b.exec = func() tea.Msg {
 		defer close(b.done)
-		if gate := buildGate; gate != nil {
+		if gate != nil {
 			select {
 			case <-gate:
 			case <-ctx.Done():
