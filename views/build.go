@@ -165,7 +165,7 @@ func (m *Model) buildKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 func (m *Model) buildLine(w int) string {
 	st := m.c.st
 	return fit(st.Info.Render(fmt.Sprintf("⧗ %s… %s events", m.build.what, thousands(m.build.events.Load())))+
-		st.Muted.Render("  q quit · esc cancel"), w)
+		st.Muted.Render(tr("  q quit · esc cancel")), w)
 }
 
 // buildView is the screen under the build, its last line the progress.
@@ -268,7 +268,7 @@ func (m *Model) buildCompare(s *scenario.Scenario, a, b string, base scenario.Op
 		m.closeCompare()
 		m.cmp = openCompare(m.c, [2]*scenario.Player{ss[0], ss[1]}, at)
 		if m.run != nil {
-			m.cmp.back = "back to the run"
+			m.cmp.back = tr("back to the run")
 		}
 		m.screen = screenCompare
 	})

@@ -36,16 +36,16 @@ func (m *RunModel) View() string {
 
 func (m *RunModel) header(w int) string {
 	st := m.c.st
-	play := "❚❚ paused"
+	play := tr("❚❚ paused")
 	if m.clock.playing {
-		play = "▶ playing"
+		play = tr("▶ playing")
 	}
 	if m.pl.AtEnd() {
-		play = "■ over"
+		play = tr("■ over")
 	}
 	inj := m.recordedTag()
 	if n := len(m.pl.Injected()); n > 0 {
-		inj = fmt.Sprintf(" │ %d injected", n)
+		inj = fmt.Sprintf(tr(" │ %d injected"), n)
 	}
 	full := fmt.Sprintf("%s │ %s │ t %s │ %s %s │ seed %d │ step %d/%d │ %s%s",
 		st.Title.Render("lockstep"), st.Header.Render(termtext.Escape(m.pl.Scenario().Name)), secs(m.pl.Now()), play, speedLabel(m.clock.speed),
@@ -65,7 +65,7 @@ func (m *RunModel) footer(w int) string {
 		return m.gotoFooter(w)
 	}
 	if m.prompt != nil {
-		return fit(st.Focus.Render(m.prompt.label+": ")+m.prompt.input.View()+st.Muted.Render("  enter inject · esc cancel"), w)
+		return fit(st.Focus.Render(m.prompt.label+": ")+m.prompt.input.View()+st.Muted.Render(tr("  enter inject · esc cancel")), w)
 	}
 	if m.status != "" {
 		// A status may quote the scenario (names, a validator's message).
@@ -83,7 +83,7 @@ func (m *RunModel) footer(w int) string {
 func (m *RunModel) body(w, h int) []string {
 	st := m.c.st
 	if m.detail {
-		return fitLines(box(st, "Detail  any key closes", m.detailLines(w-2, h-2), w, h, true), w, h)
+		return fitLines(box(st, tr("Detail  any key closes"), m.detailLines(w-2, h-2), w, h, true), w, h)
 	}
 	wide := w >= 100
 	var cw, nw, rw int
@@ -103,13 +103,13 @@ func (m *RunModel) body(w, h int) []string {
 	}
 	lay := layOut(h, max(len(cl), len(nl), len(rl))+2, !wide, len(m.snap.Clients), len(m.snap.Nodes))
 	top := hjoin(
-		box(st, "Clients  belief │ truth", window(cl, csel, lay.top-2), cw, lay.top, m.focus == panelClients),
-		box(st, "Nodes  key TTL by node clock", window(nl, nsel, lay.top-2), nw, lay.top, m.focus == panelNodes),
+		box(st, tr("Clients  belief │ truth"), window(cl, csel, lay.top-2), cw, lay.top, m.focus == panelClients),
+		box(st, tr("Nodes  key TTL by node clock"), window(nl, nsel, lay.top-2), nw, lay.top, m.focus == panelNodes),
 	)
 	if wide {
-		title := "Resource"
+		title := tr("Resource")
 		if m.target == panelResource {
-			title = "›Resource"
+			title = tr("›Resource")
 		}
 		top = hjoin(top, box(st, title, rl, rw, lay.top, m.focus == panelResource))
 	}
@@ -122,15 +122,15 @@ func (m *RunModel) body(w, h int) []string {
 		out = append(out, fit(line, w))
 	}
 	tl := timelineLines(st, m.pl, m.snap, m.span, w-2, lay.tl-2)
-	title := "Timeline  █ believes it holds · letters: key owner · ! overlap · ▼ fault · ✖ violation"
+	title := tr("Timeline  █ believes it holds · letters: key owner · ! overlap · ▼ fault · ✖ violation")
 	if !wide {
-		title = "Timeline █ belief · A owner · ! overlap · ▼ fault · ✖ violation"
+		title = tr("Timeline █ belief · A owner · ! overlap · ▼ fault · ✖ violation")
 	}
 	out = append(out, box(st, title, tl, w, lay.tl, m.focus == panelTimeline)...)
 	logs, cut := m.logLines(w-2, lay.log-2)
-	logTitle := "Log"
+	logTitle := tr("Log")
 	if cut {
-		logTitle = "Log  v: the first violation in full"
+		logTitle = tr("Log  v: the first violation in full")
 	}
 	out = append(out, box(st, logTitle, logs, w, lay.log, m.focus == panelLog)...)
 	return fitLines(out, w, h)

@@ -3,7 +3,9 @@ package i18n
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 
+	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message/catalog"
 )
@@ -20,6 +22,7 @@ import (
 
 var (
 	buildOnce sync.Once
+	built     atomic.Bool
 	cat       *catalog.Builder
 	tags      = map[Lang]language.Tag{EN: language.English, ZH: language.SimplifiedChinese}
 )
@@ -29,7 +32,12 @@ func builder() *catalog.Builder {
 	buildOnce.Do(func() {
 		cat = catalog.NewBuilder(catalog.Fallback(language.English))
 		for _, e := range entries() {
-			mustSet(cat.SetString(language.English, e.Key, e.Key))
+			if e.One != "" {
+				mustSet(cat.Set(language.English, e.Key,
+					plural.Selectf(1, "%d", plural.One, e.One, plural.Other, e.Key)))
+			} else {
+				mustSet(cat.SetString(language.English, e.Key, e.Key))
+			}
 			mustSet(cat.SetString(language.SimplifiedChinese, e.Key, e.ZH))
 		}
 	})
