@@ -216,7 +216,7 @@ func (m *CompareModel) View() string {
 		play = tr("▶ playing")
 	}
 	s0 := m.sides[0].Scenario()
-	header := fit(fmt.Sprintf("%s │ compare %s │ t %s │ %s %s │ %s vs %s",
+	header := fit(fmt.Sprintf(tr("%s │ compare %s │ t %s │ %s %s │ %s vs %s"),
 		st.Title.Render("lockstep"), st.Header.Render(termtext.Escape(s0.Name)), secs(m.at), play, speedLabel(m.clock.speed),
 		termtext.Escape(scenario.StrategyLabel(m.snaps[0].Strategy, m.snaps[0].Client)), termtext.Escape(scenario.StrategyLabel(m.snaps[1].Strategy, m.snaps[1].Client))), w)
 	lw := w / 2

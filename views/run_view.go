@@ -47,14 +47,14 @@ func (m *RunModel) header(w int) string {
 	if n := len(m.pl.Injected()); n > 0 {
 		inj = fmt.Sprintf(tr(" │ %d injected"), n)
 	}
-	full := fmt.Sprintf("%s │ %s │ t %s │ %s %s │ seed %d │ step %d/%d │ %s%s",
+	full := fmt.Sprintf(tr("%s │ %s │ t %s │ %s %s │ seed %d │ step %d/%d │ %s%s"),
 		st.Title.Render("lockstep"), st.Header.Render(termtext.Escape(m.pl.Scenario().Name)), secs(m.pl.Now()), play, speedLabel(m.clock.speed),
 		m.snap.Seed, m.pl.StepAt(), m.pl.Steps(), termtext.Escape(scenario.StrategyLabel(m.snap.Strategy, m.snap.Client)), inj)
 	if ansi.StringWidth(full) <= w {
 		return fit(full, w)
 	}
 	// Narrow: the scenario, time, play state and event count matter most.
-	return fit(fmt.Sprintf("%s │ t %s │ %s %s │ step %d/%d │ seed %d │ %s%s",
+	return fit(fmt.Sprintf(tr("%s │ t %s │ %s %s │ step %d/%d │ seed %d │ %s%s"),
 		st.Header.Render(termtext.Escape(m.pl.Scenario().Name)), secs(m.pl.Now()), play, speedLabel(m.clock.speed),
 		m.pl.StepAt(), m.pl.Steps(), m.snap.Seed, termtext.Escape(scenario.StrategyLabel(m.snap.Strategy, m.snap.Client)), inj), w)
 }

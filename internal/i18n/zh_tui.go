@@ -124,4 +124,9 @@ var tuiEntries = []Entry{
 	{Key: "wrote %s (Mermaid sequenceDiagram of the whole run)", ZH: "已写出 %s（整次运行的 Mermaid sequenceDiagram）"},
 	{Key: "%s: cancelled", ZH: "%s：已取消"},
 	{Key: "event budget exhausted at t=%s after %d kernel events: the run stops there (%s)", ZH: "事件预算在 t=%s 耗尽（%d 个内核事件）：运行停在那里（%s）"},
+
+	// headers
+	{Key: "%s │ %s │ t %s │ %s %s │ seed %d │ step %d/%d │ %s%s", ZH: "%s │ %s │ t %s │ %s %s │ 种子 %d │ 第 %d/%d 步 │ %s%s"},
+	{Key: "%s │ t %s │ %s %s │ step %d/%d │ seed %d │ %s%s", ZH: "%s │ t %s │ %s %s │ 第 %d/%d 步 │ 种子 %d │ %s%s"},
+	{Key: "%s │ compare %s │ t %s │ %s %s │ %s vs %s", ZH: "%s │ 对比 %s │ t %s │ %s %s │ %s 对 %s"},
 }
