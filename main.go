@@ -125,7 +125,11 @@ func newFlags(name, synopsis string, stdout io.Writer) *flag.FlagSet {
 	fs.String("lang", "", "the `LANGUAGE` of messages: en or zh (default: $LOCKSTEP_LANG, else the locale)")
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, "%s\n\n%s\n", i18n.T(synopsis), i18n.T("Flags:"))
-		fs.VisitAll(func(f *flag.Flag) { f.Usage = i18n.T(f.Usage) })
+		fs.VisitAll(func(f *flag.Flag) {
+			if i18n.Has(f.Usage) {
+				f.Usage = i18n.T(f.Usage)
+			}
+		})
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 	}
@@ -182,8 +186,10 @@ func pick(f *scenario.File, want []string) ([]*scenario.Scenario, error) {
 	return out, nil
 }
 
+const listSynopsis = "Usage: lockstep list [-f FILE]\n\nLists the scenarios of FILE (default: the bundled scenarios)."
+
 func cmdList(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("list", "Usage: lockstep list [-f FILE]\n\nLists the scenarios of FILE (default: the bundled scenarios).", stdout)
+	fs := newFlags("list", listSynopsis, stdout)
 	file := fileFlag(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
