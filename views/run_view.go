@@ -205,12 +205,12 @@ func clientLines(st Styles, s scenario.Snapshot, w, sel int, active bool) ([]str
 		var belief string
 		switch {
 		case !c.Believes:
-			belief = "✗ not held" + strings.Repeat(" ", 11)
+			belief = padCells(tr("✗ not held"), 21)
 			if compact {
 				belief = "✗" + strings.Repeat(" ", 11)
 			}
 		case c.Until < 0:
-			belief = "✓ no expiry" + strings.Repeat(" ", 10)
+			belief = padCells(tr("✓ no expiry"), 21)
 			if compact {
 				belief = "✓ ∞" + strings.Repeat(" ", 9)
 			}
@@ -233,7 +233,7 @@ func clientLines(st Styles, s scenario.Snapshot, w, sel int, active bool) ([]str
 		truth := fmt.Sprintf("key%s cs%s", yn(c.OwnsKey), yn(c.InCS))
 		flag := ""
 		if c.Mismatch {
-			flag = " " + st.Bad.Render("⚠ belief≠truth")
+			flag = " " + st.Bad.Render(tr("⚠ belief≠truth"))
 			if compact {
 				flag = " " + st.Bad.Render("⚠")
 			}
@@ -272,7 +272,7 @@ func clientState(st Styles, c scenario.ClientSnap) string {
 	if c.AwaitsRelease {
 		return st.Info.Render("⧗ pub/sub")
 	}
-	state := fmt.Sprintf("%-9s", c.State)
+	state := padCells(tr(c.State), 9)
 	if f, ok := stateStyle[c.State]; ok {
 		state = f(st)(state)
 	}
@@ -288,7 +288,7 @@ func clientNotes(st Styles, c scenario.ClientSnap, compact bool) string {
 		if compact {
 			out += " " + st.Warn.Render(fmt.Sprintf("↻%d", c.Resends))
 		} else {
-			out += " " + st.Warn.Render(fmt.Sprintf("↻%d resent", c.Resends))
+			out += " " + st.Warn.Render(tr("↻%d resent", c.Resends))
 		}
 	}
 	return out
@@ -310,7 +310,7 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 		}
 		status := n.Status()
 		sym := map[string]string{"up": "●", "down": "✖", "refusing": "◌", "partitioned": "⇹"}[status]
-		stat := sym + " " + status
+		stat := sym + " " + tr(status)
 		switch status {
 		case "down":
 			stat = st.Bad.Render(stat)
@@ -321,7 +321,7 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 		if compact {
 			role = role[:1]
 		}
-		clock := "clock " + signed(n.ClockOffset)
+		clock := tr("clock ") + signed(n.ClockOffset)
 		if n.ClockRate != 1 {
 			clock += fmt.Sprintf(" ×%.2f", n.ClockRate)
 		}
@@ -354,7 +354,7 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 			left := fmt.Sprintf("   %s %s", name, st.Header.Render("["+owner+"]"))
 			var right string
 			if k.TTL < 0 {
-				right = "∞ no TTL"
+				right = tr("∞ no TTL")
 			} else {
 				bw := max(4, min(20, w-ansi.StringWidth(left)-10))
 				frac := 0.0
@@ -366,7 +366,7 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 			out = append(out, left+" "+right)
 		}
 		if len(n.Keys) == 0 && n.Up {
-			out = append(out, st.Muted.Render("   (no lock key)"))
+			out = append(out, st.Muted.Render(tr("   (no lock key)")))
 		}
 	}
 	if len(s.Sentinels) > 0 {
@@ -384,11 +384,11 @@ func refusedNote(st Styles, n scenario.NodeSnap, compact bool) string {
 		if compact {
 			out += " " + st.Bad.Render("⊘ NOREPLICAS")
 		} else {
-			out += " " + st.Bad.Render("⊘ NOREPLICAS: refuses writes")
+			out += " " + st.Bad.Render(tr("⊘ NOREPLICAS: refuses writes"))
 		}
 	}
 	if n.Refused > 0 {
-		out += " " + st.Warn.Render(fmt.Sprintf("✗%d refused", n.Refused))
+		out += " " + st.Warn.Render(tr("✗%d refused", n.Refused))
 	}
 	return out
 }
@@ -398,7 +398,7 @@ func refusedNote(st Styles, n scenario.NodeSnap, compact bool) string {
 // how many of how many a failover needs.
 func sentinelLine(st Styles, s scenario.Snapshot) string {
 	var b strings.Builder
-	b.WriteString("sentinels ")
+	b.WriteString(tr("sentinels "))
 	for _, cut := range s.SentinelsCut {
 		if cut {
 			b.WriteString(st.Warn.Render("⇹"))
@@ -411,7 +411,7 @@ func sentinelLine(st Styles, s scenario.Snapshot) string {
 		if d.Down == 0 {
 			continue
 		}
-		msg := fmt.Sprintf(" · %s down for %d/%d (failover at %d)", termtext.Escape(d.Master), d.Down, len(s.Sentinels), need)
+		msg := tr(" · %s down for %d/%d (failover at %d)", termtext.Escape(d.Master), d.Down, len(s.Sentinels), need)
 		if d.Down >= need {
 			msg = st.Bad.Render(msg)
 		}
@@ -422,14 +422,14 @@ func sentinelLine(st Styles, s scenario.Snapshot) string {
 
 func resourceLines(st Styles, r scenario.ResourceSnap, w int) []string {
 	out := []string{
-		fmt.Sprintf("counter   %d", r.Value),
-		fmt.Sprintf("max token %d", r.MaxToken),
-		fmt.Sprintf("writes ✓%d ✗%d", r.Accepted, r.Rejected) + duplicatesNote(st, r),
+		tr("counter   %d", r.Value),
+		tr("max token %d", r.MaxToken),
+		tr("writes ✓%d ✗%d", r.Accepted, r.Rejected) + duplicatesNote(st, r),
 	}
 	if r.Fencing {
-		out[1] += st.Muted.Render(" (fencing on)")
+		out[1] += st.Muted.Render(tr(" (fencing on)"))
 	} else {
-		out[1] += st.Muted.Render(" (no fencing)")
+		out[1] += st.Muted.Render(tr(" (no fencing)"))
 	}
 	if len(r.Named) > 0 {
 		// One counter per named resource, not their sum.
@@ -437,16 +437,16 @@ func resourceLines(st Styles, r scenario.ResourceSnap, w int) []string {
 		for _, c := range r.Named {
 			named = append(named, fmt.Sprintf(" %s %d", counterName(c.Name), c.Value))
 		}
-		out = append(append([]string{"counters:"}, named...), out[1:]...)
+		out = append(append([]string{tr("counters:")}, named...), out[1:]...)
 	}
 	if len(r.Writes) > 0 {
-		out = append(out, st.Muted.Render("recent writes:"))
+		out = append(out, st.Muted.Render(tr("recent writes:")))
 	}
 	for i := len(r.Writes) - 1; i >= 0; i-- {
 		wr := r.Writes[i]
 		mark := st.Good.Render("✓")
 		if !wr.Accepted {
-			mark = st.Bad.Render("✗ rejected")
+			mark = st.Bad.Render(tr("✗ rejected"))
 		}
 		tok := ""
 		if wr.Token > 0 {
@@ -461,7 +461,7 @@ func resourceLines(st Styles, r scenario.ResourceSnap, w int) []string {
 // "(none)" beside named ones.
 func counterName(name string) string {
 	if name == "" {
-		return "(none)"
+		return tr("(none)")
 	}
 	return termtext.Escape(name)
 }
@@ -472,27 +472,27 @@ func duplicatesNote(st Styles, r scenario.ResourceSnap) string {
 	if r.Duplicates == 0 {
 		return ""
 	}
-	return " " + st.Warn.Render(fmt.Sprintf("dup %d", r.Duplicates))
+	return " " + st.Warn.Render(tr("dup %d", r.Duplicates))
 }
 
 // resourceLine is the resource panel condensed to one line.
 func resourceLine(st Styles, r scenario.ResourceSnap) string {
-	counter := fmt.Sprintf("counter %d", r.Value)
+	counter := tr("counter %d", r.Value)
 	if len(r.Named) > 0 {
 		parts := make([]string, 0, len(r.Named))
 		for _, c := range r.Named {
 			parts = append(parts, fmt.Sprintf("%s=%d", counterName(c.Name), c.Value))
 		}
-		counter = "counters " + strings.Join(parts, " ")
+		counter = tr("counters ") + strings.Join(parts, " ")
 	}
-	s := fmt.Sprintf(" resource: %s · max token %d · writes ✓%d ✗%d%s", counter, r.MaxToken, r.Accepted, r.Rejected, duplicatesNote(st, r))
+	s := tr(" resource: %s · max token %d · writes ✓%d ✗%d%s", counter, r.MaxToken, r.Accepted, r.Rejected, duplicatesNote(st, r))
 	if n := len(r.Writes); n > 0 {
 		wr := r.Writes[n-1]
 		mark := "✓"
 		if !wr.Accepted {
 			mark = "✗"
 		}
-		s += fmt.Sprintf(" · last %s=%d%s at %s", termtext.Escape(wr.Client), wr.Value, mark, short(timeNS(wr.At)))
+		s += tr(" · last %s=%d%s at %s", termtext.Escape(wr.Client), wr.Value, mark, short(timeNS(wr.At)))
 	}
 	return s
 }
