@@ -4,7 +4,6 @@
 package views
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -217,7 +216,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 					s = m.picker.firstMatch()
 					m.picker.update(msg)
 					if s == nil {
-						m.err = fmt.Sprintf("%q matches no scenario (esc clears the filter)", term)
+						m.err = tr("%q matches no scenario (esc clears the filter)", term)
 					}
 				}
 				if s != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/list"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -97,6 +98,7 @@ func newPicker(c *ctx, f *scenario.File) pickerModel {
 	l := list.New(items, d, 0, 0)
 	l.Title = fmt.Sprintf(tr("lockstep — %s in %s: enter opens, / filters"), scenarios(len(items)), termtext.Escape(f.Path))
 	l.Filter = substringFilter
+	translateList(&l)
 	l.SetShowStatusBar(true)
 	l.DisableQuitKeybindings() // q and ctrl+c are the app's
 	return pickerModel{c: c, list: l}
@@ -170,3 +172,16 @@ func (p *pickerModel) view(w, h int) string {
 
 // filtering reports whether the filter input has the keys.
 func (p *pickerModel) filtering() bool { return p.list.FilterState() == list.Filtering }
+
+// translateList puts the list bubble's own chrome through the catalogue:
+// its key help, the filter prompt and the status bar's item names. In
+// English each text is the bubble's default, unchanged.
+func translateList(l *list.Model) {
+	k := &l.KeyMap
+	for _, b := range []*key.Binding{&k.CursorUp, &k.CursorDown, &k.PrevPage, &k.NextPage, &k.GoToStart, &k.GoToEnd,
+		&k.Filter, &k.ClearFilter, &k.CancelWhileFiltering, &k.AcceptWhileFiltering, &k.ShowFullHelp, &k.CloseFullHelp, &k.Quit} {
+		b.SetHelp(b.Help().Key, tr(b.Help().Desc))
+	}
+	l.FilterInput.Prompt = tr("Filter: ")
+	l.SetStatusBarItemName(tr("item"), tr("items"))
+}

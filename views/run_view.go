@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
 )
@@ -310,7 +311,7 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 		}
 		status := n.Status()
 		sym := map[string]string{"up": "●", "down": "✖", "refusing": "◌", "partitioned": "⇹"}[status]
-		stat := sym + " " + tr(status)
+		stat := sym + " " + i18n.TC("node", status)
 		switch status {
 		case "down":
 			stat = st.Bad.Render(stat)

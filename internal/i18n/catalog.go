@@ -33,12 +33,12 @@ func builder() *catalog.Builder {
 		cat = catalog.NewBuilder(catalog.Fallback(language.English))
 		for _, e := range entries() {
 			if e.One != "" {
-				mustSet(cat.Set(language.English, e.Key,
+				mustSet(cat.Set(language.English, e.id(),
 					plural.Selectf(1, "%d", plural.One, e.One, plural.Other, e.Key)))
 			} else {
-				mustSet(cat.SetString(language.English, e.Key, e.Key))
+				mustSet(cat.SetString(language.English, e.id(), e.Key))
 			}
-			mustSet(cat.SetString(language.SimplifiedChinese, e.Key, e.ZH))
+			mustSet(cat.SetString(language.SimplifiedChinese, e.id(), e.ZH))
 		}
 	})
 	return cat
@@ -90,6 +90,25 @@ func (l Lang) Sprintf(format string, args ...any) string {
 		missingMu.Lock()
 		missing[format] = true
 		missingMu.Unlock()
+	}
+	if len(args) == 0 {
+		return f
+	}
+	return fmt.Sprintf(f, args...)
+}
+
+// TC renders format in the current language in context ctx: the entry
+// whose Ctx is ctx (see Entry.Ctx). A missing one renders as format.
+func TC(ctx, format string, args ...any) string {
+	l := Current()
+	f, ok := lookup(l, ctx+"\x04"+format, args)
+	if !ok {
+		f = format
+		if l != EN {
+			missingMu.Lock()
+			missing[ctx+": "+format] = true
+			missingMu.Unlock()
+		}
 	}
 	if len(args) == 0 {
 		return f

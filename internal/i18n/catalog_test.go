@@ -76,3 +76,16 @@ func TestPlural(t *testing.T) {
 		t.Errorf("zh 1: %q", got)
 	}
 }
+
+// TestContext: one English text in two contexts has two translations.
+func TestContext(t *testing.T) {
+	t.Cleanup(func() { Set(EN) })
+	Set(ZH)
+	if a, b := T("up"), TC("node", "up"); a != "上移" || b != "在线" {
+		t.Errorf("zh up = %q, node up = %q", a, b)
+	}
+	Set(EN)
+	if a, b := T("up"), TC("node", "up"); a != "up" || b != "up" {
+		t.Errorf("en up = %q, node up = %q", a, b)
+	}
+}

@@ -22,8 +22,8 @@ func Check(entries []Entry) []string {
 	seen := map[string]bool{}
 	for _, e := range entries {
 		switch {
-		case seen[e.Key]:
-			out = append(out, fmt.Sprintf("key %q twice", e.Key))
+		case seen[e.id()]:
+			out = append(out, fmt.Sprintf("key %q twice", e.id()))
 		case strings.TrimSpace(e.ZH) == "":
 			out = append(out, fmt.Sprintf("key %q: no zh text", e.Key))
 		case LatinOnly[e.Key]:
@@ -32,7 +32,7 @@ func Check(entries []Entry) []string {
 		case !hasHan(e.ZH):
 			out = append(out, fmt.Sprintf("key %q: zh %q has no Chinese", e.Key, e.ZH))
 		}
-		seen[e.Key] = true
+		seen[e.id()] = true
 		a := strings.Join(verb.FindAllString(e.Key, -1), " ")
 		if b := strings.Join(verb.FindAllString(e.ZH, -1), " "); a != b {
 			out = append(out, fmt.Sprintf("key %q: verbs %q, zh has %q", e.Key, a, b))

@@ -9,6 +9,19 @@ type Entry struct {
 	// the catalogue chooses between them by the first argument with
 	// CLDR's plural rules. Chinese has one form, so ZH covers every count.
 	One string
+	// Ctx, when set, tells apart two uses of one English text ("up" the
+	// node status, "up" the cursor key), as gettext's msgctxt does; render
+	// such an entry with TC.
+	Ctx string
+}
+
+// id is the entry's key in the catalogue: Ctx and Key joined by EOT, the
+// separator gettext uses for a context.
+func (e Entry) id() string {
+	if e.Ctx == "" {
+		return e.Key
+	}
+	return e.Ctx + "\x04" + e.Key
 }
 
 // entries lists every table of the catalogue; each screen or command
