@@ -12,6 +12,7 @@ func init() {
 		i18n.Entry{Key: tuiSynopsis, ZH: tuiSynopsisZH},
 		i18n.Entry{Key: compareSynopsis, ZH: compareSynopsisZH},
 		i18n.Entry{Key: checkSynopsis, ZH: checkSynopsisZH},
+		i18n.Entry{Key: exploreSynopsis, ZH: exploreSynopsisZH},
 	)
 }
 
@@ -94,3 +95,37 @@ docs/history-format.md。'lockstep run --trace' 或 harness 写出的 trace 也�
 
 退出码：0 所有预期成立（或历史是安全的），1 不成立，2 输入有误（文件无法读取、
 某行有误：FILE:LINE: message、参数有误）。`
+
+const exploreSynopsisZH = `用法：lockstep explore [-f FILE] -s NAME [--strategies a,b] [--faults kinds]
+                        [--runs N] [--seed S] [--workers K] [--max-faults M]
+                        [--budget N] [--out DIR] [--json]
+
+随机搜索故障安排，寻找安全性违反。场景 NAME 给出世界（节点、从库、客户端、
+锁的设置、时长）；它自己的故障和预期不使用。每次运行从 --faults 的种类中抽取
+1 到 --max-faults 个故障，目标随机（世界中的客户端和节点），时间随机（在客户端
+仍在工作的时段内均匀分布），幅度按锁的 TTL 缩放（停顿、分区和时钟跳变最多
+2 倍 TTL），全部由 --seed 和运行序号导出：同样的参数在任何 --workers 下都得到
+同样的报告。
+
+按策略报告：运行次数、违反安全性的比例（带 95% 的 Wilson 区间）、出现更新丢失
+和锁卡死的比例、被事件预算截断的运行（--budget；从不算作安全）、围栏令牌拒绝、
+误删，以及违反的运行中每种故障各出现多少次。需要比 redis.nodes 更多节点的策略
+会得到它们（Redlock：5 个），它的故障打在它自己的节点上。--strategies 也接受
+客户端配置（redsync、redisson、redisson-redlock、node-redlock、redislock、
+redis-py、shedlock）。
+
+对每个出错的策略，故障最少的那次违反运行会被缩小（去掉故障、缩短停顿和分区、
+减小跳变、把故障提前），直到任何单步缩小都不再保留违反，然后输出。带 --out DIR
+时它还会写成
+DIR/<scenario>-<strategy>-s<seed>-r<runs>-m<max-faults>-<tag>.yaml（tag：
+--faults 和 --budget 的哈希），带 expect: {safe: false}；对它运行 'lockstep run -f'
+退出码为 0，'lockstep tui -f' 可以打开它。从不替换文件：名字被占用时使用下一个
+空闲的 -2、-3 ……。DIR 在搜索之前检查。不带 --out 时什么也不写。
+
+进度写到标准错误：终端上是进度条，否则每隔几秒一行。Ctrl-C 或 SIGTERM 会停止
+搜索，包括正在进行的运行；已经找到的仍会报告并写出（未缩小），被打断的运行丢弃。
+第二次 Ctrl-C 立即结束。
+
+退出码：0 搜索完成（无论是否找到违反：看报告或 --json），2 输入有误（文件无法
+读取或无效、场景、策略或故障种类未知、参数有误、--out 不可用、反例或报告无法
+写出；报告会先输出），130 被 Ctrl-C 或 SIGTERM 中断（报告之后）。`

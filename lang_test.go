@@ -74,7 +74,7 @@ func TestHelpCatalogue(t *testing.T) {
 	for _, p := range i18n.Check(i18n.Entries()) {
 		t.Error(p)
 	}
-	for _, k := range []string{usage, listSynopsis, runSynopsis, tuiSynopsis, compareSynopsis, checkSynopsis} {
+	for _, k := range []string{usage, listSynopsis, runSynopsis, tuiSynopsis, compareSynopsis, checkSynopsis, exploreSynopsis} {
 		if !i18n.Has(k) {
 			t.Errorf("no zh for %.40q", k)
 		}

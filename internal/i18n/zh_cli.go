@@ -32,4 +32,5 @@ var cliEntries = []Entry{
 	{Key: "open scenario `NAME` at once instead of the picker", ZH: "直接打开场景 `NAME`，不经过场景列表"},
 	{Key: "compare two strategies `a,b` side by side (with -s: at once; otherwise after picking)", ZH: "并排对比两个策略 `a,b`（带 -s：立即；否则在选择场景之后）"},
 	{Key: "open the recorded trace `FILE` instead of simulating (no fault injection)", ZH: "打开录制的 trace 文件 `FILE`，不做模拟（不能注入故障）"},
+	{Key: "comma-separated fault `KINDS` to draw from (any of %s)", ZH: "逗号分隔的故障种类 `KINDS`，从中抽取（可选：%s）"},
 }
