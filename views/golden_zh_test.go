@@ -1,6 +1,7 @@
 package views
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -49,9 +50,10 @@ func TestGoldenZHPicker120x36(t *testing.T) {
 }
 
 // TestLayoutZHWidths: in zh, at every size, under a zh locale and under
-// LANG=C, every screen has at most h lines, each exactly w cells or less
-// as ansi.StringWidth (the lipgloss measure, the policy of docs/tui.md)
-// counts them, and the text input counts ambiguous glyphs as one cell.
+// LANG=C, every screen has exactly h lines, each exactly w cells as
+// ansi.StringWidth (the lipgloss measure, the policy of docs/tui.md)
+// counts them, the text input counts ambiguous glyphs as one cell, and
+// the columns inside the Clients panel and the picker line up.
 func TestLayoutZHWidths(t *testing.T) {
 	screens := map[string]struct {
 		cfg  Config
@@ -79,15 +81,38 @@ func TestLayoutZHWidths(t *testing.T) {
 				m := newModel(t, bundled(t), sc.cfg, sz[0], sz[1])
 				press(m, sc.keys...)
 				lines := strings.Split(m.View(), "\n")
-				if len(lines) > sz[1] {
+				if len(lines) != sz[1] {
 					t.Errorf("LANG=%s %dx%d %s: %d lines", locale, sz[0], sz[1], name, len(lines))
 				}
+				checkColumns(t, fmt.Sprintf("LANG=%s %dx%d %s", locale, sz[0], sz[1], name), lines)
 				for i, l := range lines {
-					if w := ansi.StringWidth(l); w > sz[0] {
+					if w := ansi.StringWidth(l); w != sz[0] {
 						t.Errorf("LANG=%s %dx%d %s line %d: %d cells: %q", locale, sz[0], sz[1], name, i, w, ansi.Strip(l))
 					}
 				}
 			}
+		}
+	}
+}
+
+// checkColumns: the belief│truth bar of every client row, and the column
+// after the picker's strategy (预期), start at one cell on every line that
+// has them: a width counted in runes or bytes would shift the CJK rows.
+func checkColumns(t *testing.T, where string, lines []string) {
+	t.Helper()
+	for _, mark := range []string{" │ key", "预期"} {
+		col := -1
+		for i, l := range lines {
+			plain := ansi.Strip(l)
+			at := strings.Index(plain, mark)
+			if at < 0 {
+				continue
+			}
+			c := ansi.StringWidth(plain[:at])
+			if col >= 0 && c != col {
+				t.Errorf("%s line %d: %q at cell %d, other lines at %d", where, i, mark, c, col)
+			}
+			col = c
 		}
 	}
 }
