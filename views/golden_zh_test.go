@@ -124,3 +124,27 @@ func checkColumns(t *testing.T, where string, lines []string) {
 		}
 	}
 }
+
+func TestGoldenZHPicker80x24(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	inZH(t)
+	runGolden(t, Config{}, 80, 24, "down")
+}
+
+func TestGoldenZHHelp120x36(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	inZH(t)
+	runGolden(t, Config{Open: "gc-pause-wrong-delete"}, 120, 36, "?")
+}
+
+func TestGoldenZHCompare120x36(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	inZH(t)
+	runGolden(t, Config{Open: "gc-pause-wrong-delete", Compare: [2]string{"set-del", "lua-release"}}, 120, 36, repeat("n", 40)...)
+}
+
+func TestGoldenZHDetail80x24(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	inZH(t)
+	runGolden(t, Config{Open: "gc-pause-lua-release"}, 80, 24, "g", "g", "v")
+}
