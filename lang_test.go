@@ -80,3 +80,16 @@ func TestHelpCatalogue(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsInZH: the command line's own error sentences follow the
+// language; the exit code and the one-line shape do not change.
+func TestErrorsInZH(t *testing.T) {
+	code, _, errs := runLang(t, "--lang", "zh", "run", "extra")
+	if code != exitBadInput || errs != "lockstep run: 多余的参数 \"extra\"（用 -s NAME 选择场景）\n" {
+		t.Errorf("zh: exit %d, %q", code, errs)
+	}
+	code, _, errs = runLang(t, "--lang", "en", "run", "extra")
+	if code != exitBadInput || errs != "lockstep run: unexpected argument \"extra\" (scenarios are chosen with -s NAME)\n" {
+		t.Errorf("en: exit %d, %q", code, errs)
+	}
+}

@@ -86,7 +86,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return checked(cmd, stdout, stderr, func(w io.Writer) int { return c(args[1:], w, stderr) })
 		}
 	}
-	fmt.Fprintf(stderr, "lockstep: unknown command %q\n\n%s", args[0], i18n.T(usage))
+	fmt.Fprint(stderr, i18n.T("lockstep: unknown command %q\n\n%s", args[0], i18n.T(usage)))
 	return exitBadInput
 }
 

@@ -33,4 +33,15 @@ var cliEntries = []Entry{
 	{Key: "compare two strategies `a,b` side by side (with -s: at once; otherwise after picking)", ZH: "并排对比两个策略 `a,b`（带 -s：立即；否则在选择场景之后）"},
 	{Key: "open the recorded trace `FILE` instead of simulating (no fault injection)", ZH: "打开录制的 trace 文件 `FILE`，不做模拟（不能注入故障）"},
 	{Key: "comma-separated fault `KINDS` to draw from (any of %s)", ZH: "逗号分隔的故障种类 `KINDS`，从中抽取（可选：%s）"},
+
+	// the command line's own error sentences (the text of an error from
+	// elsewhere, a loader's FILE:LINE:COL: message, stays as it comes)
+	{Key: "writing to stdout: %v", ZH: "写标准输出失败：%v"},
+	{Key: "unexpected argument %q (scenarios are chosen with -s NAME)", ZH: "多余的参数 %q（用 -s NAME 选择场景）"},
+	{Key: "--trace opens a recorded trace: -f, --compare and --budget do not apply", ZH: "--trace 打开的是录制的 trace：-f、--compare 和 --budget 不适用"},
+	{Key: "%v (see 'lockstep help %s')", ZH: "%v（见 'lockstep help %s'）"},
+	{Key: "%s: is a directory, not a scenario file", ZH: "%s：是目录，不是场景文件"},
+	{Key: "%s: %d bytes: the TUI opens traces of at most %d bytes (lockstep check judges any size)", ZH: "%s：%d 字节：TUI 最多打开 %d 字节的 trace（lockstep check 可判定任意大小）"},
+	{Key: "lockstep: unknown command %q\n\n%s", ZH: "lockstep：未知命令 %q\n\n%s"},
+	{Key: "lockstep tui: --compare takes two strategies, like --compare lua-release,redlock (got %q)\n", ZH: "lockstep tui：--compare 需要两个策略，例如 --compare lua-release,redlock（收到 %q）\n"},
 }
