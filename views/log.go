@@ -62,7 +62,7 @@ func (m *RunModel) logLines(w, h int) (out []string, cut bool) {
 	}
 	out = append(out, cur...)
 	if next {
-		out = append(out, eventLine(st, evs[k], "· next ", cols, true))
+		out = append(out, eventLine(st, evs[k], tr("· next "), cols, true))
 	}
 	return out, cut
 }

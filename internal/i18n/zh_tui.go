@@ -195,4 +195,5 @@ var tuiEntries = []Entry{
 	{Key: "building %s", ZH: "正在构建 %s"},
 	{Key: "building %s: %s vs %s", ZH: "正在构建 %s：%s 对 %s"},
 	{Key: "injecting %s at %s", ZH: "正在注入 %s（于 %s）"},
+	{Key: "· next ", ZH: "· 下一 "},
 }
