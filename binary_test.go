@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 )
 
 var (
@@ -15,8 +17,11 @@ var (
 	buildDir  string
 )
 
-// TestMain removes the binary the tests built.
+// TestMain removes the binary the tests built. The tests expect English
+// whatever the locale of the machine they run on (a zh_CN one would turn
+// every help text Chinese); the language tests set LOCKSTEP_LANG themselves.
 func TestMain(m *testing.M) {
+	os.Setenv(i18n.EnvVar, "en")
 	code := m.Run()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)

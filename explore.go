@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/explore"
 	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 )
 
 // exitInterrupted is the exit code after Ctrl-C (128 + SIGINT, the shell's
@@ -68,7 +69,7 @@ func cmdExplore(args []string, stdout, stderr io.Writer) int {
 	name := fs.String("s", "", "the scenario `NAME` whose world is explored (required)")
 	var strategies names
 	fs.Var(&strategies, "strategies", "comma-separated `LIST` of strategies (default: the scenario's own)")
-	kindList := fs.String("faults", joinKinds(explore.DefaultKinds), "comma-separated fault `KINDS` to draw from (any of "+joinKinds(faults.Kinds)+")")
+	kindList := fs.String("faults", joinKinds(explore.DefaultKinds), i18n.T("comma-separated fault `KINDS` to draw from (any of %s)", joinKinds(faults.Kinds)))
 	runs := boundedInt(fs, "runs", explore.DefaultRuns, 1, explore.MaxRuns, "`N` random schedules per strategy")
 	var seed seedFlag
 	fs.Var(&seed, "seed", "`S`: every schedule derives from it and the run's index (default 1)")

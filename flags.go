@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/scenario"
 )
 
@@ -84,7 +85,7 @@ func (f *intFlag) rangeErr() error {
 // boundedInt defines an intFlag on fs; the usage states the range.
 func boundedInt(fs *flag.FlagSet, name string, def, lo, hi int64, usage string) *intFlag {
 	f := &intFlag{v: def, min: lo, max: hi}
-	fs.Var(f, name, fmt.Sprintf("%s (%d to %d)", usage, lo, hi))
+	fs.Var(f, name, i18n.T("%s (%d to %d)", i18n.T(usage), lo, hi))
 	return f
 }
 

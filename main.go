@@ -16,6 +16,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
 )
@@ -47,6 +48,7 @@ Usage:
   lockstep help [COMMAND]          show help
 
 Run 'lockstep help run' for the flags of a command.
+--lang en|zh (every command; else LOCKSTEP_LANG, else the locale) picks the language.
 Exit codes: 0 every expectation held, 1 an expectation failed, 2 bad input.
 `
 
@@ -57,6 +59,10 @@ func main() {
 // run is main without the process: it returns the exit code, which keeps the
 // command line testable.
 func run(args []string, stdout, stderr io.Writer) int {
+	args, code, ok := chooseLang(args, os.Getenv, stderr)
+	if !ok {
+		return code
+	}
 	if len(args) == 0 {
 		return cmdTUI(nil, stdout, stderr)
 	}
@@ -72,7 +78,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return run([]string{args[1], "--help"}, stdout, stderr)
 		}
 		return checked("help", stdout, stderr, func(w io.Writer) int {
-			fmt.Fprint(w, usage)
+			fmt.Fprint(w, i18n.T(usage))
 			return exitOK
 		})
 	default:
@@ -80,7 +86,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return checked(cmd, stdout, stderr, func(w io.Writer) int { return c(args[1:], w, stderr) })
 		}
 	}
-	fmt.Fprintf(stderr, "lockstep: unknown command %q\n\n%s", args[0], usage)
+	fmt.Fprint(stderr, i18n.T("lockstep: unknown command %q\n\n%s", args[0], i18n.T(usage)))
 	return exitBadInput
 }
 
@@ -116,8 +122,14 @@ func loadScenario(cmd, file, name string, stderr io.Writer) (*scenario.Scenario,
 func newFlags(name, synopsis string, stdout io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stdout)
+	fs.String("lang", "", "the `LANGUAGE` of messages: en or zh (default: $LOCKSTEP_LANG, else the locale)")
 	fs.Usage = func() {
-		fmt.Fprintf(stdout, "%s\n\nFlags:\n", synopsis)
+		fmt.Fprintf(stdout, "%s\n\n%s\n", i18n.T(synopsis), i18n.T("Flags:"))
+		fs.VisitAll(func(f *flag.Flag) {
+			if i18n.Has(f.Usage) {
+				f.Usage = i18n.T(f.Usage)
+			}
+		})
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 	}
@@ -174,8 +186,10 @@ func pick(f *scenario.File, want []string) ([]*scenario.Scenario, error) {
 	return out, nil
 }
 
+const listSynopsis = "Usage: lockstep list [-f FILE]\n\nLists the scenarios of FILE (default: the bundled scenarios)."
+
 func cmdList(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("list", "Usage: lockstep list [-f FILE]\n\nLists the scenarios of FILE (default: the bundled scenarios).", stdout)
+	fs := newFlags("list", listSynopsis, stdout)
 	file := fileFlag(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
@@ -198,7 +212,7 @@ func writeList(w io.Writer, ss []*scenario.Scenario) {
 	rows := make([][3]string, len(ss))
 	var wName, wStrat int
 	for i, s := range ss {
-		rows[i] = [3]string{termtext.Escape(s.Name), termtext.Escape(scenario.StrategyLabel(s.Lock.Strategy, s.Lock.Client)), termtext.Escape(s.Title)}
+		rows[i] = [3]string{termtext.Escape(s.Name), termtext.Escape(scenario.StrategyLabel(s.Lock.Strategy, s.Lock.Client)), termtext.Escape(s.TitleIn(string(i18n.Current())))}
 		wName = max(wName, utf8.RuneCountInString(rows[i][0]))
 		wStrat = max(wStrat, utf8.RuneCountInString(rows[i][1]))
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/internal/safefile"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
@@ -49,7 +50,11 @@ func printText(w io.Writer, build func(io.Writer)) {
 // failf prints one line, "lockstep CMD: message", with control characters
 // escaped (so the line stays one line), and returns exit 2.
 func failf(stderr io.Writer, cmd, format string, a ...any) int {
-	fmt.Fprintf(stderr, "lockstep %s: %s\n", cmd, termtext.Escape(fmt.Sprintf(format, a...)))
+	msg := fmt.Sprintf(format, a...)
+	if i18n.Has(format) { // a sentence of lockstep's own; "%v" of an error is not
+		msg = i18n.T(format, a...)
+	}
+	fmt.Fprintf(stderr, "lockstep %s: %s\n", cmd, termtext.Escape(msg))
 	return exitBadInput
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/muesli/termenv"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/views"
 )
@@ -59,7 +60,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) int {
 	if *cmp != "" {
 		parts := strings.Split(*cmp, ",")
 		if len(parts) != 2 || strings.TrimSpace(parts[0]) == "" || strings.TrimSpace(parts[1]) == "" {
-			fmt.Fprintf(stderr, "lockstep tui: --compare takes two strategies, like --compare lua-release,redlock (got %q)\n", *cmp)
+			fmt.Fprint(stderr, i18n.T("lockstep tui: --compare takes two strategies, like --compare lua-release,redlock (got %q)\n", *cmp))
 			return exitBadInput
 		}
 		cfg.Compare = [2]string{strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1])}

@@ -4,7 +4,6 @@
 package views
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -217,7 +216,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 					s = m.picker.firstMatch()
 					m.picker.update(msg)
 					if s == nil {
-						m.err = fmt.Sprintf("%q matches no scenario (esc clears the filter)", term)
+						m.err = tr("%q matches no scenario (esc clears the filter)", term)
 					}
 				}
 				if s != nil {
@@ -320,7 +319,7 @@ func (m *Model) View() string {
 
 func (m *Model) helpView(w, h int) string {
 	st := m.c.st
-	lines := []string{"Keys (any key closes this page)", ""}
+	lines := []string{tr("Keys (any key closes this page)"), ""}
 	room := h - 2 - len(lines) // inside the box, below the title
 	keys := m.helpKeys(w-2, room)
 	if !fits(keys, w-2, room) {
@@ -330,25 +329,25 @@ func (m *Model) helpView(w, h int) string {
 	lines = append(lines, keys...)
 	if m.screen == screenCompare {
 		lines = append(lines, "",
-			"Both columns share one true-time cursor; each has its own verdict.",
-			"g goes to the next fault or violation on either side; : goes to a true time",
-			"(each side counts its own steps, so #N is the run view's).")
-		return render(box(st, "Help", lines, w, h, true), h)
+			tr("Both columns share one true-time cursor; each has its own verdict."),
+			tr("g goes to the next fault or violation on either side; : goes to a true time"),
+			tr("(each side counts its own steps, so #N is the run view's)."))
+		return render(box(st, tr("Help"), lines, w, h, true), h)
 	}
 	lines = append(lines, "",
-		"Faults strike the selected process (tab to Clients, Nodes or Resource, ↑/↓",
-		"to select) at the cursor's true time; they join the run's schedule, so",
-		"stepping back and forth stays consistent. w writes the run as a scenario file.",
-		"A step (n, b, the header's count) is one move of the simulation: up to the",
-		"next trace line, with every line that moment writes (a reply and the grant",
-		"it makes are one step). : goes to a true time (12.5s) or a step (#340).",
+		tr("Faults strike the selected process (tab to Clients, Nodes or Resource, ↑/↓"),
+		tr("to select) at the cursor's true time; they join the run's schedule, so"),
+		tr("stepping back and forth stays consistent. w writes the run as a scenario file."),
+		tr("A step (n, b, the header's count) is one move of the simulation: up to the"),
+		tr("next trace line, with every line that moment writes (a reply and the grant"),
+		tr("it makes are one step). : goes to a true time (12.5s) or a step (#340)."),
 		"",
-		"Clients: belief = what the client thinks (lease until, by its own clock);",
-		"truth = key✓ its token is the lock key's value, cs✓ in its critical section.",
-		"⚠ marks a client whose belief and truth disagree.",
-		"Nodes: ● up ✖ down ◌ refusing (loading) ⇹ partitioned; TTL bars by the node's clock.",
+		tr("Clients: belief = what the client thinks (lease until, by its own clock);"),
+		tr("truth = key✓ its token is the lock key's value, cs✓ in its critical section."),
+		tr("⚠ marks a client whose belief and truth disagree."),
+		tr("Nodes: ● up ✖ down ◌ refusing (loading) ⇹ partitioned; TTL bars by the node's clock."),
 	)
-	return render(box(st, "Help", lines, w, h, true), h)
+	return render(box(st, tr("Help"), lines, w, h, true), h)
 }
 
 // helpGroups are the keys that work on the current screen, by purpose.

@@ -126,7 +126,7 @@ func (m *Model) onBuilt(msg builtMsg) tea.Cmd {
 func (m *Model) buildFailed(b *build, err error) {
 	msg := fmt.Sprintf("%s: %v", b.what, err)
 	if errors.Is(err, context.Canceled) {
-		msg = b.what + ": cancelled"
+		msg = tr("%s: cancelled", b.what)
 	}
 	if m.screen == screenRun && m.run != nil {
 		m.run.setStatus(false, "%s", msg)
@@ -155,7 +155,7 @@ func (m *Model) buildKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		if m.screen == screenRun && m.run != nil {
 			m.run.setStatus(true, "%s: cancelled", what)
 		} else {
-			m.err = what + ": cancelled"
+			m.err = tr("%s: cancelled", what)
 		}
 		return nil, true
 	}
@@ -168,8 +168,8 @@ func (m *Model) buildKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 // buildLine is the progress line shown while a build runs.
 func (m *Model) buildLine(w int) string {
 	st := m.c.st
-	return fit(st.Info.Render(fmt.Sprintf("⧗ %s… %s events", m.build.what, thousands(m.build.events.Load())))+
-		st.Muted.Render("  q quit · esc cancel"), w)
+	return fit(st.Info.Render(tr("⧗ %s… %s events", m.build.what, thousands(m.build.events.Load())))+
+		st.Muted.Render(tr("  q quit · esc cancel")), w)
 }
 
 // buildView is the screen under the build, its last line the progress.
@@ -217,7 +217,7 @@ func (m *Model) finishBuild() {
 // buildRun opens s for the run view.
 func (m *Model) buildRun(s *scenario.Scenario) tea.Cmd {
 	opts := m.runOptions()
-	return m.startBuild("building "+s.Name, func(ctx context.Context, p *atomic.Int64) ([]*scenario.Player, error) {
+	return m.startBuild(tr("building %s", s.Name), func(ctx context.Context, p *atomic.Int64) ([]*scenario.Player, error) {
 		ss, err := scenario.OpenContext(ctx, s, opts, p)
 		if err != nil {
 			return nil, err
@@ -252,7 +252,7 @@ func budgetNote(r *RunModel, ss *scenario.Player) {
 // buildCompare opens s under strategies a and b, with base's injected
 // faults, and shows them side by side at true time at.
 func (m *Model) buildCompare(s *scenario.Scenario, a, b string, base scenario.Options, at time.Duration) tea.Cmd {
-	return m.startBuild(fmt.Sprintf("building %s: %s vs %s", s.Name, a, b), func(ctx context.Context, p *atomic.Int64) ([]*scenario.Player, error) {
+	return m.startBuild(tr("building %s: %s vs %s", s.Name, a, b), func(ctx context.Context, p *atomic.Int64) ([]*scenario.Player, error) {
 		var out []*scenario.Player
 		for _, strat := range []string{a, b} {
 			o := base
@@ -272,7 +272,7 @@ func (m *Model) buildCompare(s *scenario.Scenario, a, b string, base scenario.Op
 		m.closeCompare()
 		m.cmp = openCompare(m.c, [2]*scenario.Player{ss[0], ss[1]}, at)
 		if m.run != nil {
-			m.cmp.back = "back to the run"
+			m.cmp.back = tr("back to the run")
 		}
 		m.screen = screenCompare
 	})
@@ -289,7 +289,7 @@ func (m *Model) buildInject(f faults.Fault) tea.Cmd {
 		return nil
 	}
 	s := r.pl.Scenario()
-	return m.startBuild(fmt.Sprintf("injecting %s at %s", f, secs(f.At)), func(ctx context.Context, p *atomic.Int64) ([]*scenario.Player, error) {
+	return m.startBuild(tr("injecting %s at %s", f, secs(f.At)), func(ctx context.Context, p *atomic.Int64) ([]*scenario.Player, error) {
 		ss, err := scenario.OpenContext(ctx, s, opts, p)
 		if err != nil {
 			return nil, err

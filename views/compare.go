@@ -23,14 +23,14 @@ type CompareModel struct {
 	at     time.Duration
 	clock  clock
 	status string
-	back   string      // where esc goes: "back to the run" or "back to scenarios"
+	back   string      // where esc goes: "back to the run" or tr("back to scenarios")
 	jump   *gotoPrompt // the ":" prompt, when open (times only: each side counts its own steps)
 }
 
 // openCompare shows two runs of one scenario (built by the root
 // model's buildCompare) side by side, at true time at.
 func openCompare(c *ctx, sides [2]*scenario.Player, at time.Duration) *CompareModel {
-	m := &CompareModel{c: c, clock: newClock(), sides: sides, back: "back to scenarios"}
+	m := &CompareModel{c: c, clock: newClock(), sides: sides, back: tr("back to scenarios")}
 	m.seek(at)
 	return m
 }
@@ -103,7 +103,7 @@ func (m *CompareModel) updateGoto(msg tea.KeyMsg) tea.Cmd {
 	m.jump = nil
 	if ans == nil {
 		if cmd == nil {
-			m.status = "cancelled"
+			m.status = tr("cancelled")
 		}
 		return cmd
 	}
@@ -121,10 +121,10 @@ func (m *CompareModel) onKey(msg tea.KeyMsg) tea.Cmd {
 		return m.clock.toggle()
 	case key.Matches(msg, k.Step):
 		next, ok := m.nearest((*scenario.Player).NextTime, true)
-		return m.seekTo(next, ok, "both runs are over")
+		return m.seekTo(next, ok, tr("both runs are over"))
 	case key.Matches(msg, k.Back):
 		prev, ok := m.nearest((*scenario.Player).PrevTime, false)
-		return m.seekTo(prev, ok && m.at != 0, "at the start")
+		return m.seekTo(prev, ok && m.at != 0, tr("at the start"))
 	case key.Matches(msg, k.Home):
 		return m.seek(0)
 	case key.Matches(msg, k.End):
@@ -135,7 +135,7 @@ func (m *CompareModel) onKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.NextMark):
 		next, ok := m.nearest((*scenario.Player).NextMarkTime, true)
-		return m.seekTo(next, ok, "no fault or violation after the cursor on either side")
+		return m.seekTo(next, ok, tr("no fault or violation after the cursor on either side"))
 	case key.Matches(msg, k.Faster):
 		return m.clock.faster()
 	case key.Matches(msg, k.Slower):
@@ -171,7 +171,7 @@ func (k KeyMap) compareKeys(back string) [][]key.Binding {
 	esc := k.Picker
 	esc.SetHelp("esc", back)
 	return [][]key.Binding{
-		{k.Play, k.Step, k.Back, k.jumps(), k.NextMark, pair("] [", "speed ×2 ÷2", k.Faster, k.Slower)},
+		{k.Play, k.Step, k.Back, k.jumps(), k.NextMark, pair("] [", tr("speed ×2 ÷2"), k.Faster, k.Slower)},
 		{esc, k.Help, k.Quit},
 	}
 }
@@ -211,12 +211,12 @@ func (m *CompareModel) View() string {
 		return tooSmall(w, h, MinWidth, MinHeight)
 	}
 	st := m.c.st
-	play := "❚❚ paused"
+	play := tr("❚❚ paused")
 	if m.clock.playing {
-		play = "▶ playing"
+		play = tr("▶ playing")
 	}
 	s0 := m.sides[0].Scenario()
-	header := fit(fmt.Sprintf("%s │ compare %s │ t %s │ %s %s │ %s vs %s",
+	header := fit(fmt.Sprintf(tr("%s │ compare %s │ t %s │ %s %s │ %s vs %s"),
 		st.Title.Render("lockstep"), st.Header.Render(termtext.Escape(s0.Name)), secs(m.at), play, speedLabel(m.clock.speed),
 		termtext.Escape(scenario.StrategyLabel(m.snaps[0].Strategy, m.snaps[0].Client)), termtext.Escape(scenario.StrategyLabel(m.snaps[1].Strategy, m.snaps[1].Client))), w)
 	lw := w / 2
@@ -230,7 +230,7 @@ func (m *CompareModel) View() string {
 	}
 	foot := m.status
 	if m.jump != nil {
-		foot = m.jump.footer(st, "time", w)
+		foot = m.jump.footer(st, tr("time"), w)
 	} else if foot == "" {
 		m.c.help.Width = w
 		foot = m.c.help.ShortHelpView(m.c.keys.compareShort(m.back))
@@ -249,12 +249,12 @@ func (m *CompareModel) column(i int, ss *scenario.Player, w, h int) []string {
 		verdict = st.Bad.Render("✖ " + fin.Verdict())
 	}
 	var in []string
-	in = append(in, fmt.Sprintf("final verdict %s │ step %d/%d", verdict, ss.StepAt(), ss.Steps()))
+	in = append(in, fmt.Sprintf(tr("final verdict %s │ step %d/%d"), verdict, ss.StepAt(), ss.Steps()))
 	cl, _ := clientLines(st, snap, w-2, -1, false)
-	in = append(in, st.Header.Render("clients  belief │ truth"))
+	in = append(in, st.Header.Render(tr("clients  belief │ truth")))
 	in = append(in, cl...)
 	nl, _ := nodeLines(st, snap, w-2, -1, false, ss.Scenario().Lock.TTL)
-	in = append(in, st.Header.Render("nodes"))
+	in = append(in, st.Header.Render(tr("nodes")))
 	in = append(in, nl...)
 	in = append(in, resourceLine(st, snap.Resource))
 	mt := snap.Metrics
@@ -273,7 +273,7 @@ func (m *CompareModel) column(i int, ss *scenario.Player, w, h int) []string {
 	evs := ss.Events()[:ss.Event()]
 	room := h - 2 - len(in)
 	if room > 1 {
-		in = append(in, st.Header.Render("log"))
+		in = append(in, st.Header.Render(tr("log")))
 		room--
 		cols := logCols{time: timeWidth(ss.End()), proc: procWidth(snap)}
 		// The cursor's event in full (a long reply wraps), older ones a line each.

@@ -103,13 +103,13 @@ func (g *gotoPrompt) update(msg tea.KeyMsg, steps int, end time.Duration) (ans *
 }
 
 // footer is the footer line while the prompt is open; what says what it
-// goes to ("time or step").
+// goes to (tr("time or step")).
 func (g *gotoPrompt) footer(st Styles, what string, w int) string {
-	line := st.Focus.Render("go to "+what+": ") + g.input.View()
+	line := st.Focus.Render(tr("go to ")+what+": ") + g.input.View()
 	if g.err != "" {
 		return fit(line+"  "+st.Bad.Render("✖ "+g.err), w)
 	}
-	return fit(line+st.Muted.Render("  enter go · esc cancel"), w)
+	return fit(line+st.Muted.Render(tr("  enter go · esc cancel")), w)
 }
 
 // updateGoto handles a key while the run view's ":" prompt is open.
@@ -134,4 +134,4 @@ func (m *RunModel) updateGoto(msg tea.KeyMsg) tea.Cmd {
 }
 
 // gotoFooter is the footer line while the ":" prompt is open.
-func (m *RunModel) gotoFooter(w int) string { return m.jump.footer(m.c.st, "time or step", w) }
+func (m *RunModel) gotoFooter(w int) string { return m.jump.footer(m.c.st, tr("time or step"), w) }

@@ -19,7 +19,7 @@ type KeyMap struct {
 // DefaultKeys are the bindings documented in docs/tui.md.
 func DefaultKeys() KeyMap {
 	b := func(help, desc string, keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, tr(desc)))
 	}
 	return KeyMap{
 		Play:      b("space", "play/pause", " "),
@@ -71,8 +71,8 @@ func pair(keys, desc string, a, b key.Binding) key.Binding {
 // line, and so do home, end and :, so that the page fits the minimum size.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Play, k.Step, k.Back, k.jumps(), pair("] [", "speed ×2 ÷2", k.Faster, k.Slower), k.NextMark},
-		{k.Focus, pair("↑ ↓", "select/scroll", k.Up, k.Down), pair("+ -", "zoom timeline in/out", k.ZoomIn, k.ZoomOut), k.Detail},
+		{k.Play, k.Step, k.Back, k.jumps(), pair("] [", tr("speed ×2 ÷2"), k.Faster, k.Slower), k.NextMark},
+		{k.Focus, pair("↑ ↓", tr("select/scroll"), k.Up, k.Down), pair("+ -", tr("zoom timeline in/out"), k.ZoomIn, k.ZoomOut), k.Detail},
 		{k.Pause, k.Hang, k.Jump, k.Drift},
 		{k.Crash, k.Failover, k.Evict, k.Isolate, k.Partition, k.Slow},
 		{k.Write, k.Mermaid, k.Compare, k.Picker, k.Help, k.Quit},
@@ -83,7 +83,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 // compare view alike.
 func (k KeyMap) jumps() key.Binding {
 	return key.NewBinding(key.WithKeys(append(append(k.Home.Keys(), k.End.Keys()...), k.Goto.Keys()...)...),
-		key.WithHelp("home/end", "start/end (: go to)"))
+		key.WithHelp("home/end", tr("start/end (: go to)")))
 }
 
 // faultKey is a key that injects a fault kind at the cursor.

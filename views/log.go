@@ -62,7 +62,7 @@ func (m *RunModel) logLines(w, h int) (out []string, cut bool) {
 	}
 	out = append(out, cur...)
 	if next {
-		out = append(out, eventLine(st, evs[k], "· next ", cols, true))
+		out = append(out, eventLine(st, evs[k], tr("· next "), cols, true))
 	}
 	return out, cut
 }
@@ -82,7 +82,7 @@ func (m *RunModel) pinnedViolation(fv string, w, h int) *pinned {
 	if p := m.pinned; p != nil && p.fv == fv && p.w == w && p.h == h {
 		return p
 	}
-	lines := wrapIndent("✖ first violation: "+termtext.Escape(fv), w, 2)
+	lines := wrapIndent(tr("✖ first violation: ")+termtext.Escape(fv), w, 2)
 	p := &pinned{fv: fv, w: w, h: h}
 	if room := h - 1; len(lines) > room { // a line stays for the cursor's event
 		lines, p.cut = lines[:room], true
@@ -100,26 +100,26 @@ func (m *RunModel) pinnedViolation(fv string, w, h int) *pinned {
 // after the cursor, each in full, in w×h.
 func (m *RunModel) detailLines(w, h int) []string {
 	st := m.c.st
-	out := []string{st.Header.Render("First violation")}
+	out := []string{st.Header.Render(tr("First violation"))}
 	if fv := m.snap.FirstViolation; fv != "" {
 		for _, l := range wrapIndent(termtext.Escape(fv), w, 0) {
 			out = append(out, st.Bad.Render(l))
 		}
 	} else {
-		out = append(out, "none so far")
+		out = append(out, tr("none so far"))
 	}
 	evs, k := m.pl.Events(), m.pl.Event()-m.logBack
 	cols := m.logCols()
 	if k > 0 {
-		where := ", at the cursor"
+		where := tr(", at the cursor")
 		if m.logBack > 0 {
-			where = ", where the log is scrolled to"
+			where = tr(", where the log is scrolled to")
 		}
-		out = append(out, "", st.Header.Render(fmt.Sprintf("Event %d of %d%s", k, len(evs), where)))
+		out = append(out, "", st.Header.Render(fmt.Sprintf(tr("Event %d of %d%s"), k, len(evs), where)))
 		out = append(out, wrapEvent(st, evs[k-1], "", cols, w)...)
 	}
 	if k < len(evs) {
-		out = append(out, "", st.Header.Render("Next event"))
+		out = append(out, "", st.Header.Render(tr("Next event")))
 		out = append(out, wrapEvent(st, evs[k], "", cols, w)...)
 	}
 	return fitLines(out, w, h)
@@ -280,9 +280,9 @@ func wrapEvent(st Styles, e sim.Event, prefix string, c logCols, w int) []string
 // metricsBar is the checker's counters on one line; a counter that changed
 // with the last move is highlighted and marked ▲.
 func metricsBar(st Styles, m, prev model.Metrics, w int) string {
-	verdict := st.Good.Render("✓ SAFE so far")
+	verdict := st.Good.Render(tr("✓ SAFE so far"))
 	if !m.Safe {
-		verdict = st.Bad.Render("✖ UNSAFE")
+		verdict = st.Bad.Render(tr("✖ UNSAFE"))
 	}
 	// The bar's metrics are the table's with a short label, in its order;
 	// those marked BarNonZero only while they (or, a step back, what they

@@ -5,8 +5,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/list"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/model"
@@ -22,12 +24,12 @@ type item struct {
 }
 
 func newItem(s *scenario.Scenario, cols *[2]int) item {
-	return item{s: s, cols: cols, title: termtext.Escape(s.Title)}
+	return item{s: s, cols: cols, title: termtext.Escape(s.TitleIn(lang()))}
 }
 
 func (i item) Title() string { return termtext.Escape(i.s.Name) }
 func (i item) Description() string {
-	return fmt.Sprintf("%-*s %-*s %s", i.cols[0], termtext.Escape(scenario.StrategyLabel(i.s.Lock.Strategy, i.s.Lock.Client)), i.cols[1], expected(i.s), i.title)
+	return fmt.Sprintf("%-*s %s %s", i.cols[0], termtext.Escape(scenario.StrategyLabel(i.s.Lock.Strategy, i.s.Lock.Client)), padCells(expected(i.s), i.cols[1]), i.title)
 }
 
 // FilterValue starts with the name, so the filter's match positions inside
@@ -38,13 +40,13 @@ func (i item) FilterValue() string {
 
 // expected is the verdict a scenario's expect: block predicts.
 func expected(s *scenario.Scenario) string {
-	v := "expects ?"
+	v := tr("expects ?")
 	for _, e := range s.Expect {
 		switch {
 		case e.Metric == model.MetricSafe && e.Value == 1:
-			v = "expects SAFE"
+			v = tr("expects SAFE")
 		case e.Metric == model.MetricSafe:
-			v = "expects UNSAFE"
+			v = tr("expects UNSAFE")
 		}
 	}
 	for _, e := range s.Expect {
@@ -90,23 +92,24 @@ func newPicker(c *ctx, f *scenario.File) pickerModel {
 	for i, s := range f.Scenarios {
 		items[i] = newItem(s, cols)
 		cols[0] = max(cols[0], len(termtext.Escape(scenario.StrategyLabel(s.Lock.Strategy, s.Lock.Client))))
-		cols[1] = max(cols[1], len(expected(s)))
+		cols[1] = max(cols[1], ansi.StringWidth(expected(s)))
 	}
 	d := list.NewDefaultDelegate()
 	l := list.New(items, d, 0, 0)
-	l.Title = fmt.Sprintf("lockstep — %s in %s: enter opens, / filters", plural(len(items), "scenario"), termtext.Escape(f.Path))
+	l.Title = fmt.Sprintf(tr("lockstep — %s in %s: enter opens, / filters"), scenarios(len(items)), termtext.Escape(f.Path))
 	l.Filter = substringFilter
+	translateList(&l)
 	l.SetShowStatusBar(true)
 	l.DisableQuitKeybindings() // q and ctrl+c are the app's
 	return pickerModel{c: c, list: l}
 }
 
-// plural is "1 scenario", "2 scenarios".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return itoa(n) + " " + noun + "s"
+// scenarios is "1 scenario", "2 scenarios" (the catalogue's plural rules).
+func scenarios(n int) string { return tr("%d scenarios", n) }
+
+// padCells pads s with spaces to w terminal cells (a CJK rune is two).
+func padCells(s string, w int) string {
+	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
 }
 
 func (p *pickerModel) setSize(w, h int) {
@@ -157,15 +160,28 @@ func (p *pickerModel) view(w, h int) string {
 	left := fitLines(lines, lw, h)
 	var story []string
 	if s := p.selected(); s != nil {
-		for _, l := range wrap(termtext.Escape(s.Title), w-lw-2) {
+		for _, l := range wrap(termtext.Escape(s.TitleIn(lang())), w-lw-2) {
 			story = append(story, p.c.st.Header.Render(l))
 		}
 		story = append(story, "")
-		story = append(story, reflow(termtext.EscapeKeepLines(s.Story), w-lw-3)...)
+		story = append(story, reflow(termtext.EscapeKeepLines(s.StoryIn(lang())), w-lw-3)...)
 	}
-	right := box(p.c.st, "Story", story, w-lw, h, false)
+	right := box(p.c.st, tr("Story"), story, w-lw, h, false)
 	return render(hjoin(left, right), h)
 }
 
 // filtering reports whether the filter input has the keys.
 func (p *pickerModel) filtering() bool { return p.list.FilterState() == list.Filtering }
+
+// translateList puts the list bubble's own chrome through the catalogue:
+// its key help, the filter prompt and the status bar's item names. In
+// English each text is the bubble's default, unchanged.
+func translateList(l *list.Model) {
+	k := &l.KeyMap
+	for _, b := range []*key.Binding{&k.CursorUp, &k.CursorDown, &k.PrevPage, &k.NextPage, &k.GoToStart, &k.GoToEnd,
+		&k.Filter, &k.ClearFilter, &k.CancelWhileFiltering, &k.AcceptWhileFiltering, &k.ShowFullHelp, &k.CloseFullHelp, &k.Quit} {
+		b.SetHelp(b.Help().Key, tr(b.Help().Desc))
+	}
+	l.FilterInput.Prompt = tr("Filter: ")
+	l.SetStatusBarItemName(tr("item"), tr("items"))
+}

@@ -81,7 +81,7 @@ func (m *RunModel) refresh() {
 }
 
 func (m *RunModel) setStatus(ok bool, format string, args ...any) {
-	m.status, m.statusOK = fmt.Sprintf(format, args...), ok
+	m.status, m.statusOK = tr(format, args...), ok
 }
 
 // seeked is called after any jump of the cursor: stale ticks must die.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
 )
@@ -36,25 +37,25 @@ func (m *RunModel) View() string {
 
 func (m *RunModel) header(w int) string {
 	st := m.c.st
-	play := "❚❚ paused"
+	play := tr("❚❚ paused")
 	if m.clock.playing {
-		play = "▶ playing"
+		play = tr("▶ playing")
 	}
 	if m.pl.AtEnd() {
-		play = "■ over"
+		play = tr("■ over")
 	}
 	inj := m.recordedTag()
 	if n := len(m.pl.Injected()); n > 0 {
-		inj = fmt.Sprintf(" │ %d injected", n)
+		inj = fmt.Sprintf(tr(" │ %d injected"), n)
 	}
-	full := fmt.Sprintf("%s │ %s │ t %s │ %s %s │ seed %d │ step %d/%d │ %s%s",
+	full := fmt.Sprintf(tr("%s │ %s │ t %s │ %s %s │ seed %d │ step %d/%d │ %s%s"),
 		st.Title.Render("lockstep"), st.Header.Render(termtext.Escape(m.pl.Scenario().Name)), secs(m.pl.Now()), play, speedLabel(m.clock.speed),
 		m.snap.Seed, m.pl.StepAt(), m.pl.Steps(), termtext.Escape(scenario.StrategyLabel(m.snap.Strategy, m.snap.Client)), inj)
 	if ansi.StringWidth(full) <= w {
 		return fit(full, w)
 	}
 	// Narrow: the scenario, time, play state and event count matter most.
-	return fit(fmt.Sprintf("%s │ t %s │ %s %s │ step %d/%d │ seed %d │ %s%s",
+	return fit(fmt.Sprintf(tr("%s │ t %s │ %s %s │ step %d/%d │ seed %d │ %s%s"),
 		st.Header.Render(termtext.Escape(m.pl.Scenario().Name)), secs(m.pl.Now()), play, speedLabel(m.clock.speed),
 		m.pl.StepAt(), m.pl.Steps(), m.snap.Seed, termtext.Escape(scenario.StrategyLabel(m.snap.Strategy, m.snap.Client)), inj), w)
 }
@@ -65,7 +66,7 @@ func (m *RunModel) footer(w int) string {
 		return m.gotoFooter(w)
 	}
 	if m.prompt != nil {
-		return fit(st.Focus.Render(m.prompt.label+": ")+m.prompt.input.View()+st.Muted.Render("  enter inject · esc cancel"), w)
+		return fit(st.Focus.Render(m.prompt.label+": ")+m.prompt.input.View()+st.Muted.Render(tr("  enter inject · esc cancel")), w)
 	}
 	if m.status != "" {
 		// A status may quote the scenario (names, a validator's message).
@@ -83,7 +84,7 @@ func (m *RunModel) footer(w int) string {
 func (m *RunModel) body(w, h int) []string {
 	st := m.c.st
 	if m.detail {
-		return fitLines(box(st, "Detail  any key closes", m.detailLines(w-2, h-2), w, h, true), w, h)
+		return fitLines(box(st, tr("Detail  any key closes"), m.detailLines(w-2, h-2), w, h, true), w, h)
 	}
 	wide := w >= 100
 	var cw, nw, rw int
@@ -103,13 +104,13 @@ func (m *RunModel) body(w, h int) []string {
 	}
 	lay := layOut(h, max(len(cl), len(nl), len(rl))+2, !wide, len(m.snap.Clients), len(m.snap.Nodes))
 	top := hjoin(
-		box(st, "Clients  belief │ truth", window(cl, csel, lay.top-2), cw, lay.top, m.focus == panelClients),
-		box(st, "Nodes  key TTL by node clock", window(nl, nsel, lay.top-2), nw, lay.top, m.focus == panelNodes),
+		box(st, tr("Clients  belief │ truth"), window(cl, csel, lay.top-2), cw, lay.top, m.focus == panelClients),
+		box(st, tr("Nodes  key TTL by node clock"), window(nl, nsel, lay.top-2), nw, lay.top, m.focus == panelNodes),
 	)
 	if wide {
-		title := "Resource"
+		title := tr("Resource")
 		if m.target == panelResource {
-			title = "›Resource"
+			title = tr("›Resource")
 		}
 		top = hjoin(top, box(st, title, rl, rw, lay.top, m.focus == panelResource))
 	}
@@ -122,15 +123,15 @@ func (m *RunModel) body(w, h int) []string {
 		out = append(out, fit(line, w))
 	}
 	tl := timelineLines(st, m.pl, m.snap, m.span, w-2, lay.tl-2)
-	title := "Timeline  █ believes it holds · letters: key owner · ! overlap · ▼ fault · ✖ violation"
+	title := tr("Timeline  █ believes it holds · letters: key owner · ! overlap · ▼ fault · ✖ violation")
 	if !wide {
-		title = "Timeline █ belief · A owner · ! overlap · ▼ fault · ✖ violation"
+		title = tr("Timeline █ belief · A owner · ! overlap · ▼ fault · ✖ violation")
 	}
 	out = append(out, box(st, title, tl, w, lay.tl, m.focus == panelTimeline)...)
 	logs, cut := m.logLines(w-2, lay.log-2)
-	logTitle := "Log"
+	logTitle := tr("Log")
 	if cut {
-		logTitle = "Log  v: the first violation in full"
+		logTitle = tr("Log  v: the first violation in full")
 	}
 	out = append(out, box(st, logTitle, logs, w, lay.log, m.focus == panelLog)...)
 	return fitLines(out, w, h)
@@ -205,12 +206,12 @@ func clientLines(st Styles, s scenario.Snapshot, w, sel int, active bool) ([]str
 		var belief string
 		switch {
 		case !c.Believes:
-			belief = "✗ not held" + strings.Repeat(" ", 11)
+			belief = padCells(tr("✗ not held"), 21)
 			if compact {
 				belief = "✗" + strings.Repeat(" ", 11)
 			}
 		case c.Until < 0:
-			belief = "✓ no expiry" + strings.Repeat(" ", 10)
+			belief = padCells(tr("✓ no expiry"), 21)
 			if compact {
 				belief = "✓ ∞" + strings.Repeat(" ", 9)
 			}
@@ -233,7 +234,7 @@ func clientLines(st Styles, s scenario.Snapshot, w, sel int, active bool) ([]str
 		truth := fmt.Sprintf("key%s cs%s", yn(c.OwnsKey), yn(c.InCS))
 		flag := ""
 		if c.Mismatch {
-			flag = " " + st.Bad.Render("⚠ belief≠truth")
+			flag = " " + st.Bad.Render(tr("⚠ belief≠truth"))
 			if compact {
 				flag = " " + st.Bad.Render("⚠")
 			}
@@ -272,7 +273,7 @@ func clientState(st Styles, c scenario.ClientSnap) string {
 	if c.AwaitsRelease {
 		return st.Info.Render("⧗ pub/sub")
 	}
-	state := fmt.Sprintf("%-9s", c.State)
+	state := padCells(tr(c.State), 9)
 	if f, ok := stateStyle[c.State]; ok {
 		state = f(st)(state)
 	}
@@ -288,7 +289,7 @@ func clientNotes(st Styles, c scenario.ClientSnap, compact bool) string {
 		if compact {
 			out += " " + st.Warn.Render(fmt.Sprintf("↻%d", c.Resends))
 		} else {
-			out += " " + st.Warn.Render(fmt.Sprintf("↻%d resent", c.Resends))
+			out += " " + st.Warn.Render(tr("↻%d resent", c.Resends))
 		}
 	}
 	return out
@@ -310,7 +311,7 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 		}
 		status := n.Status()
 		sym := map[string]string{"up": "●", "down": "✖", "refusing": "◌", "partitioned": "⇹"}[status]
-		stat := sym + " " + status
+		stat := sym + " " + i18n.TC("node", status)
 		switch status {
 		case "down":
 			stat = st.Bad.Render(stat)
@@ -321,7 +322,7 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 		if compact {
 			role = role[:1]
 		}
-		clock := "clock " + signed(n.ClockOffset)
+		clock := tr("clock ") + signed(n.ClockOffset)
 		if n.ClockRate != 1 {
 			clock += fmt.Sprintf(" ×%.2f", n.ClockRate)
 		}
@@ -354,7 +355,7 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 			left := fmt.Sprintf("   %s %s", name, st.Header.Render("["+owner+"]"))
 			var right string
 			if k.TTL < 0 {
-				right = "∞ no TTL"
+				right = tr("∞ no TTL")
 			} else {
 				bw := max(4, min(20, w-ansi.StringWidth(left)-10))
 				frac := 0.0
@@ -366,7 +367,7 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 			out = append(out, left+" "+right)
 		}
 		if len(n.Keys) == 0 && n.Up {
-			out = append(out, st.Muted.Render("   (no lock key)"))
+			out = append(out, st.Muted.Render(tr("   (no lock key)")))
 		}
 	}
 	if len(s.Sentinels) > 0 {
@@ -384,11 +385,11 @@ func refusedNote(st Styles, n scenario.NodeSnap, compact bool) string {
 		if compact {
 			out += " " + st.Bad.Render("⊘ NOREPLICAS")
 		} else {
-			out += " " + st.Bad.Render("⊘ NOREPLICAS: refuses writes")
+			out += " " + st.Bad.Render(tr("⊘ NOREPLICAS: refuses writes"))
 		}
 	}
 	if n.Refused > 0 {
-		out += " " + st.Warn.Render(fmt.Sprintf("✗%d refused", n.Refused))
+		out += " " + st.Warn.Render(tr("✗%d refused", n.Refused))
 	}
 	return out
 }
@@ -398,7 +399,7 @@ func refusedNote(st Styles, n scenario.NodeSnap, compact bool) string {
 // how many of how many a failover needs.
 func sentinelLine(st Styles, s scenario.Snapshot) string {
 	var b strings.Builder
-	b.WriteString("sentinels ")
+	b.WriteString(tr("sentinels "))
 	for _, cut := range s.SentinelsCut {
 		if cut {
 			b.WriteString(st.Warn.Render("⇹"))
@@ -411,7 +412,7 @@ func sentinelLine(st Styles, s scenario.Snapshot) string {
 		if d.Down == 0 {
 			continue
 		}
-		msg := fmt.Sprintf(" · %s down for %d/%d (failover at %d)", termtext.Escape(d.Master), d.Down, len(s.Sentinels), need)
+		msg := tr(" · %s down for %d/%d (failover at %d)", termtext.Escape(d.Master), d.Down, len(s.Sentinels), need)
 		if d.Down >= need {
 			msg = st.Bad.Render(msg)
 		}
@@ -422,14 +423,14 @@ func sentinelLine(st Styles, s scenario.Snapshot) string {
 
 func resourceLines(st Styles, r scenario.ResourceSnap, w int) []string {
 	out := []string{
-		fmt.Sprintf("counter   %d", r.Value),
-		fmt.Sprintf("max token %d", r.MaxToken),
-		fmt.Sprintf("writes ✓%d ✗%d", r.Accepted, r.Rejected) + duplicatesNote(st, r),
+		tr("counter   %d", r.Value),
+		tr("max token %d", r.MaxToken),
+		tr("writes ✓%d ✗%d", r.Accepted, r.Rejected) + duplicatesNote(st, r),
 	}
 	if r.Fencing {
-		out[1] += st.Muted.Render(" (fencing on)")
+		out[1] += st.Muted.Render(tr(" (fencing on)"))
 	} else {
-		out[1] += st.Muted.Render(" (no fencing)")
+		out[1] += st.Muted.Render(tr(" (no fencing)"))
 	}
 	if len(r.Named) > 0 {
 		// One counter per named resource, not their sum.
@@ -437,16 +438,16 @@ func resourceLines(st Styles, r scenario.ResourceSnap, w int) []string {
 		for _, c := range r.Named {
 			named = append(named, fmt.Sprintf(" %s %d", counterName(c.Name), c.Value))
 		}
-		out = append(append([]string{"counters:"}, named...), out[1:]...)
+		out = append(append([]string{tr("counters:")}, named...), out[1:]...)
 	}
 	if len(r.Writes) > 0 {
-		out = append(out, st.Muted.Render("recent writes:"))
+		out = append(out, st.Muted.Render(tr("recent writes:")))
 	}
 	for i := len(r.Writes) - 1; i >= 0; i-- {
 		wr := r.Writes[i]
 		mark := st.Good.Render("✓")
 		if !wr.Accepted {
-			mark = st.Bad.Render("✗ rejected")
+			mark = st.Bad.Render(tr("✗ rejected"))
 		}
 		tok := ""
 		if wr.Token > 0 {
@@ -461,7 +462,7 @@ func resourceLines(st Styles, r scenario.ResourceSnap, w int) []string {
 // "(none)" beside named ones.
 func counterName(name string) string {
 	if name == "" {
-		return "(none)"
+		return tr("(none)")
 	}
 	return termtext.Escape(name)
 }
@@ -472,27 +473,27 @@ func duplicatesNote(st Styles, r scenario.ResourceSnap) string {
 	if r.Duplicates == 0 {
 		return ""
 	}
-	return " " + st.Warn.Render(fmt.Sprintf("dup %d", r.Duplicates))
+	return " " + st.Warn.Render(tr("dup %d", r.Duplicates))
 }
 
 // resourceLine is the resource panel condensed to one line.
 func resourceLine(st Styles, r scenario.ResourceSnap) string {
-	counter := fmt.Sprintf("counter %d", r.Value)
+	counter := tr("counter %d", r.Value)
 	if len(r.Named) > 0 {
 		parts := make([]string, 0, len(r.Named))
 		for _, c := range r.Named {
 			parts = append(parts, fmt.Sprintf("%s=%d", counterName(c.Name), c.Value))
 		}
-		counter = "counters " + strings.Join(parts, " ")
+		counter = tr("counters ") + strings.Join(parts, " ")
 	}
-	s := fmt.Sprintf(" resource: %s · max token %d · writes ✓%d ✗%d%s", counter, r.MaxToken, r.Accepted, r.Rejected, duplicatesNote(st, r))
+	s := tr(" resource: %s · max token %d · writes ✓%d ✗%d%s", counter, r.MaxToken, r.Accepted, r.Rejected, duplicatesNote(st, r))
 	if n := len(r.Writes); n > 0 {
 		wr := r.Writes[n-1]
 		mark := "✓"
 		if !wr.Accepted {
 			mark = "✗"
 		}
-		s += fmt.Sprintf(" · last %s=%d%s at %s", termtext.Escape(wr.Client), wr.Value, mark, short(timeNS(wr.At)))
+		s += tr(" · last %s=%d%s at %s", termtext.Escape(wr.Client), wr.Value, mark, short(timeNS(wr.At)))
 	}
 	return s
 }

@@ -108,7 +108,7 @@ func timelineLines(st Styles, ss *scenario.Player, snap scenario.Snapshot, span 
 	ms = strings.ReplaceAll(ms, "!", st.Bad.Render("!"))
 	ms = strings.ReplaceAll(ms, "✖", st.Bad.Render("✖"))
 	ms = strings.ReplaceAll(ms, "▼", st.Warn.Render("▼"))
-	rows = append(rows, label("marks")+ms)
+	rows = append(rows, label(tr("marks"))+ms)
 	rows = append(rows, label("")+axis(t0, t1, cur, cols, curCol))
 	if len(rows) > h {
 		// Keep the marks and the axis; drop lanes from the end of the

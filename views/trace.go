@@ -35,7 +35,7 @@ func (m *RunModel) refuseRecorded() bool {
 // recordedTag marks the header of a recorded trace's run view.
 func (m *RunModel) recordedTag() string {
 	if m.pl.Recorded() != "" {
-		return " │ recorded trace"
+		return tr(" │ recorded trace")
 	}
 	return ""
 }

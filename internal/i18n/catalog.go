@@ -1,0 +1,140 @@
+package i18n
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/text/feature/plural"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message/catalog"
+)
+
+// The catalogue is a golang.org/x/text catalog.Builder keyed, as x/text
+// keys them, by the English format string. Every entry is set for both
+// languages (en to itself), so a lookup that misses is a key nobody
+// translated, which Missing reports. Lookup goes through the library
+// (language matching, fallback to English, plural selection); the chosen
+// format string is then filled in by fmt.Sprintf, not by message.Printer,
+// because the printer groups digits ("12,345") and the English rendering
+// must stay byte-identical to what lockstep printed before it was
+// translated.
+
+var (
+	buildOnce sync.Once
+	built     atomic.Bool
+	cat       *catalog.Builder
+	tags      = map[Lang]language.Tag{EN: language.English, ZH: language.SimplifiedChinese}
+)
+
+// builder returns the catalogue, built once from the tables in zh*.go.
+func builder() *catalog.Builder {
+	buildOnce.Do(func() {
+		cat = catalog.NewBuilder(catalog.Fallback(language.English))
+		for _, e := range entries() {
+			if e.One != "" {
+				mustSet(cat.Set(language.English, e.id(),
+					plural.Selectf(1, "%d", plural.One, e.One, plural.Other, e.Key)))
+			} else {
+				mustSet(cat.SetString(language.English, e.id(), e.Key))
+			}
+			mustSet(cat.SetString(language.SimplifiedChinese, e.id(), e.ZH))
+		}
+	})
+	return cat
+}
+
+func mustSet(err error) {
+	if err != nil { // the tables are code: a bad entry is a programming error
+		panic(err)
+	}
+}
+
+// recorder is a catalogue renderer that keeps the format string the
+// catalogue chose instead of printing it.
+type recorder struct {
+	out  string
+	args []any
+}
+
+func (r *recorder) Render(s string) { r.out += s }
+
+// Arg gives plural selectors their argument (1-based, as x/text counts).
+func (r *recorder) Arg(i int) any {
+	if i < 1 || i > len(r.args) {
+		return nil
+	}
+	return r.args[i-1]
+}
+
+// lookup returns key's format string in l, and whether the catalogue had it.
+func lookup(l Lang, key string, args []any) (string, bool) {
+	r := &recorder{args: args}
+	if err := builder().Context(tags[l], r).Execute(key); err != nil {
+		return key, false
+	}
+	return r.out, true
+}
+
+var (
+	missingMu sync.Mutex
+	missing   = map[string]bool{}
+)
+
+// Sprintf renders format in l: the catalogue's translation of format,
+// filled with args by fmt.Sprintf. A format the catalogue lacks renders
+// as itself (English) and is recorded for Missing.
+func (l Lang) Sprintf(format string, args ...any) string {
+	f, ok := lookup(l, format, args)
+	if !ok && l != EN {
+		missingMu.Lock()
+		missing[format] = true
+		missingMu.Unlock()
+	}
+	if len(args) == 0 {
+		return f
+	}
+	return fmt.Sprintf(f, args...)
+}
+
+// TC renders format in the current language in context ctx: the entry
+// whose Ctx is ctx (see Entry.Ctx). A missing one renders as format.
+func TC(ctx, format string, args ...any) string {
+	l := Current()
+	f, ok := lookup(l, ctx+"\x04"+format, args)
+	if !ok {
+		f = format
+		if l != EN {
+			missingMu.Lock()
+			missing[ctx+": "+format] = true
+			missingMu.Unlock()
+		}
+	}
+	if len(args) == 0 {
+		return f
+	}
+	return fmt.Sprintf(f, args...)
+}
+
+// T renders format in the current language (see Sprintf).
+func T(format string, args ...any) string { return Current().Sprintf(format, args...) }
+
+// Has reports whether the catalogue holds key.
+func Has(key string) bool {
+	_, ok := lookup(EN, key, nil)
+	return ok
+}
+
+// Missing returns (and forgets) every key rendered in a language other
+// than English that the catalogue lacks, for tests that prove a screen is
+// fully translated.
+func Missing() []string {
+	missingMu.Lock()
+	defer missingMu.Unlock()
+	out := make([]string, 0, len(missing))
+	for k := range missing {
+		out = append(out, k)
+	}
+	missing = map[string]bool{}
+	return out
+}
