@@ -1,0 +1,58 @@
+package scenario
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"testing"
+
+	"github.com/lockstep-sim/lockstep/model/tracemsg"
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+var zhPlaceholderRE = regexp.MustCompile(`\{([a-z0-9_]+)(:[a-z]+)?\}`)
+
+// Every event of every bundled scenario whose id has a template renders
+// in zh (issue 16), and every argument its zh template names is among the
+// event's: no line would show a leftover {placeholder}.
+func TestEveryTraceEventRendersInZH(t *testing.T) {
+	bad := map[string]string{}
+	n := 0
+	bundledEvents(t, func(name string, e sim.Event) {
+		en, _ := tracemsg.Template("en", e.ID)
+		if e.ID == "" || en == "" || bad[e.ID] != "" {
+			return
+		}
+		zh, _ := tracemsg.Template("zh", e.ID)
+		if _, ok := tracemsg.RenderIn("zh", e.ID, e.Args); !ok || zh == "" {
+			bad[e.ID] = name + ": no zh rendering"
+			return
+		}
+		n++
+		for _, m := range zhPlaceholderRE.FindAllStringSubmatch(zh, -1) {
+			if !hasArg(e.Args, m[1]) {
+				bad[e.ID] = fmt.Sprintf("%s: the zh template names {%s}, the event's args %v have none", name, m[1], e.Args)
+			}
+		}
+	})
+	var ids []string
+	for id := range bad {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		t.Errorf("%s: %s", id, bad[id])
+	}
+	if n == 0 {
+		t.Fatal("no event rendered in zh: the walk is broken")
+	}
+}
+
+func hasArg(args []sim.Arg, key string) bool {
+	for _, a := range args {
+		if a.Key == key {
+			return true
+		}
+	}
+	return false
+}
