@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/lockstep-sim/lockstep/model/tracemsg"
@@ -55,4 +56,33 @@ func hasArg(args []sim.Arg, key string) bool {
 		}
 	}
 	return false
+}
+
+// The first violation of every bundled scenario that has one is the same
+// English through its Phrase (FirstViolationIn "en") as the report's, and
+// renders in zh as another text with no placeholder left over.
+func TestFirstViolationInZH(t *testing.T) {
+	n := 0
+	for _, s := range loadBundled(t).Scenarios {
+		r, err := NewRunner(s, Options{}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Run()
+		en, zh := r.w.Chk.FirstViolation(), r.w.Chk.FirstViolationIn("zh")
+		r.Close()
+		if en == "" {
+			continue
+		}
+		n++
+		if got := r.w.Chk.FirstViolationIn("en"); got != en {
+			t.Errorf("%s: FirstViolationIn(en)\n  %q\nFirstViolation\n  %q", s.Name, got, en)
+		}
+		if zh == en || zhPlaceholderRE.MatchString(zh) || !strings.Contains(zh, "以为") {
+			t.Errorf("%s: zh first violation %q (en %q)", s.Name, zh, en)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no bundled scenario has a violation: the walk is broken")
+	}
 }

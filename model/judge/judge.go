@@ -47,6 +47,7 @@ type Judge struct {
 	inCS     []string // clients in their critical section, in order of entry
 	episode  bool
 	first    string
+	firstP   Phrase // first as a Phrase, for FirstViolationIn
 	firstAt  time.Duration
 	grants   map[string]*grant   // node name -> the grant of the lock key in force there
 	ended    map[string]*grant   // node name -> the last grant that ended there
@@ -241,11 +242,11 @@ func (j *Judge) enterCS(e *Event, c *client) {
 	if o := j.rival(e.Client); o != "" && !j.inEpisode(e.Client) {
 		j.setEpisode(e.Client, true)
 		j.m.Violations++
-		id, args := j.explain(e.At, e.Client, o)
+		id, args, p := j.explain(e.At, e.Client, o)
 		msg, _ := tracemsg.Render(id, args[:])
 		j.emit(e.Client, "VIOLATION", id, args[:]...)
 		if j.first == "" {
-			j.first = msg
+			j.first, j.firstP = msg, p
 			j.firstAt = e.At
 		}
 	}

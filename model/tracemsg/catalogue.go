@@ -154,6 +154,20 @@ var catalogue = []Message{
 	{"wrong-release", "{client} deleted the lock on {node} that {owner} holds", "a release deleted another client's lock"},
 	{"unheld-release", "{client} releases a lock it does not hold ({why})", "a release by a client whose grant had ended (why: English)"},
 
+	// The judge's explanation phrases (model/judge/explain.go): pieces of a
+	// violation's state and why, rendered into its arguments.
+	{"state-working", "working", "the rival is doing its work"},
+	{"state-holding", "holding", "the rival holds the lock, not working yet (or any more)"},
+	{"state-paused", "paused since {since_ns:time}", "the rival is in a GC pause"},
+	{"state-hung", "hung since {since_ns:time}", "the rival's work thread hangs"},
+	{"why-join", "{a}; {b}", "two pieces of a why"},
+	{"why-text", "{text}", "a piece of a why the judge keeps as English text (how a grant ended)"},
+	{"why-split-brain", "its lock is on {node}, and {lost}", "the rival's grant is on a replaced master (lost: how, English)"},
+	{"why-cut-off", "{owner} has been cut off from {node} by the network since {since_ns:time}, which did not renew it", "a partition kept the rival from renewing"},
+	{"why-cut-off-watchdog", "{owner} has been cut off from {node} by the network since {since_ns:time}, which did not let its watchdog renew it", "a partition kept the rival's watchdog from renewing"},
+	{"why-client-drift", "{client}'s clock runs {rate}x true speed, so its waits last {second_ns:rdur} per second it measures", "the rival's clock drifts"},
+	{"why-client-wall", "{client}'s wall clock was stepped {by_ns:sdur}", "the rival's wall clock jumped"},
+
 	// The run (scenario).
 	{"run-end", "run ends at {at_ns:time}", "the run's last line"},
 	{"budget", "event budget exhausted at t={at_ns:time} after {events} kernel events: the run is cut short", "the event budget ran out"},

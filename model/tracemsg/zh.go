@@ -139,6 +139,18 @@ var zhTemplates = map[string]string{
 	"wrong-release":  "误删：{client} 删除了 {node} 上 {owner} 持有的锁",
 	"unheld-release": "{client} 释放了一把它并未持有的锁（{why}）",
 
+	"state-working":        "工作中",
+	"state-holding":        "持有锁中",
+	"state-paused":         "自 {since_ns:time} 起处于 GC 停顿",
+	"state-hung":           "业务线程自 {since_ns:time} 起卡住",
+	"why-join":             "{a}；{b}",
+	"why-text":             "{text}",
+	"why-split-brain":      "脑裂：它的锁在 {node} 上，而 {lost}",
+	"why-cut-off":          "{owner} 自 {since_ns:time} 起被网络分区与 {node} 隔开，没能为锁续期",
+	"why-cut-off-watchdog": "{owner} 自 {since_ns:time} 起被网络分区与 {node} 隔开，它的看门狗没能为锁续期",
+	"why-client-drift":     "{client} 的时钟以实际速度的 {rate} 倍运行（时钟漂移），所以它量出的每 1 秒实际要等 {second_ns:rdur}",
+	"why-client-wall":      "{client} 的墙上时钟被拨动了 {by_ns:sdur}（时钟跳变）",
+
 	"run-end":   "运行在 {at_ns:time} 结束",
 	"budget":    "事件预算在 t={at_ns:time} 用完，已执行 {events} 个内核事件：运行被提前截断",
 	"cancelled": "运行在 t={at_ns:time} 被取消，已执行 {events} 个内核事件",

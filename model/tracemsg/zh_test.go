@@ -27,8 +27,10 @@ func placeholders(t string) []string {
 }
 
 // zhSameAsEnglish are the ids whose zh text may equal the English one (a
-// text of names and commands only). None today; an entry needs a reason.
-var zhSameAsEnglish = map[string]bool{}
+// text of names and commands only, or English kept as it is); each says why.
+var zhSameAsEnglish = map[string]bool{
+	"why-text": true, // English text the judge keeps (model/judge.text)
+}
 
 // Every id the English catalogue renders has a zh template that differs
 // from the English and names exactly the same placeholders with the same
