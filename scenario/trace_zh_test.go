@@ -58,11 +58,12 @@ func hasArg(args []sim.Arg, key string) bool {
 	return false
 }
 
-// The first violation of every bundled scenario that has one is the same
-// English through its Phrase (FirstViolationIn "en") as the report's, and
-// renders in zh as another text with no placeholder left over.
+// The first violation (and stuck reason) of every bundled scenario that
+// has one is the same English through its Phrase (FirstViolationIn "en")
+// as the report's, and renders in zh as another text with no placeholder
+// left over.
 func TestFirstViolationInZH(t *testing.T) {
-	n := 0
+	n, stuck := 0, 0
 	for _, s := range loadBundled(t).Scenarios {
 		r, err := NewRunner(s, Options{}, false)
 		if err != nil {
@@ -70,7 +71,14 @@ func TestFirstViolationInZH(t *testing.T) {
 		}
 		r.Run()
 		en, zh := r.w.Chk.FirstViolation(), r.w.Chk.FirstViolationIn("zh")
+		stuckEN, stuckZH := r.w.Chk.StuckReason(), r.w.Chk.StuckReasonIn("zh")
 		r.Close()
+		if stuckEN != "" {
+			stuck++
+			if stuckZH == stuckEN || zhPlaceholderRE.MatchString(stuckZH) || !strings.Contains(stuckZH, "卡死") {
+				t.Errorf("%s: zh stuck reason %q (en %q)", s.Name, stuckZH, stuckEN)
+			}
+		}
 		if en == "" {
 			continue
 		}
@@ -82,7 +90,7 @@ func TestFirstViolationInZH(t *testing.T) {
 			t.Errorf("%s: zh first violation %q (en %q)", s.Name, zh, en)
 		}
 	}
-	if n == 0 {
-		t.Fatal("no bundled scenario has a violation: the walk is broken")
+	if n == 0 || stuck == 0 {
+		t.Fatalf("%d bundled scenarios with a violation, %d stuck: the walk is broken", n, stuck)
 	}
 }

@@ -10,7 +10,6 @@
 package judge
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model/tracemsg"
@@ -53,6 +52,7 @@ type Judge struct {
 	ended    map[string]*grant   // node name -> the last grant that ended there
 	copies   map[string]*keyCopy // replica name -> the lock key replication brought there
 	stuckWhy string
+	stuckP   Phrase // stuckWhy as a Phrase, for StuckReasonIn
 	finished bool
 	// clockNotes are the clock faults per node name, in time order.
 	clockNotes map[string][]clockNote
@@ -307,18 +307,10 @@ func (j *Judge) finish(e *Event) {
 		if counts[o] < j.cfg.Quorum || c == nil {
 			continue
 		}
-		var why string
-		switch {
-		case c.crashed:
-			why = "crashed"
-		case c.hung:
-			why = "hung since " + sim.FormatTime(c.hungSince)
-		case !c.inCS:
-			why = "finished"
-		}
-		if why != "" {
+		if why := stuckState(c); why.ID != "" {
 			j.m.Stuck = true
-			j.stuckWhy = fmt.Sprintf("at %s the lock is still granted to %s, which is %s", sim.FormatTime(e.At), o, why)
+			j.stuckP = Phrase{ID: "stuck", Args: []sim.Arg{sim.I("at_ns", int64(e.At)), sim.S("owner", o)}, Subs: []Sub{{"state", why}}}
+			j.stuckWhy = j.stuckP.String()
 			return
 		}
 	}

@@ -79,3 +79,21 @@ func join(a, b Phrase) Phrase {
 // FirstViolationIn explains the first violation in language lang ("en":
 // FirstViolation); "" when none.
 func (j *Judge) FirstViolationIn(lang string) string { return j.firstP.In(lang) }
+
+// StuckReasonIn says in language lang why the run is stuck ("en":
+// StuckReason); "" when it is not.
+func (j *Judge) StuckReasonIn(lang string) string { return j.stuckP.In(lang) }
+
+// stuckState is why a holder of the lock at the run's end will never
+// release it; none when it still might.
+func stuckState(c *client) Phrase {
+	switch {
+	case c.crashed:
+		return phrase("state-crashed")
+	case c.hung:
+		return phrase("state-hung", sim.I("since_ns", int64(c.hungSince)))
+	case !c.inCS:
+		return phrase("state-finished")
+	}
+	return Phrase{}
+}
