@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"fmt"
 	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"strings"
 	"time"
@@ -81,37 +80,36 @@ func (j *Judge) lastEnd(owner, c string) Phrase {
 		}
 	}
 	if best == nil {
-		return text(oc.lastEnd)
+		return oc.lastEnd
 	}
-	return join(text(best.how), j.cutOff(owner, node, best))
+	return join(best.how, j.cutOff(owner, node, best))
 }
 
 // expiredHow says how grant g on node ran out, naming the clock faults in
 // force while it lived.
-func (j *Judge) expiredHow(node string, g *grant) string {
-	how := fmt.Sprintf("its lease on %s expired at %s", node, sim.FormatTime(g.expires))
+func (j *Judge) expiredHow(node string, g *grant) Phrase {
 	var notes []string
 	for _, cn := range j.clockNotes[node] {
 		if cn.at <= g.expires && (cn.drift || cn.at >= g.set || g.from != "") {
 			notes = append(notes, cn.what)
 		}
 	}
-	if len(notes) > 0 && g.ttl > 0 && g.expires >= 0 {
-		on := ""
-		if g.from != "" {
-			on = " on " + g.from // it came with a failover
-		}
-		how += fmt.Sprintf(", %s after its %s TTL was set%s, because %s",
-			tracefmt.Dur(g.expires-g.set), tracefmt.Dur(g.ttl), on, strings.Join(notes, " and "))
+	if len(notes) == 0 || g.ttl <= 0 || g.expires < 0 {
+		return phrase("how-expired", sim.S("node", node), sim.I("at_ns", int64(g.expires)))
 	}
-	return how
+	id, args := "how-expired-clock", []sim.Arg{sim.S("node", node), sim.I("at_ns", int64(g.expires)),
+		sim.I("after_ns", int64(g.expires-g.set)), sim.I("ttl_ns", int64(g.ttl)), sim.S("notes", strings.Join(notes, " and "))}
+	if g.from != "" { // it came with a failover
+		id, args = "how-expired-clock-on", append(args, sim.S("from", g.from))
+	}
+	return phrase(id, args...)
 }
 
 // cutOff names the partition that kept owner from its node while grant g
 // ran out: it could neither renew nor see the lease go.
 func (j *Judge) cutOff(owner, node string, g *grant) Phrase {
 	since, ok := j.cutSince[owner+"|"+node]
-	if !ok || since > g.endedAt || !strings.Contains(g.how, "expired") {
+	if !ok || since > g.endedAt || !strings.Contains(g.how.String(), "expired") {
 		return Phrase{}
 	}
 	id := "why-cut-off"

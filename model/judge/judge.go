@@ -82,7 +82,7 @@ type client struct {
 	// granted: it entered its critical section since its last release;
 	// lastEnd says how its latest grant since then ended ("" none yet).
 	granted bool
-	lastEnd string
+	lastEnd Phrase
 	token   string // the value of its latest grant (to tell its holds apart)
 }
 
@@ -96,7 +96,7 @@ type grant struct {
 	expires time.Duration // true time the key expires if nothing changes; -1: never
 	ended   bool
 	endedAt time.Duration
-	how     string // how it ended, for explanations
+	how     Phrase // how it ended, for explanations
 	// lostBy says why a grant still in force no longer counts: its node was
 	// replaced by a failover it could not hear of (split brain).
 	lostBy string
@@ -237,7 +237,7 @@ func (j *Judge) clientFault(e *Event, c *client) {
 
 func (j *Judge) enterCS(e *Event, c *client) {
 	c.inCS, c.working = true, false
-	c.granted, c.lastEnd = true, ""
+	c.granted, c.lastEnd = true, Phrase{}
 	j.m.Acquired++
 	if o := j.rival(e.Client); o != "" && !j.inEpisode(e.Client) {
 		j.setEpisode(e.Client, true)

@@ -28,7 +28,7 @@ func (j *Judge) releasing(e *Event) {
 			}
 		case g.expires >= 0 && g.expires <= now:
 			if why == "" {
-				why = j.expiredHow(n, g)
+				why = j.expiredHow(n, g).String()
 			}
 		default:
 			live++
@@ -41,8 +41,8 @@ func (j *Judge) releasing(e *Event) {
 	case why != "":
 	case !granted:
 		why = "its acquire failed"
-	case cl.lastEnd != "":
-		why = cl.lastEnd
+	case cl.lastEnd.ID != "":
+		why = cl.lastEnd.String()
 	default:
 		why = "its grant is no longer in force on a quorum of the nodes"
 	}
