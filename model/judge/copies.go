@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"strings"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/sim"
@@ -39,8 +38,8 @@ func (j *Judge) replicated(e *Event) {
 	}
 	// The absolute expiry had already passed by the replica's clock.
 	how := phrase("copy-arrived-expired", sim.S("node", node))
-	if notes := j.clockNotesUntil(node, e.At); notes != "" {
-		how = phrase("copy-arrived-expired-clock", sim.S("node", node), sim.S("notes", notes))
+	if notes := j.clockNotesUntil(node, e.At); notes.ID != "" {
+		how = Phrase{ID: "copy-arrived-expired-clock", Args: []sim.Arg{sim.S("node", node)}, Subs: []Sub{{"notes", notes}}}
 	}
 	j.copies[node] = &keyCopy{value: e.Token, at: e.At, gone: true, how: how}
 }
@@ -58,13 +57,13 @@ func (c *keyCopy) goneBy(how Phrase) { c.gone, c.how = true, how }
 
 // copyClockJumped judges the copy on a replica whose clock jumped: expired
 // early at once, or expiring at a new instant.
-func (j *Judge) copyClockJumped(e *Event, what string) {
+func (j *Judge) copyClockJumped(e *Event, what Phrase) {
 	c := j.liveCopy(e.Node)
 	if c == nil {
 		return
 	}
 	if e.Early >= 0 {
-		c.goneBy(phrase("copy-jump-early", sim.I("at_ns", int64(e.At)), sim.I("early_ns", int64(e.Early)), sim.S("what", what)))
+		c.goneBy(Phrase{ID: "copy-jump-early", Args: []sim.Arg{sim.I("at_ns", int64(e.At)), sim.I("early_ns", int64(e.Early))}, Subs: []Sub{{"what", what}}})
 		return
 	}
 	if k := e.key(); k.Held {
@@ -131,25 +130,25 @@ func (j *Judge) copyFate(promoted string, g *grant, now time.Duration) Phrase {
 }
 
 // copyExpired says a copy expired at true time at, before its master's
-// expiry (if any), because of the clock notes (English; "" none).
-func copyExpired(at, master time.Duration, notes string) Phrase {
+// expiry (if any), because of the clock notes (none: no "because").
+func copyExpired(at, master time.Duration, notes Phrase) Phrase {
 	p := phrase("copy-expired", sim.I("at_ns", int64(at)))
 	if master >= 0 && at < master {
 		p = Phrase{ID: "copy-expired-early", Args: []sim.Arg{sim.I("at_ns", int64(at)), sim.I("before_ns", int64(master-at))}}
 	}
-	if notes != "" {
-		p = Phrase{ID: "copy-expired-because", Args: []sim.Arg{sim.S("notes", notes)}, Subs: []Sub{{"how", p}}}
+	if notes.ID != "" {
+		p = Phrase{ID: "copy-expired-because", Subs: []Sub{{"how", p}, {"notes", notes}}}
 	}
 	return p
 }
 
 // clockNotesUntil names the clock faults on node up to true time t.
-func (j *Judge) clockNotesUntil(node string, t time.Duration) string {
-	var notes []string
+func (j *Judge) clockNotesUntil(node string, t time.Duration) Phrase {
+	var notes Phrase
 	for _, cn := range j.clockNotes[node] {
 		if cn.at <= t {
-			notes = append(notes, cn.what)
+			notes = joinWith("notes-and", notes, cn.what)
 		}
 	}
-	return strings.Join(notes, " and ")
+	return notes
 }

@@ -14,7 +14,7 @@ import (
 // clockNote is a clock fault on a node, to name in an explanation.
 type clockNote struct {
 	at    time.Duration
-	what  string // "redis-1's clock jumped -20s at 5.000s"
+	what  Phrase // "redis-1's clock jumped -20s at 5.000s"
 	drift bool   // a rate change (matters whenever it was in force), not a jump (matters only after the TTL was set)
 }
 
@@ -88,21 +88,21 @@ func (j *Judge) lastEnd(owner, c string) Phrase {
 // expiredHow says how grant g on node ran out, naming the clock faults in
 // force while it lived.
 func (j *Judge) expiredHow(node string, g *grant) Phrase {
-	var notes []string
+	var notes Phrase
 	for _, cn := range j.clockNotes[node] {
 		if cn.at <= g.expires && (cn.drift || cn.at >= g.set || g.from != "") {
-			notes = append(notes, cn.what)
+			notes = joinWith("notes-and", notes, cn.what)
 		}
 	}
-	if len(notes) == 0 || g.ttl <= 0 || g.expires < 0 {
+	if notes.ID == "" || g.ttl <= 0 || g.expires < 0 {
 		return phrase("how-expired", sim.S("node", node), sim.I("at_ns", int64(g.expires)))
 	}
 	id, args := "how-expired-clock", []sim.Arg{sim.S("node", node), sim.I("at_ns", int64(g.expires)),
-		sim.I("after_ns", int64(g.expires-g.set)), sim.I("ttl_ns", int64(g.ttl)), sim.S("notes", strings.Join(notes, " and "))}
+		sim.I("after_ns", int64(g.expires-g.set)), sim.I("ttl_ns", int64(g.ttl))}
 	if g.from != "" { // it came with a failover
 		id, args = "how-expired-clock-on", append(args, sim.S("from", g.from))
 	}
-	return phrase(id, args...)
+	return Phrase{ID: id, Args: args, Subs: []Sub{{"notes", notes}}}
 }
 
 // cutOff names the partition that kept owner from its node while grant g

@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"fmt"
 	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"strings"
 	"time"
@@ -210,10 +209,11 @@ func (j *Judge) resynced(e *Event) {
 // there: expired early at once, or expiring at a new instant.
 func (j *Judge) clockJumped(e *Event) {
 	now, name := e.At, e.Node
-	what := fmt.Sprintf("%s's clock jumped %s at %s", name, tracefmt.SignedDur(e.By), sim.FormatTime(now))
+	id := "clock-note-jump"
 	if e.Monotonic {
-		what += " (wall clock only: keys expire by its monotonic clock)"
+		id = "clock-note-jump-wall"
 	}
+	what := phrase(id, sim.S("node", name), sim.I("by_ns", int64(e.By.Round(time.Millisecond))), sim.I("at_ns", int64(now)))
 	j.noteClock(name, clockNote{at: now, what: what})
 	j.copyClockJumped(e, what)
 	g := j.grants[name]
@@ -221,7 +221,7 @@ func (j *Judge) clockJumped(e *Event) {
 		return
 	}
 	if e.Early >= 0 {
-		j.end(name, g, now, phrase("how-jump-early", sim.S("node", name), sim.I("early_ns", int64(e.Early)), sim.S("what", what)))
+		j.end(name, g, now, Phrase{ID: "how-jump-early", Args: []sim.Arg{sim.S("node", name), sim.I("early_ns", int64(e.Early))}, Subs: []Sub{{"what", what}}})
 		return
 	}
 	if k := e.key(); k.Held {
@@ -241,7 +241,7 @@ func (j *Judge) noteClock(node string, cn clockNote) {
 // expiry of the grant there.
 func (j *Judge) clockDrifted(e *Event) {
 	now, name := e.At, e.Node
-	what := fmt.Sprintf("%s's clock runs %sx true speed since %s", name, tracefmt.Rate(e.Rate), sim.FormatTime(now))
+	what := phrase("clock-note-drift", sim.S("node", name), sim.S("rate", tracefmt.Rate(e.Rate)), sim.I("at_ns", int64(now)))
 	j.noteClock(name, clockNote{at: now, what: what, drift: true})
 	j.copyDrifted(e)
 	if g := j.grants[name]; g != nil {

@@ -66,14 +66,18 @@ func text(s string) Phrase {
 
 // join is a and b as "a; b" (in the language's punctuation); either alone
 // when the other is empty.
-func join(a, b Phrase) Phrase {
+func join(a, b Phrase) Phrase { return joinWith("why-join", a, b) }
+
+// joinWith is a and b joined by message id (its placeholders {a} and {b});
+// either alone when the other is empty.
+func joinWith(id string, a, b Phrase) Phrase {
 	switch {
 	case a.ID == "":
 		return b
 	case b.ID == "":
 		return a
 	}
-	return Phrase{ID: "why-join", Subs: []Sub{{"a", a}, {"b", b}}}
+	return Phrase{ID: id, Subs: []Sub{{"a", a}, {"b", b}}}
 }
 
 // FirstViolationIn explains the first violation in language lang ("en":

@@ -76,7 +76,7 @@ var glossary = []struct {
 	{regexp.MustCompile(`(?i)\bvalidity\b`), "有效时间"},
 	{regexp.MustCompile(`(?i)\bfail ?over\b`), "主从切换"},
 	{regexp.MustCompile(`(?i)\bsplit[- ]brain\b`), "脑裂"},
-	{regexp.MustCompile(`(?i)\bclock jump\b|\bclock \{by_ns`), "时钟跳变"},
+	{regexp.MustCompile(`(?i)\bclock jump(s|ed)?\b|\bclock \{by_ns`), "时钟跳变"},
 	{regexp.MustCompile(`(?i)\bwrong release\b|deleted the lock .* that \{owner\} holds`), "误删"},
 	{regexp.MustCompile(`(?i)\block([\s,:;)]|$)`), "锁"}, // not lock.wait, a field
 	{regexp.MustCompile(`(?i)\blease\b`), "租约"},
