@@ -53,8 +53,8 @@ func (j *Judge) explain(now time.Duration, c, o string) (string, [5]sim.Arg, Phr
 // failover replaced; none when there is none.
 func (j *Judge) splitBrain(owner string) Phrase {
 	for _, n := range j.cfg.Nodes {
-		if g := j.grants[n]; g != nil && g.owner == owner && g.lostBy != "" {
-			return phrase("why-split-brain", sim.S("node", n), sim.S("lost", g.lostBy))
+		if g := j.grants[n]; g != nil && g.owner == owner && g.lostBy.ID != "" {
+			return Phrase{ID: "why-split-brain", Args: []sim.Arg{sim.S("node", n)}, Subs: []Sub{{"lost", g.lostBy}}}
 		}
 	}
 	return Phrase{}

@@ -40,7 +40,7 @@ func (j *Judge) command(e *Event) {
 	switch {
 	case !e.Before && e.After:
 		k := e.key()
-		g := &grant{owner: client, at: now, value: k.Owner, lostBy: e.Note}
+		g := &grant{owner: client, at: now, value: k.Owner, lostBy: text(e.Note)}
 		g.setExpiry(now, k)
 		j.grants[name] = g
 		j.client(client).token = g.value
@@ -135,7 +135,7 @@ func (j *Judge) failedOver(e *Event) {
 		if e.OK && e.Cut {
 			// Still there, and its owner may still reach it: split brain
 			// until old learns it was replaced.
-			g.lostBy = lost.String() + "; cut off, " + old + " still holds it: split brain"
+			g.lostBy = Phrase{ID: "lost-split-brain", Args: []sim.Arg{sim.S("node", old)}, Subs: []Sub{{"lost", lost}}}
 		} else {
 			j.end(old, g, now, Phrase{ID: "how-failover-lost", Args: []sim.Arg{sim.S("node", old)}, Subs: []Sub{{"lost", lost}}})
 		}
@@ -199,8 +199,9 @@ func (j *Judge) resynced(e *Event) {
 		return
 	}
 	how := phrase("how-discarded", sim.S("node", r), sim.S("master", e.Other), sim.I("at_ns", int64(now)))
-	if g.lostBy != "" {
-		how = phrase("how-discarded-lost", sim.S("node", r), sim.S("master", e.Other), sim.I("at_ns", int64(now)), sim.S("lost", g.lostBy))
+	if g.lostBy.ID != "" {
+		how = Phrase{ID: "how-discarded-lost", Args: []sim.Arg{sim.S("node", r), sim.S("master", e.Other), sim.I("at_ns", int64(now))},
+			Subs: []Sub{{"lost", g.lostBy}}}
 	}
 	j.end(r, g, now, how)
 }

@@ -99,7 +99,7 @@ type grant struct {
 	how     Phrase // how it ended, for explanations
 	// lostBy says why a grant still in force no longer counts: its node was
 	// replaced by a failover it could not hear of (split brain).
-	lostBy string
+	lostBy Phrase
 	// from is the node that set its TTL when that was another (the grant
 	// came with a failover): the absolute expiry is that node's, so every
 	// clock fault of this node bears on it, not only those since set.

@@ -22,9 +22,9 @@ func (j *Judge) releasing(e *Event) {
 			continue
 		}
 		switch {
-		case g.lostBy != "":
+		case g.lostBy.ID != "":
 			if why == "" {
-				why = "its lock is on " + n + ", and " + g.lostBy
+				why = Phrase{ID: "why-split-brain", Args: []sim.Arg{sim.S("node", n)}, Subs: []Sub{{"lost", g.lostBy}}}.String()
 			}
 		case g.expires >= 0 && g.expires <= now:
 			if why == "" {
