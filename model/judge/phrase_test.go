@@ -1,9 +1,14 @@
 package judge
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model/tracemsg"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -31,5 +36,34 @@ func TestPhraseIn(t *testing.T) {
 	}
 	if got := join(text(""), Phrase{}); got.ID != "" {
 		t.Errorf("join of nothing is %v", got)
+	}
+}
+
+// Every message id the judge builds a phrase of is in the catalogue with a
+// zh template: a typo would render as "{id}".
+func TestPhraseIDsAreCatalogued(t *testing.T) {
+	re := regexp.MustCompile(`(?:phrase\(|ID: |id = |id := |id, args := |joinWith\()"([A-Za-z0-9-]+)"`)
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllStringSubmatch(string(src), -1) {
+			n++
+			if zh, ok := tracemsg.Template("zh", m[1]); !ok || zh == "" {
+				t.Errorf("%s: phrase id %q has no zh template in model/tracemsg", f, m[1])
+			}
+		}
+	}
+	if n < 30 {
+		t.Errorf("only %d phrase ids found: the pattern is broken", n)
 	}
 }
