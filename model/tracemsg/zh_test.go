@@ -160,3 +160,18 @@ func TestAppendInDoesNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAppendIn renders a nested-fault line in each language into a
+// reused buffer.
+func BenchmarkAppendIn(b *testing.B) {
+	args := []sim.Arg{sim.S("client", "A"), sim.I("for_ns", 5e8), sim.I("until_ns", 7e9)}
+	for _, l := range Languages {
+		b.Run(l, func(b *testing.B) {
+			buf := make([]byte, 0, 256)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				buf = AppendIn(buf[:0], l, "pause-end-nested", args)
+			}
+		})
+	}
+}
