@@ -1,11 +1,8 @@
 package judge
 
 import (
-	"fmt"
-	"strings"
 	"time"
 
-	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -21,7 +18,7 @@ type keyCopy struct {
 	at      time.Duration // when it arrived
 	expires time.Duration // true time it expires there if nothing changes; -1 never
 	gone    bool          // it went from the replica before its master's key did
-	how     string        // how it went, for explanations: "it expired there 10s early because ..."
+	how     Phrase        // how it went, for explanations: "it expired there 10s early because ..."
 }
 
 // replicated records a write of the lock key applied on a replica.
@@ -40,9 +37,9 @@ func (j *Judge) replicated(e *Event) {
 		return
 	}
 	// The absolute expiry had already passed by the replica's clock.
-	how := fmt.Sprintf("it arrived already expired by %s's clock", node)
-	if notes := j.clockNotesUntil(node, e.At); notes != "" {
-		how += " (" + notes + ")"
+	how := phrase("copy-arrived-expired", sim.S("node", node))
+	if notes := j.clockNotesUntil(node, e.At); notes.ID != "" {
+		how = Phrase{ID: "copy-arrived-expired-clock", Args: []sim.Arg{sim.S("node", node)}, Subs: []Sub{{"notes", notes}}}
 	}
 	j.copies[node] = &keyCopy{value: e.Token, at: e.At, gone: true, how: how}
 }
@@ -56,17 +53,17 @@ func (j *Judge) liveCopy(node string) *keyCopy {
 }
 
 // copyGone records that the copy on node went early, and how.
-func (c *keyCopy) goneBy(how string) { c.gone, c.how = true, how }
+func (c *keyCopy) goneBy(how Phrase) { c.gone, c.how = true, how }
 
 // copyClockJumped judges the copy on a replica whose clock jumped: expired
 // early at once, or expiring at a new instant.
-func (j *Judge) copyClockJumped(e *Event, what string) {
+func (j *Judge) copyClockJumped(e *Event, what Phrase) {
 	c := j.liveCopy(e.Node)
 	if c == nil {
 		return
 	}
 	if e.Early >= 0 {
-		c.goneBy(fmt.Sprintf("it expired there at %s, %s early, because %s", sim.FormatTime(e.At), tracefmt.Dur(e.Early), what))
+		c.goneBy(Phrase{ID: "copy-jump-early", Args: []sim.Arg{sim.I("at_ns", int64(e.At)), sim.I("early_ns", int64(e.Early))}, Subs: []Sub{{"what", what}}})
 		return
 	}
 	if k := e.key(); k.Held {
@@ -95,8 +92,8 @@ func (j *Judge) copyRestarted(e *Event) {
 		c.expires = k.Expires
 		return
 	}
-	c.goneBy(fmt.Sprintf("%s lost it when it crashed at %s and restarted at %s without it (persistence %s)",
-		e.Node, sim.FormatTime(e.CrashedAt), sim.FormatTime(e.At), e.Persistence))
+	c.goneBy(phrase("copy-crash-lost", sim.S("node", e.Node), sim.I("crashed_ns", int64(e.CrashedAt)), sim.I("at_ns", int64(e.At)),
+		sim.S("persistence", e.Persistence)))
 }
 
 // copyResynced records what a full resync left on a replica: the master's
@@ -115,36 +112,43 @@ func (j *Judge) copyResynced(e *Event) {
 // copyFate says what became of grant g's key on promoted, which a failover
 // at now made master without it: never replicated there (" before
 // replicating it"), or replicated and gone since.
-func (j *Judge) copyFate(promoted string, g *grant, now time.Duration) string {
+func (j *Judge) copyFate(promoted string, g *grant, now time.Duration) Phrase {
 	c := j.copies[promoted]
 	if c == nil || c.value != g.value {
-		return " before replicating it"
+		return phrase("fate-unreplicated")
 	}
 	how := c.how
 	switch {
 	case c.gone:
 	case c.expires < 0 || c.expires > now:
-		how = "it was gone from there by then"
+		how = phrase("copy-gone")
 	default:
 		// Expired by the replica's own clock, found out at the failover.
-		how = fmt.Sprintf("it expired there at %s", sim.FormatTime(c.expires))
-		if g.expires >= 0 && c.expires < g.expires {
-			how += fmt.Sprintf(", %s before it would have on its master", tracefmt.Dur(g.expires-c.expires))
-		}
-		if notes := j.clockNotesUntil(promoted, c.expires); notes != "" {
-			how += ", because " + notes
-		}
+		how = copyExpired(c.expires, g.expires, j.clockNotesUntil(promoted, c.expires))
 	}
-	return fmt.Sprintf("; the lock had reached %s by replication at %s, but %s", promoted, sim.FormatTime(c.at), how)
+	return Phrase{ID: "fate-replicated", Args: []sim.Arg{sim.S("node", promoted), sim.I("at_ns", int64(c.at))}, Subs: []Sub{{"how", how}}}
+}
+
+// copyExpired says a copy expired at true time at, before its master's
+// expiry (if any), because of the clock notes (none: no "because").
+func copyExpired(at, master time.Duration, notes Phrase) Phrase {
+	p := phrase("copy-expired", sim.I("at_ns", int64(at)))
+	if master >= 0 && at < master {
+		p = Phrase{ID: "copy-expired-early", Args: []sim.Arg{sim.I("at_ns", int64(at)), sim.I("before_ns", int64(master-at))}}
+	}
+	if notes.ID != "" {
+		p = Phrase{ID: "copy-expired-because", Subs: []Sub{{"how", p}, {"notes", notes}}}
+	}
+	return p
 }
 
 // clockNotesUntil names the clock faults on node up to true time t.
-func (j *Judge) clockNotesUntil(node string, t time.Duration) string {
-	var notes []string
+func (j *Judge) clockNotesUntil(node string, t time.Duration) Phrase {
+	var notes Phrase
 	for _, cn := range j.clockNotes[node] {
 		if cn.at <= t {
-			notes = append(notes, cn.what)
+			notes = joinWith("notes-and", notes, cn.what)
 		}
 	}
-	return strings.Join(notes, " and ")
+	return notes
 }

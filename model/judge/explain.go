@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"fmt"
 	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"strings"
 	"time"
@@ -15,56 +14,57 @@ import (
 // clockNote is a clock fault on a node, to name in an explanation.
 type clockNote struct {
 	at    time.Duration
-	what  string // "redis-1's clock jumped -20s at 5.000s"
+	what  Phrase // "redis-1's clock jumped -20s at 5.000s"
 	drift bool   // a rate change (matters whenever it was in force), not a jump (matters only after the TTL was set)
 }
 
 // explain says why c's grant at now overlaps o's critical section: the
-// message id of the VIOLATION line and its arguments.
-func (j *Judge) explain(now time.Duration, c, o string) (string, [5]sim.Arg) {
+// message id of the VIOLATION line, its arguments (state and why in
+// English, as the trace has them) and the whole as a Phrase, to render in
+// another language.
+func (j *Judge) explain(now time.Duration, c, o string) (string, [5]sim.Arg, Phrase) {
 	oc := j.client(o)
-	state := "working"
+	state := phrase("state-working")
 	switch {
 	case oc.paused:
-		state = "paused since " + sim.FormatTime(oc.pausedSince)
+		state = phrase("state-paused", sim.I("since_ns", int64(oc.pausedSince)))
 	case oc.hung:
-		state = "hung since " + sim.FormatTime(oc.hungSince)
+		state = phrase("state-hung", sim.I("since_ns", int64(oc.hungSince)))
 	case !oc.working:
-		state = "holding"
+		state = phrase("state-holding")
 	}
 	why := j.splitBrain(o)
-	if why == "" {
+	if why.ID == "" {
 		why = j.lastEnd(o, c)
 	}
-	if note := clientClockNote(o, &oc.clock, now); note != "" {
-		if why != "" {
-			why += "; "
-		}
-		why += note
+	why = join(why, clientClockNote(o, &oc.clock, now))
+	id := "violation-why"
+	if why.ID == "" {
+		id = "violation"
 	}
-	args := [5]sim.Arg{sim.I("at_ns", int64(now)), sim.S("client", c), sim.S("rival", o), sim.S("state", state), sim.S("why", why)}
-	if why == "" {
-		return "violation", args
-	}
-	return "violation-why", args
+	p := Phrase{ID: id, Args: []sim.Arg{sim.I("at_ns", int64(now)), sim.S("client", c), sim.S("rival", o)},
+		Subs: []Sub{{"state", state}, {"why", why}}}
+	var args [5]sim.Arg
+	copy(args[:], p.args("en"))
+	return id, args, p
 }
 
 // splitBrain describes a grant of owner still in force on a node that a
-// failover replaced; "" when there is none.
-func (j *Judge) splitBrain(owner string) string {
+// failover replaced; none when there is none.
+func (j *Judge) splitBrain(owner string) Phrase {
 	for _, n := range j.cfg.Nodes {
-		if g := j.grants[n]; g != nil && g.owner == owner && g.lostBy != "" {
-			return fmt.Sprintf("its lock is on %s, and %s", n, g.lostBy)
+		if g := j.grants[n]; g != nil && g.owner == owner && g.lostBy.ID != "" {
+			return Phrase{ID: "why-split-brain", Args: []sim.Arg{sim.S("node", n)}, Subs: []Sub{{"lost", g.lostBy}}}
 		}
 	}
-	return ""
+	return Phrase{}
 }
 
 // lastEnd describes how owner's most recent grant ended: on a node that
 // granted the lock to c, whose key that was, or else on any node; failing
 // both (a later grant on that node has ended since), the owner's own
 // record of it.
-func (j *Judge) lastEnd(owner, c string) string {
+func (j *Judge) lastEnd(owner, c string) Phrase {
 	var best *grant
 	var node string
 	oc := j.client(owner)
@@ -82,55 +82,54 @@ func (j *Judge) lastEnd(owner, c string) string {
 	if best == nil {
 		return oc.lastEnd
 	}
-	return best.how + j.cutOff(owner, node, best)
+	return join(best.how, j.cutOff(owner, node, best))
 }
 
 // expiredHow says how grant g on node ran out, naming the clock faults in
 // force while it lived.
-func (j *Judge) expiredHow(node string, g *grant) string {
-	how := fmt.Sprintf("its lease on %s expired at %s", node, sim.FormatTime(g.expires))
-	var notes []string
+func (j *Judge) expiredHow(node string, g *grant) Phrase {
+	var notes Phrase
 	for _, cn := range j.clockNotes[node] {
 		if cn.at <= g.expires && (cn.drift || cn.at >= g.set || g.from != "") {
-			notes = append(notes, cn.what)
+			notes = joinWith("notes-and", notes, cn.what)
 		}
 	}
-	if len(notes) > 0 && g.ttl > 0 && g.expires >= 0 {
-		on := ""
-		if g.from != "" {
-			on = " on " + g.from // it came with a failover
-		}
-		how += fmt.Sprintf(", %s after its %s TTL was set%s, because %s",
-			tracefmt.Dur(g.expires-g.set), tracefmt.Dur(g.ttl), on, strings.Join(notes, " and "))
+	if notes.ID == "" || g.ttl <= 0 || g.expires < 0 {
+		return phrase("how-expired", sim.S("node", node), sim.I("at_ns", int64(g.expires)))
 	}
-	return how
+	id, args := "how-expired-clock", []sim.Arg{sim.S("node", node), sim.I("at_ns", int64(g.expires)),
+		sim.I("after_ns", int64(g.expires-g.set)), sim.I("ttl_ns", int64(g.ttl))}
+	if g.from != "" { // it came with a failover
+		id, args = "how-expired-clock-on", append(args, sim.S("from", g.from))
+	}
+	return Phrase{ID: id, Args: args, Subs: []Sub{{"notes", notes}}}
 }
 
 // cutOff names the partition that kept owner from its node while grant g
 // ran out: it could neither renew nor see the lease go.
-func (j *Judge) cutOff(owner, node string, g *grant) string {
+func (j *Judge) cutOff(owner, node string, g *grant) Phrase {
 	since, ok := j.cutSince[owner+"|"+node]
-	if !ok || since > g.endedAt || !strings.Contains(g.how, "expired") {
-		return ""
+	if !ok || since > g.endedAt || !strings.Contains(g.how.String(), "expired") {
+		return Phrase{}
 	}
-	what := "renew it"
+	id := "why-cut-off"
 	if j.cfg.Watchdog {
-		what = "let its watchdog renew it"
+		id = "why-cut-off-watchdog"
 	}
-	return fmt.Sprintf("; %s has been cut off from %s by the network since %s, which did not %s", owner, node, sim.FormatTime(since), what)
+	return phrase(id, sim.S("owner", owner), sim.S("node", node), sim.I("since_ns", int64(since)))
 }
 
 // clientClockNote names a clock fault on client o that bears on what it
 // measured: a drifting clock times its work and timeouts wrongly; a jumped
 // wall clock misjudges its lease.
-func clientClockNote(o string, clock *sim.Clock, now time.Duration) string {
-	var parts []string
+func clientClockNote(o string, clock *sim.Clock, now time.Duration) Phrase {
+	var note Phrase
 	if r := clock.Rate(); r != 1 {
-		parts = append(parts, fmt.Sprintf("%s's clock runs %sx true speed, so its waits last %s per second it measures",
-			o, tracefmt.Rate(r), tracefmt.Dur(clock.TrueAfter(now, time.Second))))
+		note = phrase("why-client-drift", sim.S("client", o), sim.S("rate", tracefmt.Rate(r)),
+			sim.I("second_ns", int64(clock.TrueAfter(now, time.Second))))
 	}
 	if off := clock.Wall(now) - clock.Mono(now); off != 0 {
-		parts = append(parts, fmt.Sprintf("%s's wall clock was stepped %s", o, tracefmt.SignedDur(off)))
+		note = join(note, phrase("why-client-wall", sim.S("client", o), sim.I("by_ns", int64(off.Round(time.Millisecond)))))
 	}
-	return strings.Join(parts, "; ")
+	return note
 }

@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"fmt"
 	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"strings"
 	"time"
@@ -41,7 +40,7 @@ func (j *Judge) command(e *Event) {
 	switch {
 	case !e.Before && e.After:
 		k := e.key()
-		g := &grant{owner: client, at: now, value: k.Owner, lostBy: e.Note}
+		g := &grant{owner: client, at: now, value: k.Owner, lostBy: text(e.Note)}
 		g.setExpiry(now, k)
 		j.grants[name] = g
 		j.client(client).token = g.value
@@ -50,9 +49,9 @@ func (j *Judge) command(e *Event) {
 			j.m.WrongReleases++
 			j.emit(client, "WRONG-RELEASE", "wrong-release", sim.S("client", client), sim.S("node", name), sim.S("owner", g.owner))
 		}
-		how := "released"
+		how := phrase("how-released")
 		if g.owner != client {
-			how = fmt.Sprintf("its key on %s was deleted at %s by %s", name, sim.FormatTime(now), client)
+			how = phrase("how-deleted", sim.S("node", name), sim.I("at_ns", int64(now)), sim.S("client", client))
 		}
 		j.end(name, g, now, how)
 	case e.Before && e.After && g != nil && g.owner == client && e.Op != OpOther:
@@ -65,7 +64,7 @@ func (g *grant) setExpiry(now time.Duration, k KeyState) {
 	g.set, g.ttl, g.expires, g.from = now, k.TTL, k.Expires, ""
 }
 
-func (j *Judge) end(name string, g *grant, at time.Duration, how string) {
+func (j *Judge) end(name string, g *grant, at time.Duration, how Phrase) {
 	g.ended, g.endedAt, g.how = true, at, how
 	if c := j.clients[g.owner]; c != nil {
 		c.lastEnd = how
@@ -104,16 +103,15 @@ func (j *Judge) restarted(e *Event) {
 		return
 	}
 	if g.expires >= 0 && g.expires <= now {
-		j.end(name, g, g.expires, j.expiredHow(name, g)+" (while "+name+" was down)")
+		j.end(name, g, g.expires, Phrase{ID: "how-while-down", Args: []sim.Arg{sim.S("node", name)}, Subs: []Sub{{"how", j.expiredHow(name, g)}}})
 		return
 	}
-	detail := "persistence " + e.Persistence
+	detail := phrase("how-persistence", sim.S("persistence", e.Persistence))
 	if e.Persistence == "everysec" {
-		detail = fmt.Sprintf("persistence everysec: its write at %s was within the last second before the crash, not yet fsynced",
-			sim.FormatTime(g.set))
+		detail = phrase("how-everysec", sim.I("set_ns", int64(g.set)))
 	}
-	j.end(name, g, now, fmt.Sprintf("its lease on %s was lost when %s crashed at %s and restarted at %s without it (%s)",
-		name, name, sim.FormatTime(e.CrashedAt), sim.FormatTime(now), detail))
+	j.end(name, g, now, Phrase{ID: "how-crash-lost", Args: []sim.Arg{sim.S("node", name), sim.I("crashed_ns", int64(e.CrashedAt)), sim.I("at_ns", int64(now))},
+		Subs: []Sub{{"detail", detail}}})
 }
 
 // failedOver moves or ends the grant on e.Node when e.Other replaced it;
@@ -132,13 +130,14 @@ func (j *Judge) failedOver(e *Event) {
 			delete(j.copies, promoted)
 			return
 		}
-		lost := fmt.Sprintf("%s failed over to %s at %s", old, promoted, sim.FormatTime(now)) + j.copyFate(promoted, g, now)
+		lost := Phrase{ID: "how-failed-over", Args: []sim.Arg{sim.S("old", old), sim.S("promoted", promoted), sim.I("at_ns", int64(now))},
+			Subs: []Sub{{"fate", j.copyFate(promoted, g, now)}}}
 		if e.OK && e.Cut {
 			// Still there, and its owner may still reach it: split brain
 			// until old learns it was replaced.
-			g.lostBy = lost + "; cut off, " + old + " still holds it: split brain"
+			g.lostBy = Phrase{ID: "lost-split-brain", Args: []sim.Arg{sim.S("node", old)}, Subs: []Sub{{"lost", lost}}}
 		} else {
-			j.end(old, g, now, "its lease on "+old+" was lost when "+lost)
+			j.end(old, g, now, Phrase{ID: "how-failover-lost", Args: []sim.Arg{sim.S("node", old)}, Subs: []Sub{{"lost", lost}}})
 		}
 	}
 	delete(j.copies, promoted) // a master now: its key is a grant
@@ -199,10 +198,10 @@ func (j *Judge) resynced(e *Event) {
 		delete(j.grants, r) // now a replica's copy of the master's key
 		return
 	}
-	how := fmt.Sprintf("its lease on %s was discarded when %s rejoined as a replica of %s at %s",
-		r, r, e.Other, sim.FormatTime(now))
-	if g.lostBy != "" {
-		how += " (" + g.lostBy + ")"
+	how := phrase("how-discarded", sim.S("node", r), sim.S("master", e.Other), sim.I("at_ns", int64(now)))
+	if g.lostBy.ID != "" {
+		how = Phrase{ID: "how-discarded-lost", Args: []sim.Arg{sim.S("node", r), sim.S("master", e.Other), sim.I("at_ns", int64(now))},
+			Subs: []Sub{{"lost", g.lostBy}}}
 	}
 	j.end(r, g, now, how)
 }
@@ -211,10 +210,11 @@ func (j *Judge) resynced(e *Event) {
 // there: expired early at once, or expiring at a new instant.
 func (j *Judge) clockJumped(e *Event) {
 	now, name := e.At, e.Node
-	what := fmt.Sprintf("%s's clock jumped %s at %s", name, tracefmt.SignedDur(e.By), sim.FormatTime(now))
+	id := "clock-note-jump"
 	if e.Monotonic {
-		what += " (wall clock only: keys expire by its monotonic clock)"
+		id = "clock-note-jump-wall"
 	}
+	what := phrase(id, sim.S("node", name), sim.I("by_ns", int64(e.By.Round(time.Millisecond))), sim.I("at_ns", int64(now)))
 	j.noteClock(name, clockNote{at: now, what: what})
 	j.copyClockJumped(e, what)
 	g := j.grants[name]
@@ -222,8 +222,7 @@ func (j *Judge) clockJumped(e *Event) {
 		return
 	}
 	if e.Early >= 0 {
-		j.end(name, g, now, fmt.Sprintf("its lease on %s expired %s early because %s",
-			name, tracefmt.Dur(e.Early), what))
+		j.end(name, g, now, Phrase{ID: "how-jump-early", Args: []sim.Arg{sim.S("node", name), sim.I("early_ns", int64(e.Early))}, Subs: []Sub{{"what", what}}})
 		return
 	}
 	if k := e.key(); k.Held {
@@ -243,7 +242,7 @@ func (j *Judge) noteClock(node string, cn clockNote) {
 // expiry of the grant there.
 func (j *Judge) clockDrifted(e *Event) {
 	now, name := e.At, e.Node
-	what := fmt.Sprintf("%s's clock runs %sx true speed since %s", name, tracefmt.Rate(e.Rate), sim.FormatTime(now))
+	what := phrase("clock-note-drift", sim.S("node", name), sim.S("rate", tracefmt.Rate(e.Rate)), sim.I("at_ns", int64(now)))
 	j.noteClock(name, clockNote{at: now, what: what, drift: true})
 	j.copyDrifted(e)
 	if g := j.grants[name]; g != nil {

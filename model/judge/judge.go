@@ -10,7 +10,6 @@
 package judge
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model/tracemsg"
@@ -47,11 +46,13 @@ type Judge struct {
 	inCS     []string // clients in their critical section, in order of entry
 	episode  bool
 	first    string
+	firstP   Phrase // first as a Phrase, for FirstViolationIn
 	firstAt  time.Duration
 	grants   map[string]*grant   // node name -> the grant of the lock key in force there
 	ended    map[string]*grant   // node name -> the last grant that ended there
 	copies   map[string]*keyCopy // replica name -> the lock key replication brought there
 	stuckWhy string
+	stuckP   Phrase // stuckWhy as a Phrase, for StuckReasonIn
 	finished bool
 	// clockNotes are the clock faults per node name, in time order.
 	clockNotes map[string][]clockNote
@@ -81,7 +82,7 @@ type client struct {
 	// granted: it entered its critical section since its last release;
 	// lastEnd says how its latest grant since then ended ("" none yet).
 	granted bool
-	lastEnd string
+	lastEnd Phrase
 	token   string // the value of its latest grant (to tell its holds apart)
 }
 
@@ -95,10 +96,10 @@ type grant struct {
 	expires time.Duration // true time the key expires if nothing changes; -1: never
 	ended   bool
 	endedAt time.Duration
-	how     string // how it ended, for explanations
+	how     Phrase // how it ended, for explanations
 	// lostBy says why a grant still in force no longer counts: its node was
 	// replaced by a failover it could not hear of (split brain).
-	lostBy string
+	lostBy Phrase
 	// from is the node that set its TTL when that was another (the grant
 	// came with a failover): the absolute expiry is that node's, so every
 	// clock fault of this node bears on it, not only those since set.
@@ -236,16 +237,16 @@ func (j *Judge) clientFault(e *Event, c *client) {
 
 func (j *Judge) enterCS(e *Event, c *client) {
 	c.inCS, c.working = true, false
-	c.granted, c.lastEnd = true, ""
+	c.granted, c.lastEnd = true, Phrase{}
 	j.m.Acquired++
 	if o := j.rival(e.Client); o != "" && !j.inEpisode(e.Client) {
 		j.setEpisode(e.Client, true)
 		j.m.Violations++
-		id, args := j.explain(e.At, e.Client, o)
+		id, args, p := j.explain(e.At, e.Client, o)
 		msg, _ := tracemsg.Render(id, args[:])
 		j.emit(e.Client, "VIOLATION", id, args[:]...)
 		if j.first == "" {
-			j.first = msg
+			j.first, j.firstP = msg, p
 			j.firstAt = e.At
 		}
 	}
@@ -306,18 +307,10 @@ func (j *Judge) finish(e *Event) {
 		if counts[o] < j.cfg.Quorum || c == nil {
 			continue
 		}
-		var why string
-		switch {
-		case c.crashed:
-			why = "crashed"
-		case c.hung:
-			why = "hung since " + sim.FormatTime(c.hungSince)
-		case !c.inCS:
-			why = "finished"
-		}
-		if why != "" {
+		if why := stuckState(c); why.ID != "" {
 			j.m.Stuck = true
-			j.stuckWhy = fmt.Sprintf("at %s the lock is still granted to %s, which is %s", sim.FormatTime(e.At), o, why)
+			j.stuckP = Phrase{ID: "stuck", Args: []sim.Arg{sim.I("at_ns", int64(e.At)), sim.S("owner", o)}, Subs: []Sub{{"state", why}}}
+			j.stuckWhy = j.stuckP.String()
 			return
 		}
 	}

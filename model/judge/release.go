@@ -22,13 +22,13 @@ func (j *Judge) releasing(e *Event) {
 			continue
 		}
 		switch {
-		case g.lostBy != "":
+		case g.lostBy.ID != "":
 			if why == "" {
-				why = "its lock is on " + n + ", and " + g.lostBy
+				why = Phrase{ID: "why-split-brain", Args: []sim.Arg{sim.S("node", n)}, Subs: []Sub{{"lost", g.lostBy}}}.String()
 			}
 		case g.expires >= 0 && g.expires <= now:
 			if why == "" {
-				why = j.expiredHow(n, g)
+				why = j.expiredHow(n, g).String()
 			}
 		default:
 			live++
@@ -41,8 +41,8 @@ func (j *Judge) releasing(e *Event) {
 	case why != "":
 	case !granted:
 		why = "its acquire failed"
-	case cl.lastEnd != "":
-		why = cl.lastEnd
+	case cl.lastEnd.ID != "":
+		why = cl.lastEnd.String()
 	default:
 		why = "its grant is no longer in force on a quorum of the nodes"
 	}

@@ -9,15 +9,20 @@ import (
 // (TestCatalogueIsDocumented keeps the two the same).
 func DocTable() string {
 	var b strings.Builder
-	b.WriteString("| id | args | English template | meaning |\n|---|---|---|---|\n")
-	for _, m := range catalogue {
-		tmpl := "(not rendered from its args yet)"
-		if m.Template != "" {
-			tmpl = "`" + m.Template + "`"
-		}
-		b.WriteString("| `" + m.ID + "` | " + strings.Join(argNames(m.Template), ", ") + " | " + tmpl + " | " + m.Meaning + " |\n")
+	b.WriteString("| id | args | English template | zh template | meaning |\n|---|---|---|---|---|\n")
+	for i, m := range catalogue {
+		b.WriteString("| `" + m.ID + "` | " + strings.Join(argNames(m.Template), ", ") + " | " +
+			docTemplate(m.Template) + " | " + docTemplate(templates[zh][i]) + " | " + m.Meaning + " |\n")
 	}
 	return b.String()
+}
+
+// docTemplate is a template as the table shows it.
+func docTemplate(t string) string {
+	if t == "" {
+		return "(not rendered from its args yet)"
+	}
+	return "`" + t + "`"
 }
 
 // argNames are the arguments a template names, in order, each once.

@@ -86,7 +86,11 @@ func Append(dst []byte, id string, args []sim.Arg) []byte {
 	if !ok {
 		return append(append(append(dst, '{'), id...), '}')
 	}
-	t := catalogue[i].Template
+	return appendTemplate(dst, catalogue[i].Template, args, en)
+}
+
+// appendTemplate writes template t with args, its formats in language l.
+func appendTemplate(dst []byte, t string, args []sim.Arg, l lang) []byte {
 	for {
 		open := strings.IndexByte(t, '{')
 		if open < 0 {
@@ -98,13 +102,13 @@ func Append(dst []byte, id string, args []sim.Arg) []byte {
 		if end < 0 { // not a template of this catalogue
 			return append(dst, t...)
 		}
-		dst = appendArg(dst, t[:end], args)
+		dst = appendArg(dst, t[:end], args, l)
 		t = t[end+1:]
 	}
 }
 
 // appendArg writes one placeholder, "name" or "name:format".
-func appendArg(dst []byte, ph string, args []sim.Arg) []byte {
+func appendArg(dst []byte, ph string, args []sim.Arg, l lang) []byte {
 	name, format, _ := strings.Cut(ph, ":")
 	var a sim.Arg
 	found := false
@@ -135,9 +139,9 @@ func appendArg(dst []byte, ph string, args []sim.Arg) []byte {
 		return sim.AppendTime(dst, d)
 	case "until":
 		if d == Forever {
-			return append(dst, "for good (a crash without restart_after)"...)
+			return append(dst, untilWords[l].forGood...)
 		}
-		return sim.AppendTime(append(dst, "until "...), d)
+		return sim.AppendTime(append(dst, untilWords[l].until...), d)
 	}
 	return strconv.AppendInt(dst, a.Int, 10)
 }

@@ -1,0 +1,103 @@
+package judge
+
+import (
+	"github.com/lockstep-sim/lockstep/model/tracemsg"
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// Phrase is a piece of an explanation as a message id of the trace's
+// catalogue (model/tracemsg) and its arguments, some of which are phrases
+// themselves (Subs, appended after Args in order), so that one explanation
+// renders in every language of the catalogue and in English exactly as
+// the trace has it (issue 16). The zero Phrase is "".
+type Phrase struct {
+	ID   string
+	Args []sim.Arg
+	Subs []Sub
+}
+
+// Sub is an argument of a Phrase that is a phrase itself.
+type Sub struct {
+	Key    string
+	Phrase Phrase
+}
+
+// In is the phrase in language lang ("en" or "zh"); a piece the language
+// has no template for is English.
+func (p Phrase) In(lang string) string {
+	if p.ID == "" {
+		return ""
+	}
+	s, ok := tracemsg.RenderIn(lang, p.ID, p.args(lang))
+	if !ok {
+		s, _ = tracemsg.Render(p.ID, p.args("en"))
+	}
+	return s
+}
+
+// String is the phrase in English.
+func (p Phrase) String() string { return p.In("en") }
+
+// args are the phrase's arguments with its Subs rendered in lang.
+func (p Phrase) args(lang string) []sim.Arg {
+	if len(p.Subs) == 0 {
+		return p.Args
+	}
+	args := make([]sim.Arg, 0, len(p.Args)+len(p.Subs))
+	args = append(args, p.Args...)
+	for _, s := range p.Subs {
+		args = append(args, sim.S(s.Key, s.Phrase.In(lang)))
+	}
+	return args
+}
+
+// phrase is Phrase id with string and integer arguments.
+func phrase(id string, args ...sim.Arg) Phrase { return Phrase{ID: id, Args: args} }
+
+// text is a piece of explanation the judge recorded as English text (how a
+// grant ended: grants.go and copies.go keep it as a string): the same in
+// every language until those carry ids too.
+func text(s string) Phrase {
+	if s == "" {
+		return Phrase{}
+	}
+	return phrase("why-text", sim.S("text", s))
+}
+
+// join is a and b as "a; b" (in the language's punctuation); either alone
+// when the other is empty.
+func join(a, b Phrase) Phrase { return joinWith("why-join", a, b) }
+
+// joinWith is a and b joined by message id (its placeholders {a} and {b});
+// either alone when the other is empty.
+func joinWith(id string, a, b Phrase) Phrase {
+	switch {
+	case a.ID == "":
+		return b
+	case b.ID == "":
+		return a
+	}
+	return Phrase{ID: id, Subs: []Sub{{"a", a}, {"b", b}}}
+}
+
+// FirstViolationIn explains the first violation in language lang ("en":
+// FirstViolation); "" when none.
+func (j *Judge) FirstViolationIn(lang string) string { return j.firstP.In(lang) }
+
+// StuckReasonIn says in language lang why the run is stuck ("en":
+// StuckReason); "" when it is not.
+func (j *Judge) StuckReasonIn(lang string) string { return j.stuckP.In(lang) }
+
+// stuckState is why a holder of the lock at the run's end will never
+// release it; none when it still might.
+func stuckState(c *client) Phrase {
+	switch {
+	case c.crashed:
+		return phrase("state-crashed")
+	case c.hung:
+		return phrase("state-hung", sim.I("since_ns", int64(c.hungSince)))
+	case !c.inCS:
+		return phrase("state-finished")
+	}
+	return Phrase{}
+}

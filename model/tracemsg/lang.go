@@ -1,0 +1,94 @@
+package tracemsg
+
+import "github.com/lockstep-sim/lockstep/sim"
+
+// lang is a catalogue language: en (the trace's own text) or zh.
+type lang int
+
+const (
+	en lang = iota
+	zh
+	nLangs
+)
+
+// Languages are the language codes RenderIn takes, in lang order.
+var Languages = []string{"en", "zh"}
+
+// untilWords are the words of the "until" format, per language.
+var untilWords = [nLangs]struct{ until, forGood string }{
+	en: {"until ", "for good (a crash without restart_after)"},
+	zh: {"直到 ", "永久（崩溃且没有 restart_after）"},
+}
+
+// templates holds each language's template of every catalogue entry, by
+// the entry's index; "" where the id is not rendered from its arguments.
+var templates = func() [nLangs][]string {
+	var t [nLangs][]string
+	t[en] = make([]string, len(catalogue))
+	t[zh] = make([]string, len(catalogue))
+	for i, m := range catalogue {
+		t[en][i] = m.Template
+	}
+	for id, tmpl := range zhTemplates {
+		i, ok := byID[id]
+		if !ok {
+			panic("tracemsg: zh template for unknown id " + id)
+		}
+		t[zh][i] = tmpl
+	}
+	return t
+}()
+
+// parseLang is the lang of code, false for a language with no catalogue.
+func parseLang(code string) (lang, bool) {
+	for i, c := range Languages {
+		if c == code {
+			return lang(i), true
+		}
+	}
+	return en, false
+}
+
+// Template is the template of id in language code ("en" or "zh"): "" with
+// true when id is not rendered from its arguments, false when the language
+// or the id is unknown.
+func Template(code, id string) (string, bool) {
+	l, ok := parseLang(code)
+	i, known := byID[id]
+	if !ok || !known {
+		return "", false
+	}
+	return templates[l][i], true
+}
+
+// RenderIn is the text of message id with args in language code ("en" is
+// exactly Render). It is false for an unknown language or id, and for a zh
+// id that is not rendered from its arguments (its template is ""): the
+// caller then shows the event's own (English) msg.
+func RenderIn(code, id string, args []sim.Arg) (string, bool) {
+	l, ok := parseLang(code)
+	if !ok {
+		return "", false
+	}
+	if l == en {
+		return Render(id, args)
+	}
+	i, known := byID[id]
+	if !known || templates[l][i] == "" {
+		return "", false
+	}
+	return string(appendTemplate(nil, templates[l][i], args, l)), true
+}
+
+// AppendIn appends the text of message id with args in language code to
+// dst, like Append (which it is for "en"), without allocating when dst has
+// room. An unknown language is rendered in English; an unknown id, or one
+// with no template in the language, is written as "{id}".
+func AppendIn(dst []byte, code, id string, args []sim.Arg) []byte {
+	l, _ := parseLang(code)
+	i, known := byID[id]
+	if !known || (l != en && templates[l][i] == "") {
+		return append(append(append(dst, '{'), id...), '}')
+	}
+	return appendTemplate(dst, templates[l][i], args, l)
+}
