@@ -25,8 +25,12 @@ type Snapshot struct {
 	Resource       ResourceSnap
 	Metrics        model.Metrics
 	FirstViolation string
-	Partitions     int      // active partitions and isolations
-	Sentinels      []string // the sentinel processes (redis.sentinels), by name
+	// FirstViolationZH is FirstViolation in Simplified Chinese, from the
+	// judge's phrases ("" when there is none, or in a recorded trace: the
+	// TUI then shows the English).
+	FirstViolationZH string
+	Partitions       int      // active partitions and isolations
+	Sentinels        []string // the sentinel processes (redis.sentinels), by name
 	// SentinelsDown counts, per master, the sentinels that hold it down in
 	// their own view; SentinelsCut tells which sentinels cannot reach every
 	// master.
@@ -160,7 +164,7 @@ func (r *Runner) SnapshotAt(t time.Duration) Snapshot {
 	s := Snapshot{
 		Scenario: r.S.Name, Strategy: st.Name(), Client: runClient(r.S, r.Opts), Seed: w.Cfg.Seed, Key: w.Cfg.Lock.Key,
 		Now: t, Event: r.EventCount(), Over: r.over,
-		Metrics: w.Chk.Metrics(), FirstViolation: w.Chk.FirstViolation(),
+		Metrics: w.Chk.Metrics(), FirstViolation: w.Chk.FirstViolation(), FirstViolationZH: w.Chk.FirstViolationIn("zh"),
 		Partitions: len(w.Net.Partitions()), Quorum: st.Quorum(w), Sentinels: w.Sentinels,
 	}
 	owned := s.snapNodes(w, t, st.LockNodes(w))

@@ -264,7 +264,7 @@ func (m *CompareModel) column(i int, ss *scenario.Player, w, h int) []string {
 	if nz := nonZeroNew(mt); nz != "" {
 		in = append(in, " "+nz)
 	}
-	if fv := snap.FirstViolation; fv != "" {
+	if fv := firstViolation(snap); fv != "" {
 		for _, l := range wrapIndent("✖ "+termtext.Escape(fv), w-2, 2) {
 			in = append(in, st.Bad.Render(l))
 		}

@@ -8,8 +8,10 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/model/tracemsg"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -23,7 +25,7 @@ import (
 func (m *RunModel) logLines(w, h int) (out []string, cut bool) {
 	st := m.c.st
 	out = make([]string, 0, h)
-	if fv := m.snap.FirstViolation; fv != "" && h > 1 {
+	if fv := firstViolation(m.snap); fv != "" && h > 1 {
 		p := m.pinnedViolation(fv, w, h)
 		out, cut = append(out, p.lines...), p.cut
 	} else if fv != "" {
@@ -101,7 +103,7 @@ func (m *RunModel) pinnedViolation(fv string, w, h int) *pinned {
 func (m *RunModel) detailLines(w, h int) []string {
 	st := m.c.st
 	out := []string{st.Header.Render(tr("First violation"))}
-	if fv := m.snap.FirstViolation; fv != "" {
+	if fv := firstViolation(m.snap); fv != "" {
 		for _, l := range wrapIndent(termtext.Escape(fv), w, 0) {
 			out = append(out, st.Bad.Render(l))
 		}
@@ -233,7 +235,7 @@ func eventStyle(st Styles, e sim.Event, future bool) func(...string) string {
 func plain(s ...string) string { return strings.Join(s, " ") }
 
 func eventLine(st Styles, e sim.Event, prefix string, c logCols, future bool) string {
-	msg := termtext.Escape(e.Msg)
+	msg := termtext.Escape(eventText(e))
 	var b strings.Builder
 	writeHead(&b, e, prefix, c, len(msg))
 	b.WriteString(msg)
@@ -256,7 +258,7 @@ func eventLine(st Styles, e sim.Event, prefix string, c logCols, future bool) st
 func wrapEvent(st Styles, e sim.Event, prefix string, c logCols, w int) []string {
 	head := eventHead(e, prefix, c)
 	hw := ansi.StringWidth(head)
-	msg := termtext.Escape(e.Msg)
+	msg := termtext.Escape(eventText(e))
 	var lines []string
 	if w-hw < 16 {
 		lines = wrapIndent(head+msg, w, 2)
@@ -334,4 +336,24 @@ func metricsBar(st Styles, m, prev model.Metrics, w int) string {
 		}
 		items = items[:last]
 	}
+}
+
+// eventText is a trace line's message in the TUI's language: rendered from
+// its message id and arguments (model/tracemsg) in zh, the English msg
+// itself otherwise, and whenever the catalogue cannot render it.
+func eventText(e sim.Event) string {
+	if lang := i18n.Current(); lang != i18n.EN && e.ID != "" {
+		if s, ok := tracemsg.RenderIn(string(lang), e.ID, e.Args); ok {
+			return s
+		}
+	}
+	return e.Msg
+}
+
+// firstViolation is the snapshot's first violation in the TUI's language.
+func firstViolation(s scenario.Snapshot) string {
+	if i18n.Current() == i18n.ZH && s.FirstViolationZH != "" {
+		return s.FirstViolationZH
+	}
+	return s.FirstViolation
 }
