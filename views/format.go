@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -15,10 +16,39 @@ func reflow(text string, w int) []string {
 		if i > 0 {
 			out = append(out, "")
 		}
-		out = append(out, wrap(para, w)...)
+		out = append(out, wrap(joinLines(para), w)...)
 	}
 	return out
 }
+
+// joinLines joins a paragraph's lines as its language reads them: a break
+// between two wide (CJK) characters, or next to fullwidth punctuation, is no
+// space, as a zh story breaks its lines mid-sentence; any other break (an
+// English one, or CJK beside a Latin word) is one space.
+func joinLines(para string) string {
+	lines := strings.Split(para, "\n")
+	var b strings.Builder
+	for i, l := range lines {
+		l = strings.TrimSpace(l)
+		if i > 0 && l != "" && b.Len() > 0 {
+			prev, _ := utf8.DecodeLastRuneInString(b.String())
+			next, _ := utf8.DecodeRuneInString(l)
+			if !(wideRune(prev) && wideRune(next)) && !cjkPunct(prev) && !cjkPunct(next) {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// wideRune reports whether r takes two cells (CJK ideographs, kana, hangul,
+// fullwidth punctuation such as ，。：（）).
+func wideRune(r rune) bool { return ansi.StringWidth(string(r)) == 2 }
+
+// cjkPunct reports whether r is fullwidth punctuation, which takes no space
+// beside it in Chinese text.
+func cjkPunct(r rune) bool { return strings.ContainsRune("，。：；！？、（）《》「」『』", r) }
 
 // wrap fills lines of at most w cells with the words of s (plain text, no
 // styling), breaking only at spaces; a word longer than a line is split.

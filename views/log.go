@@ -34,7 +34,7 @@ func (m *RunModel) logLines(w, h int) (out []string, cut bool) {
 	k := m.pl.Event() - m.logBack
 	if k == 0 {
 		out = append(out, st.Header.Render(termtext.Escape(m.pl.Scenario().Title)))
-		for _, l := range reflow(termtext.EscapeKeepLines(m.pl.Scenario().Story), w) {
+		for _, l := range reflow(termtext.EscapeKeepLines(m.pl.Scenario().StoryIn(lang())), w) {
 			if len(out) >= h-1 {
 				break
 			}
