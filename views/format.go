@@ -48,7 +48,9 @@ func wideRune(r rune) bool { return ansi.StringWidth(string(r)) == 2 }
 
 // cjkPunct reports whether r is fullwidth punctuation, which takes no space
 // beside it in Chinese text.
-func cjkPunct(r rune) bool { return strings.ContainsRune("，。：；！？、（）《》「」『』", r) }
+func cjkPunct(r rune) bool {
+	return strings.ContainsRune("，。：；！？、（）《》「」『』", r)
+}
 
 // wrap fills lines of at most w cells with the words of s (plain text, no
 // styling), breaking only at spaces; a word longer than a line is split.
