@@ -18,6 +18,7 @@ import (
 	"github.com/lockstep-sim/lockstep/harness"
 	"github.com/lockstep-sim/lockstep/harness/goredis"
 	"github.com/lockstep-sim/lockstep/internal/safefile"
+	"github.com/lockstep-sim/lockstep/model/tracelog"
 	"github.com/lockstep-sim/lockstep/scenario"
 )
 
@@ -244,6 +245,15 @@ func TestWriteTraceNeverOverwrites(t *testing.T) {
 	}
 	if got := reps[0]; got.Metrics != rep.Metrics || got.TraceHash != rep.TraceHash {
 		t.Fatalf("check judged %+v hash %s; the run had %+v hash %s", got.Metrics, got.TraceHash, rep.Metrics, rep.TraceHash)
+	}
+	ts, err := tracelog.Read(path, bytes.NewReader(b))
+	if err != nil || len(ts) != 1 {
+		t.Fatalf("reading the harness's trace: %v", err)
+	}
+	for _, e := range ts[0].Events {
+		if e.ID == "" {
+			t.Errorf("a harness trace line has no message id: %s %s %q", e.Proc, e.Kind, e.Msg)
+		}
 	}
 	p, err := scenario.OpenTrace(path, bytes.NewReader(b), "")
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // errRunOver: a dial after the run ended, or through a Client of an
@@ -53,7 +54,7 @@ func (d *driver) finishDial(dl *dial, n *model.Node, up bool) {
 	c := dl.client
 	if c.dead || !up {
 		if dl.answer(nil, &net.OpError{Op: "dial", Net: "lockstep", Addr: addr(n.Name()), Err: ErrRefused}) && !c.dead {
-			d.w.Emit(c.name, "connect", "%s cannot connect to %s: it is down", c.name, n.Name())
+			d.w.Tell(c.name, "connect", "connect-refused", sim.S("client", c.name), sim.S("node", n.Name()))
 		}
 		return
 	}
@@ -63,7 +64,7 @@ func (d *driver) finishDial(dl *dial, n *model.Node, up bool) {
 		return // the dialer gave up meanwhile: nobody will use it
 	}
 	d.conns = append(d.conns, cn)
-	d.w.Emit(c.name, "connect", "%s connects to %s (connection %s)", c.name, n.Name(), cn.name)
+	d.w.Tell(c.name, "connect", "connect", sim.S("client", c.name), sim.S("node", n.Name()), sim.S("conn", cn.name))
 }
 
 // collect takes what each connection wrote, in the order the connections
@@ -84,7 +85,7 @@ func (d *driver) collect() bool {
 				break
 			}
 			if err != nil {
-				d.w.Emit(cn.client.name, "protocol-error", "%s sent %s on %s: the connection is closed", cn.client.name, err, cn.name)
+				d.w.Tell(cn.client.name, "protocol-error", "protocol-error", sim.S("client", cn.client.name), sim.S("error", err.Error()), sim.S("conn", cn.name))
 				cn.hangUp()
 				closed = true
 				break
@@ -122,7 +123,7 @@ func (d *driver) send(cn *conn, args []string) {
 			return
 		}
 		if msg := refusal(args); msg != "" {
-			d.w.Emit(to, "refused", "%s sent %s, which lockstep cannot simulate: it gets an error", from, strings.ToUpper(args[0]))
+			d.w.Tell(to, "refused", "unsupported-command", sim.S("client", from), sim.S("command", strings.ToUpper(args[0])))
 			b = appendError(nil, msg)
 		} else {
 			reply, err := d.w.ExecExternal(n, from, args)

@@ -208,4 +208,10 @@ var catalogue = []Message{
 	{"run-end", "run ends at {at_ns:time}", "the run's last line"},
 	{"budget", "event budget exhausted at t={at_ns:time} after {events} kernel events: the run is cut short", "the event budget ran out"},
 	{"cancelled", "run cancelled at t={at_ns:time} after {events} kernel events", "the run was cancelled"},
+
+	// A real client's connections (package harness).
+	{"connect", "{client} connects to {node} (connection {conn})", "a real client's connection reached a node"},
+	{"connect-refused", "{client} cannot connect to {node}: it is down", "a real client's dial was refused: the node is down"},
+	{"protocol-error", "{client} sent {error} on {conn}: the connection is closed", "a real client sent bytes that are not RESP"},
+	{"unsupported-command", "{client} sent {command}, which lockstep cannot simulate: it gets an error", "a real client sent a command lockstep does not simulate"},
 }

@@ -188,4 +188,9 @@ var zhTemplates = map[string]string{
 	"run-end":   "运行在 {at_ns:time} 结束",
 	"budget":    "事件预算在 t={at_ns:time} 用完，已执行 {events} 个内核事件：运行被提前截断",
 	"cancelled": "运行在 t={at_ns:time} 被取消，已执行 {events} 个内核事件",
+
+	"connect":             "{client} 连接到 {node}（连接 {conn}）",
+	"connect-refused":     "{client} 无法连接到 {node}：它已宕机",
+	"protocol-error":      "{client} 在 {conn} 上发送了 {error}：连接被关闭",
+	"unsupported-command": "{client} 发送了 {command}，lockstep 无法模拟它：它收到一个错误",
 }
