@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strconv"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/internal/safefile"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/model/tracelog"
@@ -144,7 +145,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		writeJSON(stdout, reports)
 	} else {
-		fmt.Fprintf(text, "%s: %d ok, %d failed\n", plural(len(reports), "scenario"), len(reports)-failed, failed)
+		fmt.Fprint(text, i18n.T("%d scenarios: %d ok, %d failed\n", len(reports), len(reports)-failed, failed))
 	}
 	return code
 }
@@ -229,12 +230,4 @@ func runOne(s *scenario.Scenario, opts scenario.Options, out io.Writer) (*scenar
 	// trace is closed.
 	tw.Close()
 	return rep, nil
-}
-
-// plural is "1 scenario", "2 scenarios".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -8,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/model"
 )
 
@@ -325,11 +326,11 @@ func ProfileLock(name string, l Lock) (Lock, []Dropped, error) {
 
 // clientText is how the reports name a profile after the strategy:
 // " (client redsync)", "" for none.
-func clientText(client string) string {
+func clientText(l i18n.Lang, client string) string {
 	if client == "" {
 		return ""
 	}
-	return " (client " + client + ")"
+	return l.Sprintf(" (client %s)", client)
 }
 
 // StrategyLabel is how lists and headers name a design: the strategy, and

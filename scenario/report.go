@@ -5,6 +5,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -33,8 +34,14 @@ type Report struct {
 	FirstViolation string         `json:"first_violation,omitempty"`
 	StuckReason    string         `json:"stuck_reason,omitempty"`
 	FirstDeadlock  string         `json:"first_deadlock,omitempty"` // clients waiting for each other's keys
-	Skipped        []string       `json:"skipped_faults,omitempty"`
-	TraceHash      string         `json:"trace_hash"`
+	// TitleZH, FirstViolationZH and StuckReasonZH are the same texts in
+	// Simplified Chinese, for the text report under --lang zh; --json
+	// carries only the English (machine output is language-neutral).
+	TitleZH          string   `json:"-"`
+	FirstViolationZH string   `json:"-"`
+	StuckReasonZH    string   `json:"-"`
+	Skipped          []string `json:"skipped_faults,omitempty"`
+	TraceHash        string   `json:"trace_hash"`
 	// BudgetExhausted: the run spent its event budget and was cut short at
 	// SimTimeMS; its metrics judge only what ran, so the report is never OK.
 	BudgetExhausted bool `json:"budget_exhausted"`
@@ -69,6 +76,7 @@ func (r *Runner) Report() *Report {
 		BudgetExhausted: r.exhausted, Cancelled: r.cancelled, KernelSteps: r.steps,
 	}
 	rep.FirstDeadlock = r.w.Chk.FirstDeadlock()
+	rep.TitleZH, rep.FirstViolationZH, rep.StuckReasonZH = r.S.TitleIn(LangChinese), r.w.Chk.FirstViolationIn(LangChinese), r.w.Chk.StuckReasonIn(LangChinese)
 	if r.exhausted || r.cancelled {
 		rep.OK = false
 	}
@@ -105,48 +113,64 @@ func (rep *Report) Verdict() string {
 
 // WriteText prints the report as the human-readable block of `lockstep run`.
 func (rep *Report) WriteText(w io.Writer) {
+	l := i18n.Current()
 	status := "ok"
 	if !rep.OK {
 		status = "FAILED"
 	}
 	fmt.Fprintf(w, "%s  [%s]  %s\n", rep.Scenario, status, rep.Verdict())
-	if rep.Title != "" {
-		fmt.Fprintf(w, "  %s\n", rep.Title)
+	if title := rep.in(l, rep.Title, rep.TitleZH); title != "" {
+		fmt.Fprintf(w, "  %s\n", title)
 	}
-	fmt.Fprintf(w, "  strategy %s%s, seed %d, %s simulated, %d events\n", rep.Strategy, clientText(rep.Client), rep.Seed,
-		sim.FormatTime(time.Duration(rep.SimTimeMS)*time.Millisecond), rep.Events)
+	fmt.Fprint(w, l.Sprintf("  strategy %s%s, seed %d, %s simulated, %d events\n", rep.Strategy, clientText(l, rep.Client), rep.Seed,
+		sim.FormatTime(time.Duration(rep.SimTimeMS)*time.Millisecond), rep.Events))
 	fmt.Fprintf(w, "  %s\n  %s\n", metricsText(rep, 1), metricsText(rep, 2))
 	for _, e := range rep.Expectations {
 		mark := "✓"
 		if !e.OK {
 			mark = "✗"
 		}
-		fmt.Fprintf(w, "  %s %s %s (got %s)\n", mark, e.Field, e.Want, e.Got)
+		fmt.Fprint(w, l.Sprintf("  %s %s %s (got %s)\n", mark, e.Field, e.Want, e.Got))
 	}
-	if rep.FirstViolation != "" {
-		fmt.Fprintf(w, "  first violation: %s\n", rep.FirstViolation)
-	}
-	if rep.StuckReason != "" {
-		fmt.Fprintf(w, "  stuck: %s\n", rep.StuckReason)
-	}
-	if rep.FirstDeadlock != "" {
-		fmt.Fprintf(w, "  deadlock: %s\n", rep.FirstDeadlock)
-	}
-	switch {
-	case rep.BudgetExhausted:
-		fmt.Fprintf(w, "  event budget exhausted at t=%s after %d kernel events: the run was cut short and judges only what ran (raise it with --budget)\n",
-			sim.FormatTime(time.Duration(rep.SimTimeMS)*time.Millisecond), rep.KernelSteps)
-	case rep.Cancelled:
-		fmt.Fprintf(w, "  cancelled at t=%s: the run was stopped before its end\n", sim.FormatTime(time.Duration(rep.SimTimeMS)*time.Millisecond))
-	}
-	for _, s := range rep.Skipped {
-		fmt.Fprintf(w, "  skipped: %s\n", s)
-	}
+	rep.writeFindings(w, l)
 	if !rep.OK {
 		cmd := rep.Reproduce
 		if cmd == "" {
 			cmd = fmt.Sprintf("lockstep run -s %s --seed %d", rep.Scenario, rep.Seed)
 		}
-		fmt.Fprintf(w, "  reproduce: %s\n", cmd)
+		fmt.Fprint(w, l.Sprintf("  reproduce: %s\n", cmd))
 	}
+}
+
+// writeFindings is the text report's explanations: the first violation,
+// why it is stuck, a deadlock, a cut-short run, skipped faults.
+func (rep *Report) writeFindings(w io.Writer, l i18n.Lang) {
+	if fv := rep.in(l, rep.FirstViolation, rep.FirstViolationZH); fv != "" {
+		fmt.Fprint(w, l.Sprintf("  first violation: %s\n", fv))
+	}
+	if sr := rep.in(l, rep.StuckReason, rep.StuckReasonZH); sr != "" {
+		fmt.Fprint(w, l.Sprintf("  stuck: %s\n", sr))
+	}
+	if rep.FirstDeadlock != "" {
+		fmt.Fprint(w, l.Sprintf("  deadlock: %s\n", rep.FirstDeadlock))
+	}
+	at := sim.FormatTime(time.Duration(rep.SimTimeMS) * time.Millisecond)
+	switch {
+	case rep.BudgetExhausted:
+		fmt.Fprint(w, l.Sprintf("  event budget exhausted at t=%s after %d kernel events: the run was cut short and judges only what ran (raise it with --budget)\n",
+			at, rep.KernelSteps))
+	case rep.Cancelled:
+		fmt.Fprint(w, l.Sprintf("  cancelled at t=%s: the run was stopped before its end\n", at))
+	}
+	for _, s := range rep.Skipped {
+		fmt.Fprint(w, l.Sprintf("  skipped: %s\n", s))
+	}
+}
+
+// in is text en in language l: its zh form when l is zh and there is one.
+func (rep *Report) in(l i18n.Lang, en, zh string) string {
+	if l == i18n.ZH && zh != "" {
+		return zh
+	}
+	return en
 }

@@ -3,6 +3,7 @@ package i18n
 // cliEntries: the command line's shared words and flag texts. Each
 // command's synopsis is registered by the command itself (Register).
 var cliEntries = []Entry{
+	{Key: "%d scenarios: %d ok, %d failed\n", One: "%d scenario: %d ok, %d failed\n", ZH: "%d 个场景：%d 个通过，%d 个失败\n"},
 	{Key: "Flags:", ZH: "参数："},
 	{Key: "%s (%d to %d)", ZH: "%s（%d 到 %d）"},
 	{Key: "the `LANGUAGE` of messages: en or zh (default: $LOCKSTEP_LANG, else the locale)", ZH: "消息的语言 `LANGUAGE`：en 或 zh（默认：$LOCKSTEP_LANG，否则按 locale）"},
