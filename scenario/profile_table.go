@@ -11,7 +11,7 @@ var Profiles = withParsed([]*Profile{
 		Library: "go-redsync/redsync v4.18.1 on go-redis v9",
 		Doc:     "Redlock in Go: 8s expiry, 32 tries 50-250ms apart, parallel, waits for every reply, no +2ms, monotonic elapsed; no deadline without go-redis's ContextTimeoutEnabled",
 		Sources: []string{
-			"redsync.go NewMutex: expiry 8s, tries 32, delayFunc rand.Intn(250-50)+50 ms, driftFactor 0.01, timeoutFactor 0.05",
+			"redsync.go NewMutex: expiry 8s, tries 32, delayFunc a uniform 50-250 ms (Intn(200)+50), driftFactor 0.01, timeoutFactor 0.05",
 			"mutex.go lockContext: until = now + expiry - now.Sub(start) - expiry*driftFactor (no +2ms); n >= quorum && now.Before(until); release on every pool after a failed try",
 			"mutex.go actOnPoolsAsync: one goroutine per pool, reads len(pools) results: waits for every reply",
 			"go-redis options.go init: ReadTimeout 5s; ContextTimeoutEnabled false by default, so the attempt's context deadline is not honoured",

@@ -96,7 +96,7 @@ func TestProfilesTable(t *testing.T) {
 }
 
 // redsync, when the lock is taken, asks every node 32 times (tries 32,
-// redsync.go NewMutex) 50-250 ms apart (delayFunc: rand.Intn(250-50)+50 ms,
+// redsync.go NewMutex) 50-250 ms apart (delayFunc: Intn(200)+50 ms,
 // slept before every try but the first, mutex.go lockContext).
 func TestProfileRedsyncRetries(t *testing.T) {
 	s := loadProfiled(t, profileScenario("redsync", "      ttl: 20s",
