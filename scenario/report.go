@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -34,14 +35,16 @@ type Report struct {
 	FirstViolation string         `json:"first_violation,omitempty"`
 	StuckReason    string         `json:"stuck_reason,omitempty"`
 	FirstDeadlock  string         `json:"first_deadlock,omitempty"` // clients waiting for each other's keys
-	// TitleZH, FirstViolationZH and StuckReasonZH are the same texts in
-	// Simplified Chinese, for the text report under --lang zh; --json
-	// carries only the English (machine output is language-neutral).
-	TitleZH          string   `json:"-"`
-	FirstViolationZH string   `json:"-"`
-	StuckReasonZH    string   `json:"-"`
-	Skipped          []string `json:"skipped_faults,omitempty"`
-	TraceHash        string   `json:"trace_hash"`
+	// TitleZH is the title in Simplified Chinese, for the text report under
+	// --lang zh; --json carries only the English (machine output is
+	// language-neutral).
+	TitleZH string `json:"-"`
+	// firstP and stuckP are the explanations unrendered: the text report
+	// renders them in zh only when asked (an explore run makes a Report
+	// for every schedule and never prints most of them).
+	firstP, stuckP judge.Phrase
+	Skipped        []string `json:"skipped_faults,omitempty"`
+	TraceHash      string   `json:"trace_hash"`
 	// BudgetExhausted: the run spent its event budget and was cut short at
 	// SimTimeMS; its metrics judge only what ran, so the report is never OK.
 	BudgetExhausted bool `json:"budget_exhausted"`
@@ -76,7 +79,7 @@ func (r *Runner) Report() *Report {
 		BudgetExhausted: r.exhausted, Cancelled: r.cancelled, KernelSteps: r.steps,
 	}
 	rep.FirstDeadlock = r.w.Chk.FirstDeadlock()
-	rep.TitleZH, rep.FirstViolationZH, rep.StuckReasonZH = r.S.TitleIn(LangChinese), r.w.Chk.FirstViolationIn(LangChinese), r.w.Chk.StuckReasonIn(LangChinese)
+	rep.TitleZH, rep.firstP, rep.stuckP = r.S.TitleIn(LangChinese), r.w.Chk.FirstViolationPhrase(), r.w.Chk.StuckReasonPhrase()
 	if r.exhausted || r.cancelled {
 		rep.OK = false
 	}
@@ -119,7 +122,11 @@ func (rep *Report) WriteText(w io.Writer) {
 		status = "FAILED"
 	}
 	fmt.Fprintf(w, "%s  [%s]  %s\n", rep.Scenario, status, rep.Verdict())
-	if title := rep.in(l, rep.Title, rep.TitleZH); title != "" {
+	title := rep.Title
+	if l == i18n.ZH && rep.TitleZH != "" {
+		title = rep.TitleZH
+	}
+	if title != "" {
 		fmt.Fprintf(w, "  %s\n", title)
 	}
 	fmt.Fprint(w, l.Sprintf("  strategy %s%s, seed %d, %s simulated, %d events\n", rep.Strategy, clientText(l, rep.Client), rep.Seed,
@@ -145,10 +152,10 @@ func (rep *Report) WriteText(w io.Writer) {
 // writeFindings is the text report's explanations: the first violation,
 // why it is stuck, a deadlock, a cut-short run, skipped faults.
 func (rep *Report) writeFindings(w io.Writer, l i18n.Lang) {
-	if fv := rep.in(l, rep.FirstViolation, rep.FirstViolationZH); fv != "" {
+	if fv := rep.in(l, rep.FirstViolation, rep.firstP); fv != "" {
 		fmt.Fprint(w, l.Sprintf("  first violation: %s\n", fv))
 	}
-	if sr := rep.in(l, rep.StuckReason, rep.StuckReasonZH); sr != "" {
+	if sr := rep.in(l, rep.StuckReason, rep.stuckP); sr != "" {
 		fmt.Fprint(w, l.Sprintf("  stuck: %s\n", sr))
 	}
 	if rep.FirstDeadlock != "" {
@@ -167,10 +174,11 @@ func (rep *Report) writeFindings(w io.Writer, l i18n.Lang) {
 	}
 }
 
-// in is text en in language l: its zh form when l is zh and there is one.
-func (rep *Report) in(l i18n.Lang, en, zh string) string {
-	if l == i18n.ZH && zh != "" {
-		return zh
+// in is text en in language l: phrase p rendered in zh when l is zh and
+// there is one.
+func (rep *Report) in(l i18n.Lang, en string, p judge.Phrase) string {
+	if l == i18n.ZH && p.ID != "" {
+		return p.In(LangChinese)
 	}
 	return en
 }

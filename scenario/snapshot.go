@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/model/judge"
 )
 
 // Snapshot is a plain-data copy of everything the TUI draws at one instant:
@@ -25,12 +26,12 @@ type Snapshot struct {
 	Resource       ResourceSnap
 	Metrics        model.Metrics
 	FirstViolation string
-	// FirstViolationZH is FirstViolation in Simplified Chinese, from the
-	// judge's phrases ("" when there is none, or in a recorded trace: the
-	// TUI then shows the English).
-	FirstViolationZH string
-	Partitions       int      // active partitions and isolations
-	Sentinels        []string // the sentinel processes (redis.sentinels), by name
+	// FirstViolationPhrase is FirstViolation unrendered, for the TUI to
+	// render in its language (zero when there is none, or in a recorded
+	// trace: the TUI then shows the English).
+	FirstViolationPhrase judge.Phrase
+	Partitions           int      // active partitions and isolations
+	Sentinels            []string // the sentinel processes (redis.sentinels), by name
 	// SentinelsDown counts, per master, the sentinels that hold it down in
 	// their own view; SentinelsCut tells which sentinels cannot reach every
 	// master.
@@ -164,7 +165,7 @@ func (r *Runner) SnapshotAt(t time.Duration) Snapshot {
 	s := Snapshot{
 		Scenario: r.S.Name, Strategy: st.Name(), Client: runClient(r.S, r.Opts), Seed: w.Cfg.Seed, Key: w.Cfg.Lock.Key,
 		Now: t, Event: r.EventCount(), Over: r.over,
-		Metrics: w.Chk.Metrics(), FirstViolation: w.Chk.FirstViolation(), FirstViolationZH: w.Chk.FirstViolationIn("zh"),
+		Metrics: w.Chk.Metrics(), FirstViolation: w.Chk.FirstViolation(), FirstViolationPhrase: w.Chk.FirstViolationPhrase(),
 		Partitions: len(w.Net.Partitions()), Quorum: st.Quorum(w), Sentinels: w.Sentinels,
 	}
 	owned := s.snapNodes(w, t, st.LockNodes(w))

@@ -352,8 +352,8 @@ func eventText(e sim.Event) string {
 
 // firstViolation is the snapshot's first violation in the TUI's language.
 func firstViolation(s scenario.Snapshot) string {
-	if i18n.Current() == i18n.ZH && s.FirstViolationZH != "" {
-		return s.FirstViolationZH
+	if i18n.Current() == i18n.ZH && s.FirstViolationPhrase.ID != "" {
+		return s.FirstViolationPhrase.In(lang())
 	}
 	return s.FirstViolation
 }

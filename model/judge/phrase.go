@@ -88,6 +88,14 @@ func (j *Judge) FirstViolationIn(lang string) string { return j.firstP.In(lang) 
 // StuckReason); "" when it is not.
 func (j *Judge) StuckReasonIn(lang string) string { return j.stuckP.In(lang) }
 
+// FirstViolationPhrase and StuckReasonPhrase are the explanations
+// unrendered (the zero Phrase when there is none), for a caller that
+// renders them later, and only in the language it is asked for.
+func (j *Judge) FirstViolationPhrase() Phrase { return j.firstP }
+
+// StuckReasonPhrase: see FirstViolationPhrase.
+func (j *Judge) StuckReasonPhrase() Phrase { return j.stuckP }
+
 // stuckState is why a holder of the lock at the run's end will never
 // release it; none when it still might.
 func stuckState(c *client) Phrase {
