@@ -1,7 +1,5 @@
 package scenario
 
-import "gopkg.in/yaml.v3"
-
 // MaxExpectText bounds ParseExpect's input (harness.Config.Expect, check --expect): an expect: block has one line
 // per metric, so 64 KiB is far more than any needs.
 const MaxExpectText = 64 << 10
@@ -25,15 +23,5 @@ func ParseExpect(path, src string) (out []Expectation, err error) {
 		}
 		return nil, lerr
 	}
-	p := &parser{path: path, budget: maxNodeVisits, merging: map[*yaml.Node]bool{}}
-	defer func() {
-		if r := recover(); r != nil {
-			le, ok := r.(*LoadError)
-			if !ok {
-				panic(r)
-			}
-			out, err = nil, le
-		}
-	}()
-	return p.expect(root), nil
+	return walk(path, root, (*parser).expect)
 }

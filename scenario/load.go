@@ -80,20 +80,29 @@ func Load(path string, data []byte) (f *File, err error) {
 	if lerr != nil {
 		return nil, lerr
 	}
-	p := &parser{path: path, budget: maxNodeVisits, merging: map[*yaml.Node]bool{}}
-	// The walker reports a problem by panicking with a *LoadError (see fail);
-	// any other panic is a bug and is left to propagate so tests and the
-	// fuzzer see it.
+	return walk(path, root, (*parser).file)
+}
+
+// newParser is a walker of one document (or block) named path in errors.
+func newParser(path string) *parser {
+	return &parser{path: path, budget: maxNodeVisits, merging: map[*yaml.Node]bool{}}
+}
+
+// walk runs read over root with a new parser. The walker reports a problem
+// by panicking with a *LoadError (see fail), which walk returns; any other
+// panic is a bug and is left to propagate so tests and the fuzzer see it.
+func walk[T any](path string, root *yaml.Node, read func(*parser, *yaml.Node) T) (out T, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			le, ok := r.(*LoadError)
 			if !ok {
 				panic(r)
 			}
-			f, err = nil, le
+			var zero T
+			out, err = zero, le
 		}
 	}()
-	return p.file(root), nil
+	return read(newParser(path), root), nil
 }
 
 // parseYAML decodes exactly one YAML document into a node tree. yaml.v3 can

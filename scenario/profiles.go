@@ -127,8 +127,7 @@ func (pr *Profile) Strategy() string {
 // readProfile reads the profile's lock block into l, recording each key in
 // pt (at the profile's own positions).
 func readProfile(pr *Profile, l *Lock, pt posTable) {
-	p := &parser{path: "profile " + pr.Name, budget: maxNodeVisits, merging: map[*yaml.Node]bool{}}
-	readSection(p, pr.parsed(), lockSection, l, keyLock, pt)
+	readSection(newParser("profile "+pr.Name), pr.parsed(), lockSection, l, keyLock, pt)
 }
 
 // readLock reads the file's lock block: first the profile it names (if
