@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/rivo/uniseg"
 )
 
 // reflow rewraps hard-wrapped text (a story) to width w, keeping paragraphs.
@@ -53,45 +54,94 @@ func cjkPunct(r rune) bool {
 }
 
 // wrap fills lines of at most w cells with the words of s (plain text, no
-// styling), breaking only at spaces; a word longer than a line is split.
-// Unlike ansi.Wordwrap it never breaks at a hyphen, so "redis-1" stays whole.
+// styling). Latin text breaks only at spaces: unlike ansi.Wordwrap it never
+// breaks at a hyphen, so "redis-1" stays whole. Chinese has no spaces, so a
+// run of CJK text may also break where Unicode's line-breaking rules allow
+// one next to a wide character (UAX #14, by uniseg): between two ideographs,
+// after "，" but never before it, never after "（". A word longer than a
+// line is split.
 func wrap(s string, w int) []string {
 	w = max(w, 2) // room for one wide rune
-	var out []string
-	var line strings.Builder
-	lw := 0
-	flush := func() {
-		out = append(out, line.String())
-		line.Reset()
-		lw = 0
-	}
+	var f filler
+	f.w = w
 	for _, word := range strings.Fields(s) {
-		ww := ansi.StringWidth(word)
-		if lw > 0 && lw+1+ww > w {
-			flush()
-		}
-		if lw > 0 {
-			line.WriteByte(' ')
-			lw++
-		}
-		if ww <= w-lw {
-			line.WriteString(word)
-			lw += ww
-			continue
-		}
-		for _, r := range word { // wider than a line: split it
-			rw := ansi.StringWidth(string(r))
-			if lw+rw > w {
-				flush()
-			}
-			line.WriteRune(r)
-			lw += rw
+		for i, piece := range cjkPieces(word) {
+			f.add(piece, i > 0)
 		}
 	}
-	if lw > 0 || len(out) == 0 {
-		flush()
+	if f.lw > 0 || len(f.out) == 0 {
+		f.flush()
 	}
-	return out
+	return f.out
+}
+
+// filler is wrap's state: the lines so far and the one being filled.
+type filler struct {
+	w, lw int
+	line  strings.Builder
+	out   []string
+}
+
+func (f *filler) flush() {
+	f.out = append(f.out, f.line.String())
+	f.line.Reset()
+	f.lw = 0
+}
+
+// add puts piece on the line, after a space unless glued (a piece of the
+// same word, cut at a CJK break opportunity), or on the next line.
+func (f *filler) add(piece string, glued bool) {
+	pw := ansi.StringWidth(piece)
+	sep := 1
+	if glued {
+		sep = 0
+	}
+	if f.lw > 0 && f.lw+sep+pw > f.w {
+		f.flush()
+	}
+	if f.lw > 0 && sep == 1 {
+		f.line.WriteByte(' ')
+		f.lw++
+	}
+	if pw <= f.w-f.lw {
+		f.line.WriteString(piece)
+		f.lw += pw
+		return
+	}
+	for _, r := range piece { // wider than a line: split it
+		rw := ansi.StringWidth(string(r))
+		if f.lw+rw > f.w {
+			f.flush()
+		}
+		f.line.WriteRune(r)
+		f.lw += rw
+	}
+}
+
+// cjkPieces cuts a word (no spaces) at the line-break opportunities that
+// touch a wide character; a word without one comes back whole.
+func cjkPieces(word string) []string {
+	if !strings.ContainsFunc(word, wideRune) {
+		return []string{word}
+	}
+	var pieces []string
+	start, state := 0, -1
+	rest := word
+	for len(rest) > 0 {
+		var seg string
+		seg, rest, _, state = uniseg.FirstLineSegmentInString(rest, state)
+		end := len(word) - len(rest)
+		if rest == "" {
+			break
+		}
+		last, _ := utf8.DecodeLastRuneInString(seg)
+		next, _ := utf8.DecodeRuneInString(rest)
+		if wideRune(last) || wideRune(next) {
+			pieces = append(pieces, word[start:end])
+			start = end
+		}
+	}
+	return append(pieces, word[start:])
 }
 
 func itoa(v int) string { return strconv.Itoa(v) }
