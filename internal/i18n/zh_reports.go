@@ -22,6 +22,9 @@ var reportEntries = []Entry{
 		ZH: "从没有两个客户端同时持有锁；%d 次尝试因没有有效的多数派而被拒绝，第一次是 %s"},
 	{Key: "%s at %s: %s", ZH: "%s 在 %s：%s"},
 
+	// tui --trace: scenario.RecordedNote (TestRecordedNoteInZH keeps the key its text)
+	{Key: "a recorded trace is not re-simulated: no faults, export or compare", ZH: "录制的 trace 不会重新模拟：不能注入故障、导出或对比"},
+
 	// explore
 	{Key: "explore %s: faults %s, 1-%d per run, seed %d, event budget %d per run\n",
 		ZH: "explore %s：故障 %s，每次运行 1-%d 个，种子 %d，每次运行的事件预算 %d\n"},
