@@ -61,4 +61,11 @@ var reportEntries = []Entry{
 	{Key: "at %s: %s", ZH: "在 %s：%s"},
 	{Key: "  written: %s\n  replay: %s\n", ZH: "  已写入：%s\n  重放：%s\n"},
 	{Key: "  (use --out DIR to write it as a scenario file)\n", ZH: "  （用 --out DIR 把它写成场景文件）\n"},
+
+	// explore's progress on stderr
+	{Key: "explore: searching %s (ctrl-c stops and reports what was found)\n", ZH: "explore 正在搜索 %s（ctrl-c 停止，并报告已找到的结果）\n"},
+	{Key: "explore: %s\n", ZH: "explore 进度：%s\n"},
+	{Key: "%d/%d runs", ZH: "%d/%d 次运行"},
+	{Key: "%s, %.0f runs/s, shrinking", ZH: "%s，每秒 %.0f 次，正在缩减"},
+	{Key: "%s, %.0f runs/s, ETA %s", ZH: "%s，每秒 %.0f 次，预计还需 %s"},
 }
