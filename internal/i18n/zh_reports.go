@@ -13,7 +13,7 @@ var reportEntries = []Entry{
 	{Ctx: "compare row", Key: "verdict", ZH: "结论"},
 	{Ctx: "compare row", Key: "dropped", ZH: "未采用"},
 	{Key: "  why: %s\n", ZH: "  原因：%s\n"},
-	{Key: "    after: %s\n", ZH: "    在此之前：%s\n"},
+	{Key: "    after: %s\n", ZH: "    此前的故障：%s\n"},
 	{Key: "  ✗ %s %s (got %s)\n", ZH: "  ✗ %s %s（实际 %s）\n"},
 	{Key: "  dropped: %s\n", ZH: "  未采用：%s\n"},
 	{Key: "\nreproduce: %s\n", ZH: "\n复现：%s\n"},
