@@ -181,3 +181,18 @@ func TestExploreJSONSameInBothLanguages(t *testing.T) {
 		t.Errorf("--json differs between en and zh (or has no counterexample):\nen %.300q\nzh %.300q", en, zh)
 	}
 }
+
+// `lockstep check` of a recorded trace explains its first violation in
+// the language asked, from the judge's phrase, as `run` does.
+func TestCheckTextInZH(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "t.jsonl")
+	if code, _, stderr := runLang(t, "run", "-s", "gc-pause-wrong-delete", "--trace", trace); code != exitOK {
+		t.Fatalf("run --trace: exit %d, %s", code, stderr)
+	}
+	_, run, _ := runLang(t, "--lang", "zh", "run", "-s", "gc-pause-wrong-delete")
+	_, check, _ := runLang(t, "--lang", "zh", "check", trace)
+	const first = "  首个违反：30.052s：B 加锁成功，而 A（自 1.000s 起处于 GC 停顿）仍以为自己持有锁"
+	if !strings.Contains(run, first) || !strings.Contains(check, first) || strings.Contains(check, "still believed") {
+		t.Errorf("check in zh does not explain as run does:\nrun:\n%s\ncheck:\n%s", run, check)
+	}
+}

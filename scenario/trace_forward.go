@@ -104,5 +104,5 @@ func (t *tracePlayer) report(j *judge.Judge, end time.Duration) *Report {
 	return &Report{Scenario: h.Scenario, Title: h.Title, Strategy: h.Strategy, Seed: h.Seed, Metrics: m,
 		MaxWaitMS: m.MaxWait.Milliseconds(), SimTimeMS: end.Milliseconds(), Events: len(t.tr.Events),
 		OK: m.Safe && !m.Stuck, FirstViolation: j.FirstViolation(), StuckReason: j.StuckReason(),
-		TraceHash: t.tr.End.TraceHash, Expectations: []ExpectResult{}}
+		TraceHash: t.tr.End.TraceHash, Expectations: []ExpectResult{}, firstP: j.FirstViolationPhrase(), stuckP: j.StuckReasonPhrase()}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/scenario"
 )
 
@@ -32,6 +33,9 @@ func TestTraceFirstViolationInZH(t *testing.T) {
 	press(m, "g", "g") // to the end of the trace
 	if got := m.Run().snap.FirstViolationPhrase.In("zh"); got != zh {
 		t.Fatalf("the trace's first violation in zh is %q, the run's %q", got, zh)
+	}
+	if got := m.Run().Player().Final().FirstViolationIn(i18n.ZH); got != zh {
+		t.Errorf("the trace's final report's first violation in zh is %q, the run's %q", got, zh)
 	}
 	press(m, "v") // the first violation in full
 	v := strings.ReplaceAll(flat(m.View()), " ", "")
