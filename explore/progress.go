@@ -10,6 +10,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/progress"
 	"github.com/mattn/go-isatty"
+
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/muesli/termenv"
 )
 
@@ -67,7 +69,8 @@ func (p *Progress) Update(done, total int) {
 // has begun.
 func (p *Progress) Start(total int) {
 	if !p.tty {
-		fmt.Fprintf(p.w, "explore: searching %s (ctrl-c stops and reports what was found)\n", plural(total, "run"))
+		l := i18n.Current()
+		fmt.Fprint(p.w, l.Sprintf("explore: searching %s (ctrl-c stops and reports what was found)\n", runsIn(l, total)))
 	}
 	p.start = time.Now()
 	p.stop = make(chan struct{})
@@ -110,19 +113,21 @@ func (p *Progress) draw() {
 		fmt.Fprintf(p.w, "\r%s  %s\x1b[K", p.bar.ViewAs(float64(done)/float64(total)), status)
 		return
 	}
-	fmt.Fprintf(p.w, "explore: %s\n", status)
+	fmt.Fprint(p.w, i18n.T("explore: %s\n", status))
 }
 
-// Status is the text of a progress line: "1200/5000 runs, 2400 runs/s, ETA 1.6s".
+// Status is the text of a progress line, in the current language:
+// "1200/5000 runs, 2400 runs/s, ETA 1.6s".
 func Status(done, total int, elapsed time.Duration) string {
-	s := fmt.Sprintf("%d/%d runs", done, total)
+	l := i18n.Current()
+	s := l.Sprintf("%d/%d runs", done, total)
 	if done == 0 || elapsed <= 0 {
 		return s
 	}
 	rate := float64(done) / elapsed.Seconds()
 	eta := time.Duration(float64(total-done) / rate * float64(time.Second))
 	if done >= total {
-		return fmt.Sprintf("%s, %.0f runs/s, shrinking", s, rate)
+		return l.Sprintf("%s, %.0f runs/s, shrinking", s, rate)
 	}
-	return fmt.Sprintf("%s, %.0f runs/s, ETA %s", s, rate, eta.Round(100*time.Millisecond))
+	return l.Sprintf("%s, %.0f runs/s, ETA %s", s, rate, eta.Round(100*time.Millisecond))
 }

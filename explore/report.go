@@ -4,95 +4,176 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
+
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 )
 
-// WriteText prints the result for people: a line about the search, a table
-// of rates per strategy, which fault kinds the violating runs had, and each
-// counterexample with the command that replays it.
+// WriteText prints the result for people, in the current language
+// (i18n.Current): a line about the search, a table of rates per strategy,
+// which fault kinds the violating runs had, and each counterexample with
+// the command that replays it.
 func (res *Result) WriteText(w io.Writer) {
+	l := i18n.Current()
 	var runs int
 	for _, sr := range res.Strategies {
 		runs += sr.Runs
 	}
-	fmt.Fprintf(w, "explore %s: faults %s, 1-%d per run, seed %d, event budget %d per run\n", res.Scenario,
-		strings.Join(res.Kinds, ","), res.MaxFaults, res.Seed, res.Budget)
+	fmt.Fprint(w, l.Sprintf("explore %s: faults %s, 1-%d per run, seed %d, event budget %d per run\n", res.Scenario,
+		strings.Join(res.Kinds, ","), res.MaxFaults, res.Seed, res.Budget))
 	if res.Elapsed > 0 {
-		fmt.Fprintf(w, "%s in %s (%.0f runs/s)\n", runsText(runs), res.Elapsed.Round(time.Millisecond),
-			float64(runs)/res.Elapsed.Seconds())
+		fmt.Fprint(w, l.Sprintf("%s in %s (%.0f runs/s)\n", runsIn(l, runs), res.Elapsed.Round(time.Millisecond),
+			float64(runs)/res.Elapsed.Seconds()))
 	}
 	if res.Interrupted {
-		fmt.Fprintf(w, "interrupted: the rates cover the runs that finished, of %d per strategy (runs cut off were dropped)\n", res.Runs)
+		fmt.Fprint(w, l.Sprintf("interrupted: the rates cover the runs that finished, of %d per strategy (runs cut off were dropped)\n", res.Runs))
 	}
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	extra := res.extraCounts()
-	fmt.Fprint(tw, "strategy\tnodes\truns\tunsafe\t95% interval\tlost updates\tstuck\tbudget exhausted\tfencing rejections\twrong releases")
-	if extra {
-		fmt.Fprint(tw, "\tunheld releases\trefused writes\tduplicate writes\tdeadlocks")
-	}
-	fmt.Fprintln(tw, "\tholds/s")
-	for _, sr := range res.Strategies {
-		v := sr.Violations
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d (%s)\t%s – %s\t%s\t%s\t%d\t%d\t%d", sr.Strategy, sr.Nodes, sr.Runs,
-			v.Count, pct(v.Rate), pct(v.Low), pct(v.High), pct(sr.LostUpdates.Rate), pct(sr.Stuck.Rate),
-			sr.BudgetExhausted.Count, sr.FencingRejections, sr.WrongReleases)
-		if extra {
-			fmt.Fprintf(tw, "\t%d\t%d\t%d\t%d", sr.UnheldReleases, sr.RefusedWrites, sr.DuplicateWrites, sr.Deadlocks)
-		}
-		fmt.Fprintf(tw, "\t%.3f\n", sr.Throughput)
-	}
-	tw.Flush()
+	res.writeTable(w)
 	for _, sr := range res.Strategies {
 		fmt.Fprintln(w)
-		for _, d := range sr.Dropped {
-			fmt.Fprintf(w, "%s: runs without %s\n", sr.Strategy, d)
-		}
-		if n := sr.BudgetExhausted.Count; n > 0 {
-			fmt.Fprintf(w, "%s: %s cut short by the event budget (%d events): not known safe (raise it with --budget)\n",
-				sr.Strategy, runsText(n), res.Budget)
-		}
-		cx := sr.Counterexample
-		if cx == nil {
-			if sr.Violations.Count > 0 { // only in runs cut short: no counterexample to shrink
-				fmt.Fprintf(w, "%s: violations only in runs cut short by the event budget\n", sr.Strategy)
-				continue
-			}
-			fmt.Fprintf(w, "%s: no violation in %s\n", sr.Strategy, runsText(sr.Runs-sr.BudgetExhausted.Count))
-			continue
-		}
-		var kinds []string
-		for _, k := range sr.KindsInViolations {
-			kinds = append(kinds, fmt.Sprintf("with a %s: %d", strings.ReplaceAll(k.Kind, "_", " "), k.Runs))
-		}
-		fmt.Fprintf(w, "%s: of the %s that violated safety, runs %s\n", sr.Strategy, runsText(sr.Violations.Count), strings.Join(kinds, ", "))
-		switch {
-		case !cx.Shrunk:
-			fmt.Fprintf(w, "  run %d, %s, not shrunk (interrupted):\n", cx.Run, faultsText(len(cx.OriginalFaults)))
-		default:
-			note := ""
-			if !cx.Minimal {
-				note = ", shrink budget spent"
-			}
-			fmt.Fprintf(w, "  run %d shrunk from %s to %d in %s%s:\n", cx.Run,
-				faultsText(len(cx.OriginalFaults)), len(cx.Faults), runsText(cx.ShrinkRuns), note)
-		}
-		for _, f := range cx.Faults {
-			fmt.Fprintf(w, "    %s\n", f)
-		}
-		if cx.FirstViolation != "" {
-			fmt.Fprintf(w, "  first violation: %s\n", cx.FirstViolation)
-		}
-		if cx.File != "" {
-			fmt.Fprintf(w, "  written: %s\n  replay: %s\n", cx.File, ReplayCommand(cx.File, res.Budget))
-		} else {
-			fmt.Fprintf(w, "  (use --out DIR to write it as a scenario file)\n")
-		}
+		sr.writeText(w, l, res.Budget)
 	}
 }
 
-// runsText is "1 run", "2 runs".
+// writeTable is the table of rates, a row per strategy.
+func (res *Result) writeTable(w io.Writer) {
+	col := func(name string) string { return i18n.TC("explore column", name) }
+	extra := res.extraCounts()
+	head := []string{col("strategy"), col("nodes"), col("runs"), col("unsafe"), "95% " + col("interval"), col("lost updates"),
+		col("stuck"), col("budget exhausted"), col("fencing rejections"), col("wrong releases")}
+	if extra {
+		head = append(head, col("unheld releases"), col("refused writes"), col("duplicate writes"), col("deadlocks"))
+	}
+	rows := [][]string{append(head, col("holds/s"))}
+	for _, sr := range res.Strategies {
+		v := sr.Violations
+		row := []string{sr.Strategy, fmt.Sprint(sr.Nodes), fmt.Sprint(sr.Runs), fmt.Sprintf("%d (%s)", v.Count, pct(v.Rate)),
+			pct(v.Low) + " – " + pct(v.High), pct(sr.LostUpdates.Rate), pct(sr.Stuck.Rate),
+			fmt.Sprint(sr.BudgetExhausted.Count), fmt.Sprint(sr.FencingRejections), fmt.Sprint(sr.WrongReleases)}
+		if extra {
+			row = append(row, fmt.Sprint(sr.UnheldReleases), fmt.Sprint(sr.RefusedWrites), fmt.Sprint(sr.DuplicateWrites),
+				fmt.Sprint(sr.Deadlocks))
+		}
+		rows = append(rows, append(row, fmt.Sprintf("%.3f", sr.Throughput)))
+	}
+	writeCells(w, rows)
+}
+
+// writeCells left-aligns rows in columns two spaces apart (the last
+// column as it is), measuring in terminal cells (i18n.Width): as
+// text/tabwriter did, which counts runes and so misaligns Chinese.
+func writeCells(w io.Writer, rows [][]string) {
+	var width []int
+	for _, r := range rows {
+		for i, cell := range r[:len(r)-1] {
+			if i >= len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], i18n.Width(cell))
+		}
+	}
+	for _, r := range rows {
+		var b strings.Builder
+		for i, cell := range r {
+			b.WriteString(cell)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", width[i]-i18n.Width(cell)+2))
+			}
+		}
+		fmt.Fprintln(w, b.String())
+	}
+}
+
+// writeText is one strategy's findings: what it ran without, runs cut
+// short, and its counterexample or that it had none.
+func (sr *StrategyResult) writeText(w io.Writer, l i18n.Lang, budget int64) {
+	for _, d := range sr.Dropped {
+		fmt.Fprint(w, l.Sprintf("%s: runs without %s\n", sr.Strategy, d))
+	}
+	if n := sr.BudgetExhausted.Count; n > 0 {
+		fmt.Fprint(w, l.Sprintf("%s: %s cut short by the event budget (%d events): not known safe (raise it with --budget)\n",
+			sr.Strategy, runsIn(l, n), budget))
+	}
+	cx := sr.Counterexample
+	if cx == nil {
+		if sr.Violations.Count > 0 { // only in runs cut short: no counterexample to shrink
+			fmt.Fprint(w, l.Sprintf("%s: violations only in runs cut short by the event budget\n", sr.Strategy))
+			return
+		}
+		fmt.Fprint(w, l.Sprintf("%s: no violation in %s\n", sr.Strategy, runsIn(l, sr.Runs-sr.BudgetExhausted.Count)))
+		return
+	}
+	kinds := make([]string, 0, len(sr.KindsInViolations))
+	sep := ", "
+	for _, k := range sr.KindsInViolations {
+		kind := k.Kind // the format's word in zh, as --faults spells it
+		if l == i18n.EN {
+			kind = strings.ReplaceAll(k.Kind, "_", " ")
+		}
+		kinds = append(kinds, l.Sprintf("with a %s: %d", kind, k.Runs))
+	}
+	if l == i18n.ZH {
+		sep = "，"
+	}
+	fmt.Fprint(w, l.Sprintf("%s: of the %s that violated safety, runs %s\n", sr.Strategy, runsIn(l, sr.Violations.Count),
+		strings.Join(kinds, sep)))
+	cx.writeText(w, l, budget)
+}
+
+// writeText is the counterexample: how it was shrunk, its faults, its
+// first violation and where it was written.
+func (cx *Counterexample) writeText(w io.Writer, l i18n.Lang, budget int64) {
+	switch {
+	case !cx.Shrunk:
+		fmt.Fprint(w, l.Sprintf("  run %d, %s, not shrunk (interrupted):\n", cx.Run, faultCountIn(l, len(cx.OriginalFaults))))
+	default:
+		note := ""
+		if !cx.Minimal {
+			note = l.Sprintf(", shrink budget spent")
+		}
+		fmt.Fprint(w, l.Sprintf("  run %d shrunk from %s to %d in %s%s:\n", cx.Run,
+			faultCountIn(l, len(cx.OriginalFaults)), len(cx.Faults), runsIn(l, cx.ShrinkRuns), note))
+	}
+	for _, f := range cx.faultLinesIn(l) {
+		fmt.Fprintf(w, "    %s\n", f)
+	}
+	fv := cx.FirstViolation
+	if cx.report != nil && cx.report.FirstViolation == fv {
+		fv = cx.report.FirstViolationIn(l)
+	}
+	if fv != "" {
+		fmt.Fprint(w, l.Sprintf("  first violation: %s\n", fv))
+	}
+	if cx.File != "" {
+		fmt.Fprint(w, l.Sprintf("  written: %s\n  replay: %s\n", cx.File, ReplayCommand(cx.File, budget)))
+	} else {
+		fmt.Fprint(w, l.Sprintf("  (use --out DIR to write it as a scenario file)\n"))
+	}
+}
+
+// faultLinesIn are the shrunk schedule's lines in l: Faults in English; in
+// another language the time in its words (the fault's own description
+// is English until faults/ has a catalogue).
+func (cx *Counterexample) faultLinesIn(l i18n.Lang) []string {
+	if l == i18n.EN || len(cx.schedule) != len(cx.Faults) {
+		return cx.Faults
+	}
+	out := make([]string, len(cx.schedule))
+	for i, f := range cx.schedule {
+		out[i] = l.Sprintf("at %s: %s", f.At.String(), f.String())
+	}
+	return out
+}
+
+// runsIn is "1 run", "2 runs" in l (x/text's plural rules).
+func runsIn(l i18n.Lang, n int) string { return l.Sprintf("%d runs", n) }
+
+// faultCountIn is "1 fault", "2 faults" in l.
+func faultCountIn(l i18n.Lang, n int) string { return l.Sprintf("%d faults", n) }
+
+// runsText is "1 run", "2 runs" (the English of a counterexample file's
+// story and of the progress line).
 func runsText(n int) string { return plural(n, "run") }
 
 // faultsText is "1 fault", "2 faults".

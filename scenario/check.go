@@ -35,7 +35,7 @@ func historyReport(h *tracelog.HistoryFile, j *judge.Judge, expect []Expectation
 	rep := &Report{Scenario: h.Header.Scenario, Title: h.Header.Title, Strategy: h.Header.Strategy, Seed: h.Header.Seed,
 		Metrics: m, MaxWaitMS: m.MaxWait.Milliseconds(), SimTimeMS: h.End.Milliseconds(), Events: h.Records,
 		OK: true, FirstViolation: j.FirstViolation(), StuckReason: j.StuckReason(), TraceHash: h.TraceHash,
-		Expectations: []ExpectResult{}}
+		Expectations: []ExpectResult{}, firstP: j.FirstViolationPhrase(), stuckP: j.StuckReasonPhrase()}
 	for _, e := range expect {
 		got, _ := m.Get(e.Metric)
 		ok := e.Check(got)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -28,6 +29,10 @@ type Column struct {
 	// Dropped are the modifiers of the scenario's lock design this column's
 	// strategy cannot run (DesignFor), so it ran without them.
 	Dropped []Dropped
+	// why is Why and the trace lines WriteText cites, unrendered, so
+	// that WriteText says them in the language asked (Why is the English,
+	// which --json carries).
+	why columnWhy
 }
 
 // Comparison is a scenario run once per strategy, with the same clients,
@@ -107,42 +112,15 @@ func compareOne(s *Scenario, o Options) (*Column, error) {
 		return nil, err
 	}
 	defer r.Close()
-	// Redlock's refusals are why it stays safe where a single instance is
-	// not: remember the first one and count them. The faults that struck
-	// before the first violation are the context of its explanation.
-	var refusals int
-	var firstRefusal string
-	var faultsSoFar, before []string
-	r.OnEvent(func(e sim.Event) {
-		switch e.Kind {
-		case "refused":
-			if refusals == 0 {
-				firstRefusal = fmt.Sprintf("%s at %s: %s", e.Proc, sim.FormatTime(e.At), e.Msg)
-			}
-			refusals++
-		case "fault":
-			faultsSoFar = append(faultsSoFar, fmt.Sprintf("%s %s", sim.FormatTime(e.At), e.Msg))
-		case "VIOLATION":
-			if before == nil {
-				before = append([]string{}, faultsSoFar...)
-			}
-		}
-	})
+	var why columnWhy
+	r.OnEvent(why.observe)
 	rep := r.Run()
 	if o.Strategy != s.Lock.Strategy && o.Strategy != s.Lock.Client {
 		// The file's expectations describe its own strategy only.
 		rep.Expectations, rep.OK = []ExpectResult{}, true
 	}
-	col := &Column{Report: rep, Nodes: len(r.World().Shards), FaultsBefore: before, Dropped: dropped}
-	switch {
-	case !rep.Safe:
-		col.Why = rep.FirstViolation
-	case refusals > 0:
-		col.Why = fmt.Sprintf("no two clients ever held the lock at once; %d attempt(s) refused without a valid quorum, the first by %s",
-			refusals, firstRefusal)
-	default:
-		col.Why = "no two clients ever held the lock at once"
-	}
+	col := &Column{Report: rep, Nodes: len(r.World().Shards), FaultsBefore: why.faultsBeforeIn(i18n.EN), Dropped: dropped, why: why}
+	col.Why = col.whyIn(i18n.EN)
 	return col, nil
 }
 
@@ -188,56 +166,73 @@ func expectCell(c *Column) string {
 }
 
 // WriteText prints the comparison as one table, a column per strategy, then
-// each column's explanation, failed expectations and skipped faults.
+// each column's explanation, failed expectations and skipped faults, in the
+// current language (i18n.Current).
 func (c *Comparison) WriteText(w io.Writer) {
+	l := i18n.Current()
 	s := c.Scenario
 	fmt.Fprintf(w, "%s", s.Name)
-	if s.Title != "" {
-		fmt.Fprintf(w, " — %s", s.Title)
+	title := s.Title
+	if l == i18n.ZH {
+		title = s.TitleIn(LangChinese)
 	}
-	under := fmt.Sprintf("%d strategies", len(c.Columns))
-	if len(c.Columns) == 1 {
-		under = "1 strategy"
+	if title != "" {
+		fmt.Fprintf(w, " — %s", title)
 	}
-	fmt.Fprintf(w, "\nsame clients, faults and seed %d under %s\n\n", c.seed(), under)
+	fmt.Fprint(w, "\n", l.Sprintf("same clients, faults and seed %d under %s\n\n", c.seed(), l.Sprintf("%d strategies", len(c.Columns))))
 
 	rows := [][]string{append([]string{""}, c.cells(func(col *Column) string { return col.Name() })...)}
-	rows = append(rows, append([]string{"verdict"}, c.cells(func(col *Column) string { return col.Verdict() })...))
+	rows = append(rows, append([]string{i18n.TC("compare row", "verdict")}, c.cells(func(col *Column) string { return col.Verdict() })...))
 	for _, r := range compareRows {
 		rows = append(rows, append([]string{r.name}, c.cells(r.get)...))
 	}
 	if c.dropsAny() {
-		rows = append(rows, append([]string{"dropped"}, c.cells(droppedCell)...))
+		rows = append(rows, append([]string{i18n.TC("compare row", "dropped")}, c.cells(droppedCell)...))
 	}
 	writeTable(w, rows)
 
 	for _, col := range c.Columns {
-		fmt.Fprintf(w, "\n%s: %s\n", col.Name(), col.Verdict())
-		fmt.Fprintf(w, "  why: %s\n", col.Why)
-		for _, f := range col.FaultsBefore {
-			fmt.Fprintf(w, "    after: %s\n", f)
-		}
-		if col.StuckReason != "" {
-			fmt.Fprintf(w, "  stuck: %s\n", col.StuckReason)
-		}
-		for _, e := range col.Expectations {
-			if !e.OK {
-				fmt.Fprintf(w, "  ✗ %s %s (got %s)\n", e.Field, e.Want, e.Got)
-			}
-		}
-		for _, d := range col.Dropped {
-			fmt.Fprintf(w, "  dropped: %s\n", d)
-		}
-		for _, sk := range col.Skipped {
-			fmt.Fprintf(w, "  skipped: %s\n", sk)
-		}
+		col.writeText(w, l)
 	}
 	if !c.OK() {
 		cmd := c.Reproduce
 		if cmd == "" {
 			cmd = fmt.Sprintf("lockstep compare -s %s --seed %d", s.Name, c.seed())
 		}
-		fmt.Fprintf(w, "\nreproduce: %s\n", cmd)
+		fmt.Fprint(w, l.Sprintf("\nreproduce: %s\n", cmd))
+	}
+}
+
+// writeText is one column's explanation under the table, in l.
+func (col *Column) writeText(w io.Writer, l i18n.Lang) {
+	fmt.Fprintf(w, "\n%s: %s\n", col.Name(), col.Verdict())
+	why, before, stuck := col.Why, col.FaultsBefore, col.StuckReason
+	// Say it in l only what the column's English still says (a caller may
+	// have set Why or FaultsBefore itself).
+	if l != i18n.EN && why == col.whyIn(i18n.EN) {
+		why = col.whyIn(l)
+	}
+	if l != i18n.EN && slices.Equal(before, col.why.faultsBeforeIn(i18n.EN)) {
+		before = col.why.faultsBeforeIn(l)
+	}
+	stuck = col.Report.in(l, stuck, col.stuckP)
+	fmt.Fprint(w, l.Sprintf("  why: %s\n", why))
+	for _, f := range before {
+		fmt.Fprint(w, l.Sprintf("    after: %s\n", f))
+	}
+	if stuck != "" {
+		fmt.Fprint(w, l.Sprintf("  stuck: %s\n", stuck))
+	}
+	for _, e := range col.Expectations {
+		if !e.OK {
+			fmt.Fprint(w, l.Sprintf("  ✗ %s %s (got %s)\n", e.Field, e.Want, e.Got))
+		}
+	}
+	for _, d := range col.Dropped {
+		fmt.Fprint(w, l.Sprintf("  dropped: %s\n", d))
+	}
+	for _, sk := range col.skippedIn(l) {
+		fmt.Fprint(w, l.Sprintf("  skipped: %s\n", sk))
 	}
 }
 
@@ -279,7 +274,8 @@ func (c *Comparison) cells(get func(*Column) string) []string {
 }
 
 // writeTable left-aligns rows in columns two spaces apart, measuring width
-// in runes so ✓ and — do not skew it.
+// in terminal cells (i18n.Width) so ✓ and — do not skew it, nor a Chinese
+// label, two cells a character.
 func writeTable(w io.Writer, rows [][]string) {
 	var width []int
 	for _, r := range rows {
@@ -287,7 +283,7 @@ func writeTable(w io.Writer, rows [][]string) {
 			if i >= len(width) {
 				width = append(width, 0)
 			}
-			width[i] = max(width[i], len([]rune(cell)))
+			width[i] = max(width[i], i18n.Width(cell))
 		}
 	}
 	for _, r := range rows {
@@ -295,7 +291,7 @@ func writeTable(w io.Writer, rows [][]string) {
 		for i, cell := range r {
 			b.WriteString(cell)
 			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", width[i]-len([]rune(cell))+2))
+				b.WriteString(strings.Repeat(" ", width[i]-i18n.Width(cell)+2))
 			}
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))

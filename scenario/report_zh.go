@@ -20,3 +20,11 @@ func init() {
 		i18n.Entry{Key: "  reproduce: %s\n", ZH: "  复现：%s\n"},
 	)
 }
+
+// FirstViolationIn is the report's first violation in l: the judge's
+// phrase rendered in zh under i18n.ZH, FirstViolation (the English)
+// otherwise; "" when there is none. For a caller that prints one report
+// of many (explore's counterexample).
+func (rep *Report) FirstViolationIn(l i18n.Lang) string {
+	return rep.in(l, rep.FirstViolation, rep.firstP)
+}

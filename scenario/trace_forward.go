@@ -13,7 +13,7 @@ import (
 type metricsChange struct {
 	step  int
 	m     model.Metrics
-	first string
+	first firstViolation
 }
 
 // forward plays the whole trace once: checkpoints, the metrics after every
@@ -35,7 +35,7 @@ func (t *tracePlayer) forward(end time.Duration) (*History, *Report) {
 		if k%traceCheckpointEvery == 0 {
 			t.checks = append(t.checks, s.clone())
 		}
-		if n := len(t.metrics); n == 0 || t.metrics[n-1].m != s.metrics || t.metrics[n-1].first != s.first {
+		if n := len(t.metrics); n == 0 || t.metrics[n-1].m != s.metrics || t.metrics[n-1].first.en != s.first.en {
 			t.metrics = append(t.metrics, metricsChange{k, s.metrics, s.first})
 		}
 		if k > 0 {
@@ -47,10 +47,10 @@ func (t *tracePlayer) forward(end time.Duration) (*History, *Report) {
 }
 
 // metricsAt is the metrics and first violation after i events.
-func (t *tracePlayer) metricsAt(i int) (model.Metrics, string) {
+func (t *tracePlayer) metricsAt(i int) (model.Metrics, firstViolation) {
 	c := sort.Search(len(t.metrics), func(x int) bool { return t.metrics[x].step > i }) - 1
 	if c < 0 {
-		return model.Metrics{Safe: true}, ""
+		return model.Metrics{Safe: true}, firstViolation{}
 	}
 	return t.metrics[c].m, t.metrics[c].first
 }
@@ -104,5 +104,5 @@ func (t *tracePlayer) report(j *judge.Judge, end time.Duration) *Report {
 	return &Report{Scenario: h.Scenario, Title: h.Title, Strategy: h.Strategy, Seed: h.Seed, Metrics: m,
 		MaxWaitMS: m.MaxWait.Milliseconds(), SimTimeMS: end.Milliseconds(), Events: len(t.tr.Events),
 		OK: m.Safe && !m.Stuck, FirstViolation: j.FirstViolation(), StuckReason: j.StuckReason(),
-		TraceHash: t.tr.End.TraceHash, Expectations: []ExpectResult{}}
+		TraceHash: t.tr.End.TraceHash, Expectations: []ExpectResult{}, firstP: j.FirstViolationPhrase(), stuckP: j.StuckReasonPhrase()}
 }

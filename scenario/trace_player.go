@@ -62,7 +62,7 @@ func (t *tracePlayer) advance(s *traceState, k int, j *judge.Judge) {
 		}
 	}
 	if j != nil {
-		s.metrics, s.first = j.Metrics(), j.FirstViolation()
+		s.metrics, s.first = j.Metrics(), firstViolation{j.FirstViolation(), j.FirstViolationPhrase()}
 	}
 }
 

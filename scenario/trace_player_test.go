@@ -13,7 +13,7 @@ import (
 // traceView is what a snapshot shows, as one comparable string.
 func traceView(s Snapshot) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "t=%d ev=%d %+v %q res=%d/%d/%d\n", s.Now, s.Event, s.Metrics, s.FirstViolation, s.Resource.Value, s.Resource.Accepted, s.Resource.Rejected)
+	fmt.Fprintf(&b, "t=%d ev=%d %+v %q %q res=%d/%d/%d\n", s.Now, s.Event, s.Metrics, s.FirstViolation, s.FirstViolationPhrase.In("zh"), s.Resource.Value, s.Resource.Accepted, s.Resource.Rejected)
 	for _, c := range s.Clients {
 		fmt.Fprintf(&b, "%s %s hold=%d believes=%v %s fence=%d until=%d incs=%v owns=%v\n", c.Name, c.State, c.Hold, c.Believes, c.Token, c.Fence, c.Until, c.InCS, c.OwnsKey)
 	}

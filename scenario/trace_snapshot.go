@@ -7,13 +7,20 @@ import (
 	"github.com/lockstep-sim/lockstep/model/judge"
 )
 
+// firstViolation is the judge's first violation of a recorded trace, in
+// English and as its phrase, which the TUI renders in its language.
+type firstViolation struct {
+	en string
+	p  judge.Phrase
+}
+
 // snapshot draws the state after event i at true time at, as
 // Runner.SnapshotAt draws a live world: the lock key counts down (by true
 // time, scaled by the node's clock rate) and vanishes at its expiry.
 func (s *traceState) snapshot(t *tracePlayer, i int, at time.Duration) Snapshot {
 	h := &t.tr.Header
 	snap := Snapshot{Scenario: h.Scenario, Strategy: h.Strategy, Seed: h.Seed, Key: h.Key, Now: at, Event: i,
-		Over: i == len(t.tr.Events), Metrics: s.metrics, FirstViolation: s.first, Quorum: h.Quorum,
+		Over: i == len(t.tr.Events), Metrics: s.metrics, FirstViolation: s.first.en, FirstViolationPhrase: s.first.p, Quorum: h.Quorum,
 		Sentinels: h.Sentinels, SentinelQuorum: h.SentinelQuorum, SentinelsCut: make([]bool, len(h.Sentinels))}
 	if len(s.cuts) > 0 {
 		snap.Partitions = 1

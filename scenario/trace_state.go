@@ -21,7 +21,7 @@ type traceState struct {
 	values   []int64 // per client: the value of the resource it works on (named resources), as its last write left it
 	cuts     map[[2]string]bool
 	metrics  model.Metrics
-	first    string
+	first    firstViolation
 	lastTime time.Duration
 }
 

@@ -17,19 +17,28 @@ func NewTrace(pl *scenario.Player, cfg Config) *Model {
 	close(m.ready)
 	m.run = newRunModel(c, pl)
 	m.screen = screenRun
-	m.run.setStatus(true, "%s", pl.Recorded())
+	m.run.status, m.run.statusOK = recordedNote(pl), true
 	return m
 }
 
 // refuseRecorded says why a recorded trace cannot do what needs the
 // simulation, and reports whether it did.
 func (m *RunModel) refuseRecorded() bool {
-	if why := m.pl.Recorded(); why != "" {
+	if m.pl.Recorded() != "" {
 		m.clock.stop()
-		m.setStatus(false, "%s", why)
+		m.status, m.statusOK = recordedNote(m.pl), false
 		return true
 	}
 	return false
+}
+
+// recordedNote is why a recorded trace refuses what needs the
+// simulation, in the TUI's language.
+func recordedNote(pl *scenario.Player) string {
+	if why := pl.Recorded(); why != scenario.RecordedNote {
+		return why
+	}
+	return tr(scenario.RecordedNote)
 }
 
 // recordedTag marks the header of a recorded trace's run view.
