@@ -332,7 +332,7 @@ func (c *Client) work(t *Thread, l *Lease) {
 	if !ok {
 		return
 	}
-	if !c.workFor(t, c.Cfg.Work) { // false: aborted (redlock_using.go)
+	if !c.workFor(t, c.Cfg.Work) { // false: aborted (model/redlock/using.go)
 		return
 	}
 	if c.w.Cfg.Lock.Knobs.CheckBeforeWrite && !c.stillValid(t, l) {

@@ -57,7 +57,7 @@ type LockConfig struct {
 	DriftFactor float64       // redlock
 	NodeTimeout time.Duration // redlock request_timeout
 	Parallel    bool          // redlock
-	// Redlock-family behaviours (redlock_family.go). The zero values are the
+	// Redlock-family behaviours (model/redlock/family.go). The zero values are the
 	// redis.io recipe lockstep has always run; the client profiles
 	// (scenario/profiles.go) set them as each library behaves.
 	Deadline         string  // "" or DeadlineNode, DeadlineAttempt, DeadlineNone
@@ -83,6 +83,26 @@ type LockConfig struct {
 	// Strategy's (the harness: a real lock library driven from outside).
 	Custom Strategy
 }
+
+// The values of LockConfig.Deadline (the Redlock family, model/redlock).
+const (
+	DeadlineNode    = "node"    // each request bounded by NodeTimeout (the default)
+	DeadlineAttempt = "attempt" // the whole attempt bounded by TTL × TimeoutFactor
+	DeadlineNone    = "none"    // each request bounded only by Timeout, the driver's read timeout
+)
+
+// The values of LockConfig.ExtendLate: what a renewal does about a lease
+// that has already run out by the client's clock.
+const (
+	ExtendLateRefuse = "refuse" // the default: an extension read after the old lease ended does not count
+	ExtendLateAllow  = "allow"  // redsync's ExtendContext: a quorum of touches and a positive validity suffice
+	ExtendLateError  = "error"  // node-redlock's extend(): it throws before sending anything (node-redlock#283)
+)
+
+// DefaultNodeTimeout is how long Redlock waits for one node's reply when
+// LockConfig.NodeTimeout is not set (the format's
+// lock.redlock.request_timeout default).
+const DefaultNodeTimeout = 50 * time.Millisecond
 
 // WaitReplicasConfig is lock.wait_replicas: after a grant the client sends
 // WAIT Replicas Timeout and releases the lock if fewer replicas acked.

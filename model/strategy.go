@@ -43,7 +43,10 @@ var strategyFactories = map[string]func(LockConfig) Strategy{
 	StrategyLuaRelease:  newSingle,
 }
 
-// RegisterStrategy makes a strategy available by name (Redlock registers itself).
+// RegisterStrategy makes a strategy written outside this package available
+// by name: model/redlock registers itself from its init, so a program has it
+// when it links that package (the scenario layer does, scenario/build.go).
+// Which designs are legal is not decided here but in scenario/design.go.
 func RegisterStrategy(name string, f func(LockConfig) Strategy) { strategyFactories[name] = f }
 
 func newStrategy(c LockConfig) (Strategy, error) {
@@ -55,7 +58,7 @@ func newStrategy(c LockConfig) (Strategy, error) {
 	}
 	f, ok := strategyFactories[c.Strategy]
 	if !ok {
-		return nil, fmt.Errorf("unknown strategy %q", c.Strategy)
+		return nil, fmt.Errorf("unknown strategy %q (a strategy of its own package is there only if the program imports it, as scenario/build.go does)", c.Strategy)
 	}
 	return f(c), nil
 }
