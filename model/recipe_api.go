@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -36,6 +37,14 @@ func (t *Thread) Rand() *rand.Rand { return t.c.rng }
 // Tell adds a trace line of message id from the thread's client (see
 // World.Tell).
 func (t *Thread) Tell(kind, id string, args ...sim.Arg) { t.c.w.Tell(t.c.Name, kind, id, args...) }
+
+// Deadlock tells that the thread's client and others wait for each
+// other's keys (cycle says who for which, model/keyhold): the trace line,
+// and the judge's Deadlock event.
+func (t *Thread) Deadlock(cycle string) {
+	t.Tell("deadlock", "deadlock", sim.S("cycle", cycle))
+	t.c.w.feed(&judge.Event{Kind: judge.Deadlock, Client: t.c.Name, Note: cycle})
+}
 
 // Tell adds a trace line of message id from the client (see World.Tell).
 func (c *Client) Tell(kind, id string, args ...sim.Arg) { c.w.Tell(c.Name, kind, id, args...) }

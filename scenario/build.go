@@ -8,6 +8,7 @@ import (
 	// The strategies with a package of their own register themselves with
 	// model when linked; this is the one place that links them
 	// (TestStrategiesLinked).
+	_ "github.com/lockstep-sim/lockstep/model/recipe"
 	_ "github.com/lockstep-sim/lockstep/model/redlock"
 )
 
