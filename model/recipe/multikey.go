@@ -68,20 +68,10 @@ func (m *multiKey) op(keys []string, op model.Op) model.Op {
 // Acquire is one attempt. When the last attempt of the retry budget fails,
 // the keys taken so far are given back, as a finally block would.
 func (m *multiKey) Acquire(t *model.Thread, l *model.Lease) bool {
-	h := m.hold(t.Client())
-	if h.Token != l.Token {
-		h.Token, h.Taken, h.Attempts = l.Token, 0, 0
-	}
-	h.Attempts++
+	h := m.attempt(t.Client(), l.Token)
 	n := t.Master(0)
 	l.Nodes = append(l.Nodes[:0], n)
-	var ok bool
-	if m.script {
-		ok = m.takeAll(t, n, h)
-	} else {
-		ok = m.takeEach(t, n, h)
-	}
-	if ok {
+	if m.take(t, n, h) {
 		l.Until = h.Since + m.cfg.TTL // the first key's lease ends first
 		m.book.Granted(h)
 		return true
@@ -90,6 +80,25 @@ func (m *multiKey) Acquire(t *model.Thread, l *model.Lease) bool {
 		m.giveBack(t, n, h)
 	}
 	return false
+}
+
+// attempt counts one more attempt of c's hold for token (a new token
+// starts the hold afresh).
+func (m *multiKey) attempt(c *model.Client, token string) *keyhold.Hold {
+	h := m.hold(c)
+	if h.Token != token {
+		h.Token, h.Taken, h.Attempts = token, 0, 0
+	}
+	h.Attempts++
+	return h
+}
+
+// take takes the keys not held yet: one by one, or all in one script.
+func (m *multiKey) take(t *model.Thread, n *model.Node, h *keyhold.Hold) bool {
+	if m.script {
+		return m.takeAll(t, n, h)
+	}
+	return m.takeEach(t, n, h)
 }
 
 // takeEach takes the keys not yet held one by one; false at the first

@@ -27,14 +27,19 @@ func (s *single) waitReplicas(t *model.Thread, n *model.Node, l *model.Lease) bo
 	if err == nil && acked >= wr.Replicas {
 		return true
 	}
-	why := "only " + strconv.Itoa(acked)
-	switch {
-	case err == model.ErrTimeout:
-		why = "no reply"
-	case err != nil:
-		why = "the error " + err.Error()
-	}
-	t.Tell("wait-failed", "wait-failed", sim.S("client", t.Client().Name), sim.S("node", n.Name()), sim.I("replicas", int64(wr.Replicas)), sim.S("got", why))
+	t.Tell("wait-failed", "wait-failed", sim.S("client", t.Client().Name), sim.S("node", n.Name()), sim.I("replicas", int64(wr.Replicas)), sim.S("got", waitGot(acked, err)))
 	s.release(s, t, n, l)
 	return false
+}
+
+// waitGot is what a WAIT that fell short got, for the trace: "only N",
+// "no reply" or the error.
+func waitGot(acked int, err error) string {
+	switch {
+	case err == model.ErrTimeout:
+		return "no reply"
+	case err != nil:
+		return "the error " + err.Error()
+	}
+	return "only " + strconv.Itoa(acked)
 }

@@ -144,13 +144,7 @@ func (r *Redlock) attempt(t *model.Thread, l *model.Lease, last bool) bool {
 	started := r.clock(t)
 	a := r.begin(t, l, nodes)
 	a.Keeps = r.cfg.ReleaseAtEnd && !last
-	var granted []*model.Node
-	r.each(t, nodes, model.OpAcquire, r.acquireArgs(t.Client(), l.Token), func(i int, res model.Result) {
-		r.answered(t.Client(), a, i, r.timeoutBound(classify(nodes[i], res)))
-		if a.Nodes[i].Outcome == OutcomeOK {
-			granted = append(granted, nodes[i])
-		}
-	})
+	granted := r.setAll(t, a, nodes, l.Token)
 	if r.count(t, l, a, started) {
 		l.Nodes, l.Until, l.Fence = granted, r.leaseEnd(t, l.Start, a.Validity), a.maxFence()
 		return true
@@ -159,6 +153,20 @@ func (r *Redlock) attempt(t *model.Thread, l *model.Lease, last bool) bool {
 		r.releaseAll(t, nodes, l.Token)
 	}
 	return false
+}
+
+// setAll is step 2: SET NX PX (or the fenced script) on every node, each
+// answer recorded in a as the client reads it; it returns the nodes that
+// granted.
+func (r *Redlock) setAll(t *model.Thread, a *Attempt, nodes []*model.Node, token string) []*model.Node {
+	var granted []*model.Node
+	r.each(t, nodes, model.OpAcquire, r.acquireArgs(t.Client(), token), func(i int, res model.Result) {
+		r.answered(t.Client(), a, i, r.timeoutBound(classify(nodes[i], res)))
+		if a.Nodes[i].Outcome == OutcomeOK {
+			granted = append(granted, nodes[i])
+		}
+	})
+	return granted
 }
 
 // count is steps 3 and 4: elapsed by the client's clock (since its reading
@@ -213,15 +221,22 @@ func (r *Redlock) renew(t *model.Thread, l *model.Lease) bool {
 				rn.Extended++
 			}
 		})
-	now := t.Wall()
-	rn.Late = r.refusesLate() && l.Until >= 0 && now >= l.Until
-	rn.Validity = r.validity(now - start)
-	if rn.Extended < rn.Quorum || rn.Late || rn.Validity <= 0 {
+	if !r.extended(t, &rn, start) {
 		narrator{}.renewRefused(t.Client(), rn)
 		return false
 	}
 	l.Until = r.leaseEnd(t, start, rn.Validity)
 	return true
+}
+
+// extended is a renewal's count, begun at the client's wall reading
+// start: a quorum extended the key, the old lease had not run out by the
+// time the replies were read, and the new validity is positive.
+func (r *Redlock) extended(t *model.Thread, rn *Renewal, start time.Duration) bool {
+	now := t.Wall()
+	rn.Late = r.refusesLate() && rn.Until >= 0 && now >= rn.Until
+	rn.Validity = r.validity(now - start)
+	return rn.Extended >= rn.Quorum && !rn.Late && rn.Validity > 0
 }
 
 // each sends args to every node, in parallel or one after another as
@@ -233,17 +248,7 @@ func (r *Redlock) renew(t *model.Thread, l *model.Lease) bool {
 func (r *Redlock) each(t *model.Thread, nodes []*model.Node, op model.Op, args []string, onReply func(int, model.Result)) {
 	begun, v := t.Mono(), r.deciding(t, op)
 	if r.cfg.Parallel {
-		var res []model.Result
-		if v != nil {
-			res = t.CallAllUntil(nodes, op, r.requestTimeout(t, begun), args, v.add)
-		} else {
-			res = t.CallAll(nodes, op, r.requestTimeout(t, begun), args)
-		}
-		for i := range res {
-			if onReply != nil && res[i].Err != model.ErrUnread {
-				onReply(i, res[i])
-			}
-		}
+		r.eachAtOnce(t, nodes, op, args, begun, v, onReply)
 		return
 	}
 	for i, n := range nodes {
@@ -253,6 +258,22 @@ func (r *Redlock) each(t *model.Thread, nodes []*model.Node, op model.Op, args [
 		}
 		if v != nil && v.add(res) {
 			return
+		}
+	}
+}
+
+// eachAtOnce is each with parallel: one round to every node, read as the
+// replies arrive; the nodes a decided vote did not wait for are skipped.
+func (r *Redlock) eachAtOnce(t *model.Thread, nodes []*model.Node, op model.Op, args []string, begun time.Duration, v *vote, onReply func(int, model.Result)) {
+	var res []model.Result
+	if v != nil {
+		res = t.CallAllUntil(nodes, op, r.requestTimeout(t, begun), args, v.add)
+	} else {
+		res = t.CallAll(nodes, op, r.requestTimeout(t, begun), args)
+	}
+	for i := range res {
+		if onReply != nil && res[i].Err != model.ErrUnread {
+			onReply(i, res[i])
 		}
 	}
 }
