@@ -220,7 +220,7 @@ func (c *Client) retry(t *Thread, token, what string) *Lease {
 	for i := 1; ; i++ {
 		// Nothing keeps a failed attempt's lease, so the next attempt
 		// reuses it (a contended lock fails most attempts), and the
-		// storage of its Nodes (see single.Acquire).
+		// storage of its Nodes (see model/recipe single.Acquire).
 		*l = Lease{Token: token, Start: t.Wall(), Nodes: l.Nodes[:0]}
 		if c.w.strategy.Acquire(t, l) {
 			c.unsubscribe()

@@ -1,7 +1,10 @@
 // Package model is lockstep's simulated world: Redis nodes (miniredis, each
-// with its own clock, role and persistence), lock clients and their
-// strategies, the fenced resource they update, and the safety checker that
-// judges the run from true time. It knows nothing of YAML or terminals.
+// with its own clock, role and persistence), lock clients with their
+// threads, RPC and timers, the fenced resource they update, and the safety
+// checker that judges the run from true time. The lock recipes the clients
+// run are Strategies in packages of their own (model/recipe, model/redlock),
+// written against the recipe API (recipe_api.go). It knows nothing of YAML
+// or terminals.
 package model
 
 import (
@@ -70,14 +73,14 @@ type LockConfig struct {
 	ExtendLate       string  // "" or ExtendLateRefuse, ExtendLateAllow, ExtendLateError
 	ExtendSetMissing bool    // a renewal SETs the key again where it is gone (redsync's setNXOnExtend)
 	ReleaseAtEnd     bool    // a failed attempt leaves its keys; only the last failed try releases
-	// Keys: a hold needs every one of these keys (multikey.go); empty: the
+	// Keys: a hold needs every one of these keys (model/recipe/multikey.go); empty: the
 	// one Key. Key is then the first, the key the judge follows.
 	Keys     []string
 	MultiKey string // each (one SET NX PX per key, in order) | script (one Lua script over all)
 	SortKeys bool   // take the keys in sorted order, whatever order a client lists them in
 
 	Knobs ClientKnobs // the real clients' runtime behaviours (knobs.go)
-	// WaitReplicas: WAIT after a single-instance grant (wait_replicas.go).
+	// WaitReplicas: WAIT after a single-instance grant (model/recipe/wait_replicas.go).
 	WaitReplicas *WaitReplicasConfig
 	// Custom, when set, is the strategy every client runs instead of
 	// Strategy's (the harness: a real lock library driven from outside).
