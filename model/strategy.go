@@ -45,7 +45,14 @@ var strategyFactories = map[string]func(LockConfig) Strategy{}
 // them when it links those packages (the scenario layer does,
 // scenario/build.go).
 // Which designs are legal is not decided here but in scenario/design.go.
-func RegisterStrategy(name string, f func(LockConfig) Strategy) { strategyFactories[name] = f }
+// A name registered twice is a programming error (two packages claiming one
+// strategy) and panics at start-up, before any world is built.
+func RegisterStrategy(name string, f func(LockConfig) Strategy) {
+	if _, dup := strategyFactories[name]; dup {
+		panic("model: strategy " + name + " registered twice")
+	}
+	strategyFactories[name] = f
+}
 
 func newStrategy(c LockConfig) (Strategy, error) {
 	if c.Custom != nil {
