@@ -220,7 +220,7 @@ func (c *Client) retry(t *Thread, token, what string) *Lease {
 	for i := 1; ; i++ {
 		// Nothing keeps a failed attempt's lease, so the next attempt
 		// reuses it (a contended lock fails most attempts), and the
-		// storage of its Nodes (see single.Acquire).
+		// storage of its Nodes (see model/recipe single.Acquire).
 		*l = Lease{Token: token, Start: t.Wall(), Nodes: l.Nodes[:0]}
 		if c.w.strategy.Acquire(t, l) {
 			c.unsubscribe()
@@ -332,7 +332,7 @@ func (c *Client) work(t *Thread, l *Lease) {
 	if !ok {
 		return
 	}
-	if !c.workFor(t, c.Cfg.Work) { // false: aborted (redlock_using.go)
+	if !c.workFor(t, c.Cfg.Work) { // false: aborted (model/redlock/using.go)
 		return
 	}
 	if c.w.Cfg.Lock.Knobs.CheckBeforeWrite && !c.stillValid(t, l) {

@@ -1,7 +1,10 @@
 // Package model is lockstep's simulated world: Redis nodes (miniredis, each
-// with its own clock, role and persistence), lock clients and their
-// strategies, the fenced resource they update, and the safety checker that
-// judges the run from true time. It knows nothing of YAML or terminals.
+// with its own clock, role and persistence), lock clients with their
+// threads, RPC and timers, the fenced resource they update, and the safety
+// checker that judges the run from true time. The lock recipes the clients
+// run are Strategies in packages of their own (model/recipe, model/redlock),
+// written against the recipe API (recipe_api.go). It knows nothing of YAML
+// or terminals.
 package model
 
 import (
@@ -57,7 +60,7 @@ type LockConfig struct {
 	DriftFactor float64       // redlock
 	NodeTimeout time.Duration // redlock request_timeout
 	Parallel    bool          // redlock
-	// Redlock-family behaviours (redlock_family.go). The zero values are the
+	// Redlock-family behaviours (model/redlock/family.go). The zero values are the
 	// redis.io recipe lockstep has always run; the client profiles
 	// (scenario/profiles.go) set them as each library behaves.
 	Deadline         string  // "" or DeadlineNode, DeadlineAttempt, DeadlineNone
@@ -70,19 +73,39 @@ type LockConfig struct {
 	ExtendLate       string  // "" or ExtendLateRefuse, ExtendLateAllow, ExtendLateError
 	ExtendSetMissing bool    // a renewal SETs the key again where it is gone (redsync's setNXOnExtend)
 	ReleaseAtEnd     bool    // a failed attempt leaves its keys; only the last failed try releases
-	// Keys: a hold needs every one of these keys (multikey.go); empty: the
+	// Keys: a hold needs every one of these keys (model/recipe/multikey.go); empty: the
 	// one Key. Key is then the first, the key the judge follows.
 	Keys     []string
 	MultiKey string // each (one SET NX PX per key, in order) | script (one Lua script over all)
 	SortKeys bool   // take the keys in sorted order, whatever order a client lists them in
 
 	Knobs ClientKnobs // the real clients' runtime behaviours (knobs.go)
-	// WaitReplicas: WAIT after a single-instance grant (wait_replicas.go).
+	// WaitReplicas: WAIT after a single-instance grant (model/recipe/wait_replicas.go).
 	WaitReplicas *WaitReplicasConfig
 	// Custom, when set, is the strategy every client runs instead of
 	// Strategy's (the harness: a real lock library driven from outside).
 	Custom Strategy
 }
+
+// The values of LockConfig.Deadline (the Redlock family, model/redlock).
+const (
+	DeadlineNode    = "node"    // each request bounded by NodeTimeout (the default)
+	DeadlineAttempt = "attempt" // the whole attempt bounded by TTL × TimeoutFactor
+	DeadlineNone    = "none"    // each request bounded only by Timeout, the driver's read timeout
+)
+
+// The values of LockConfig.ExtendLate: what a renewal does about a lease
+// that has already run out by the client's clock.
+const (
+	ExtendLateRefuse = "refuse" // the default: an extension read after the old lease ended does not count
+	ExtendLateAllow  = "allow"  // redsync's ExtendContext: a quorum of touches and a positive validity suffice
+	ExtendLateError  = "error"  // node-redlock's extend(): it throws before sending anything (node-redlock#283)
+)
+
+// DefaultNodeTimeout is how long Redlock waits for one node's reply when
+// LockConfig.NodeTimeout is not set (the format's
+// lock.redlock.request_timeout default).
+const DefaultNodeTimeout = 50 * time.Millisecond
 
 // WaitReplicasConfig is lock.wait_replicas: after a grant the client sends
 // WAIT Replicas Timeout and releases the lock if fewer replicas acked.

@@ -23,7 +23,7 @@ type ClientKnobs struct {
 	DriverSkipsLock bool
 	// FairTimeout is how long a fair-lock waiter keeps its place in the
 	// queue without polling (Redisson's threadWaitTime); 0: the default of
-	// placeTimeout.
+	// placeTimeout (model/recipe/fair.go).
 	FairTimeout time.Duration
 	// CheckBeforeWrite: the client compares its lease with its clock just
 	// before its write and skips the write when the lease has run out.
@@ -37,7 +37,7 @@ type ClientKnobs struct {
 	Regrant bool
 	// HoldAtLeast is ShedLock's lockAtLeastFor: a release sooner than this
 	// after the acquire began (by the client's wall clock) keeps the key
-	// and sets its TTL to what is left (hold_at_least.go); 0: off.
+	// and sets its TTL to what is left (model/recipe/hold_at_least.go); 0: off.
 	HoldAtLeast time.Duration
 }
 

@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"strconv"
 )
 
 // Strategy is a lock algorithm as a client runs it. Each method is
@@ -36,32 +35,34 @@ const (
 // Strategies lists the strategy names in the order help texts show them.
 var Strategies = []string{StrategySetnxDel, StrategySetnxExpire, StrategySetDel, StrategyLuaRelease, StrategyRedlock}
 
-var strategyFactories = map[string]func(LockConfig) Strategy{
-	StrategySetnxDel:    newSingle,
-	StrategySetnxExpire: newSingle,
-	StrategySetDel:      newSingle,
-	StrategyLuaRelease:  newSingle,
-}
+// strategyFactories are the strategies linked into the program, by name
+// (RegisterStrategy). Looked up only; its order never reaches output.
+var strategyFactories = map[string]func(LockConfig) Strategy{}
 
-// RegisterStrategy makes a strategy available by name (Redlock registers itself).
-func RegisterStrategy(name string, f func(LockConfig) Strategy) { strategyFactories[name] = f }
+// RegisterStrategy makes a strategy available by name. The recipes live in
+// packages of their own (model/recipe: the single-instance ones;
+// model/redlock) and register themselves from their init, so a program has
+// them when it links those packages (the scenario layer does,
+// scenario/build.go).
+// Which designs are legal is not decided here but in scenario/design.go.
+// A name registered twice is a programming error (two packages claiming one
+// strategy) and panics at start-up, before any world is built.
+func RegisterStrategy(name string, f func(LockConfig) Strategy) {
+	if _, dup := strategyFactories[name]; dup {
+		panic("model: strategy " + name + " registered twice")
+	}
+	strategyFactories[name] = f
+}
 
 func newStrategy(c LockConfig) (Strategy, error) {
 	if c.Custom != nil {
 		return c.Custom, nil
 	}
-	if len(c.Keys) > 0 && c.Strategy == StrategyLuaRelease {
-		return newMultiKey(c), nil // several keys per hold (multikey.go)
-	}
 	f, ok := strategyFactories[c.Strategy]
 	if !ok {
-		return nil, fmt.Errorf("unknown strategy %q", c.Strategy)
+		return nil, fmt.Errorf("unknown strategy %q (a strategy of its own package is there only if the program imports it, as scenario/build.go does)", c.Strategy)
 	}
 	return f(c), nil
-}
-
-func msArg(d interface{ Milliseconds() int64 }) string {
-	return strconv.FormatInt(d.Milliseconds(), 10)
 }
 
 func toString(v any) string { return fmt.Sprint(v) }

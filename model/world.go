@@ -297,11 +297,3 @@ func describeEffects(effs []Effect) string {
 	}
 	return strings.Join(s, "; ")
 }
-
-// mapSet sets (*m)[k] = v, making the map on first use.
-func mapSet[K comparable, V any](m *map[K]V, k K, v V) {
-	if *m == nil {
-		*m = map[K]V{}
-	}
-	(*m)[k] = v
-}

@@ -5,6 +5,11 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/model"
+	// The strategies with a package of their own register themselves with
+	// model when linked; this is the one place that links them
+	// (TestStrategiesLinked).
+	_ "github.com/lockstep-sim/lockstep/model/recipe"
+	_ "github.com/lockstep-sim/lockstep/model/redlock"
 )
 
 // Options change how a scenario is run without changing the file: the

@@ -243,7 +243,7 @@ func IsMark(e sim.Event) bool {
 }
 
 // The trace kinds of the marks the features of issue 13 added (written by
-// model/multikey.go, model/resource and model/redis/acks.go).
+// model/recipe/multikey.go, model/resource and model/redis/acks.go).
 const (
 	markDeadlock   = "deadlock"
 	markDuplicate  = "duplicate"

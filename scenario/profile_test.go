@@ -9,7 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/model/redlock"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -48,7 +48,7 @@ func runTrace(t *testing.T, s *Scenario) ([]sim.Event, *ranRun) {
 	t.Cleanup(r.Close)
 	var evs []sim.Event
 	r.OnEvent(func(e sim.Event) { evs = append(evs, e) })
-	log := model.WatchAttempts(r.World()) // before the run, to see every attempt
+	log := redlock.WatchAttempts(r.World()) // before the run, to see every attempt
 	return evs, &ranRun{r, r.Run(), log}
 }
 
@@ -57,7 +57,7 @@ func runTrace(t *testing.T, s *Scenario) ([]sim.Event, *ranRun) {
 type ranRun struct {
 	*Runner
 	rep      *Report
-	attempts *model.AttemptLog
+	attempts *redlock.AttemptLog
 }
 
 // sets are the times client c's acquire commands reached node.

@@ -20,7 +20,7 @@ type WaitReplicas struct {
 }
 
 // singleStrategies are the single-instance strategies, whose acquire
-// (model/single.go) runs the WAIT step.
+// (model/recipe/single.go) runs the WAIT step.
 var singleStrategies = []string{model.StrategySetnxDel, model.StrategySetnxExpire, model.StrategySetDel, model.StrategyLuaRelease}
 
 // defaultWaitTimeout is Redisson's slavesSyncTimeout default (1000 ms).

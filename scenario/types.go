@@ -133,7 +133,7 @@ type Redlock struct {
 	DriftFactor    float64       // default 0.01
 	RequestTimeout time.Duration // default 50ms
 	Parallel       bool
-	// The Redlock-family behaviours (model/redlock_family.go); the zero
+	// The Redlock-family behaviours (model/redlock/family.go); the zero
 	// values are the redis.io recipe.
 	Deadline         string  // node | attempt | none; default node
 	TimeoutFactor    float64 // deadline attempt: ttl × this; default 0.05

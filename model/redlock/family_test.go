@@ -1,10 +1,11 @@
-package model_test
+package redlock_test
 
 import (
 	"testing"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/model/redlock"
 )
 
 // Sequential and deciding at the first quorum, the client stops asking once
@@ -20,7 +21,7 @@ func TestSequentialFirstQuorumStopsAsking(t *testing.T) {
 		t.Fatalf("attempt %+v, want granted by 3 nodes after 3 round trips", a)
 	}
 	for i, o := range a.Nodes[3:] {
-		if o.Outcome != model.OutcomePending {
+		if o.Outcome != redlock.OutcomePending {
 			t.Errorf("node %d: %s, want pending (never asked)", i+4, o.Outcome)
 		}
 	}
@@ -46,7 +47,7 @@ func TestAttemptDeadlineBoundsASequentialAttempt(t *testing.T) {
 		t.Fatalf("attempt %+v, want refused at the 60ms deadline with nothing granted", a)
 	}
 	for i, o := range a.Nodes {
-		if o.Outcome != model.OutcomeTimeout {
+		if o.Outcome != redlock.OutcomeTimeout {
 			t.Errorf("node %d: %s, want timeout", i+1, o.Outcome)
 		}
 	}

@@ -1,15 +1,12 @@
-package model
+package recipe
 
 import (
 	"slices"
 	"strconv"
-	"strings"
 
-	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/model/keyhold"
-	"github.com/lockstep-sim/lockstep/model/slot"
 	"github.com/lockstep-sim/lockstep/model/store"
-	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // multiKey is a hold that needs several keys (lock.keys): the tutorials'
@@ -24,14 +21,11 @@ import (
 // (Config.ClusterSlots) the node refuses it with CROSSSLOT unless a hash
 // tag puts the keys in one slot.
 type multiKey struct {
-	cfg    LockConfig
+	cfg    model.LockConfig
 	ttl    string
 	script bool
 	book   *keyhold.Book
 }
-
-// MultiKeyScript is MultiKey's all-or-none mode.
-const MultiKeyScript = "script"
 
 // multiAcquireScript takes every key or none: 0 when one is held.
 const multiAcquireScript = `for i = 1, #KEYS do
@@ -42,19 +36,19 @@ for i = 1, #KEYS do
 end
 return 1`
 
-func newMultiKey(c LockConfig) Strategy {
-	return &multiKey{cfg: c, ttl: msArg(c.TTL), script: c.MultiKey == MultiKeyScript, book: keyhold.New(c.TTL)}
+func newMultiKey(c model.LockConfig) model.Strategy {
+	return &multiKey{cfg: c, ttl: msArg(c.TTL), script: c.MultiKey == model.MultiKeyScript, book: keyhold.New(c.TTL)}
 }
 
-func (m *multiKey) Name() string               { return m.cfg.Strategy }
-func (m *multiKey) Quorum(*World) int          { return 1 }
-func (m *multiKey) LockNodes(w *World) []*Node { return []*Node{w.Shards[0].Master} }
+func (m *multiKey) Name() string                           { return m.cfg.Strategy }
+func (m *multiKey) Quorum(*model.World) int                { return 1 }
+func (m *multiKey) LockNodes(w *model.World) []*model.Node { return []*model.Node{w.Shards[0].Master} }
 
 // Renew: the design table refuses a watchdog with several keys.
-func (m *multiKey) Renew(*Thread, *Lease) bool { return false }
+func (m *multiKey) Renew(*model.Thread, *model.Lease) bool { return false }
 
 // hold is c's progress through its keys (its own, or the lock's).
-func (m *multiKey) hold(c *Client) *keyhold.Hold {
+func (m *multiKey) hold(c *model.Client) *keyhold.Hold {
 	keys := c.Cfg.Keys
 	if len(keys) == 0 {
 		keys = m.cfg.Keys
@@ -63,31 +57,21 @@ func (m *multiKey) hold(c *Client) *keyhold.Hold {
 }
 
 // op is what a command on keys means to the judge, which follows the
-// lock's first key (LockConfig.Key) only.
-func (m *multiKey) op(keys []string, op Op) Op {
+// lock's first key (model.LockConfig.Key) only.
+func (m *multiKey) op(keys []string, op model.Op) model.Op {
 	if slices.Contains(keys, m.cfg.Key) {
 		return op
 	}
-	return OpOther
+	return model.OpOther
 }
 
 // Acquire is one attempt. When the last attempt of the retry budget fails,
 // the keys taken so far are given back, as a finally block would.
-func (m *multiKey) Acquire(t *Thread, l *Lease) bool {
-	h := m.hold(t.c)
-	if h.Token != l.Token {
-		h.Token, h.Taken, h.Attempts = l.Token, 0, 0
-	}
-	h.Attempts++
-	n := t.master(0)
+func (m *multiKey) Acquire(t *model.Thread, l *model.Lease) bool {
+	h := m.attempt(t.Client(), l.Token)
+	n := t.Master(0)
 	l.Nodes = append(l.Nodes[:0], n)
-	var ok bool
-	if m.script {
-		ok = m.takeAll(t, n, h)
-	} else {
-		ok = m.takeEach(t, n, h)
-	}
-	if ok {
+	if m.take(t, n, h) {
 		l.Until = h.Since + m.cfg.TTL // the first key's lease ends first
 		m.book.Granted(h)
 		return true
@@ -98,19 +82,37 @@ func (m *multiKey) Acquire(t *Thread, l *Lease) bool {
 	return false
 }
 
+// attempt counts one more attempt of c's hold for token (a new token
+// starts the hold afresh).
+func (m *multiKey) attempt(c *model.Client, token string) *keyhold.Hold {
+	h := m.hold(c)
+	if h.Token != token {
+		h.Token, h.Taken, h.Attempts = token, 0, 0
+	}
+	h.Attempts++
+	return h
+}
+
+// take takes the keys not held yet: one by one, or all in one script.
+func (m *multiKey) take(t *model.Thread, n *model.Node, h *keyhold.Hold) bool {
+	if m.script {
+		return m.takeAll(t, n, h)
+	}
+	return m.takeEach(t, n, h)
+}
+
 // takeEach takes the keys not yet held one by one; false at the first
 // that is held by someone else, which the book is told the client polls.
-func (m *multiKey) takeEach(t *Thread, n *Node, h *keyhold.Hold) bool {
+func (m *multiKey) takeEach(t *model.Thread, n *model.Node, h *keyhold.Hold) bool {
 	for h.Taken < len(h.Keys) {
 		k := h.Keys[h.Taken]
 		if h.Taken == 0 {
 			h.Since = t.Wall()
 		}
-		r, err := t.Call(n, m.op(h.Keys[h.Taken:h.Taken+1], OpAcquire), "SET", k, h.Token, "NX", "PX", m.ttl)
+		r, err := t.Call(n, m.op(h.Keys[h.Taken:h.Taken+1], model.OpAcquire), "SET", k, h.Token, "NX", "PX", m.ttl)
 		if err != nil || r == nil {
 			if msg, circle := m.book.Wait(h, k); circle {
-				t.c.w.Tell(t.c.Name, "deadlock", "deadlock", sim.S("cycle", msg))
-				t.c.w.feed(&judge.Event{Kind: judge.Deadlock, Client: t.c.Name, Note: msg})
+				t.Deadlock(msg)
 			}
 			return false
 		}
@@ -120,11 +122,11 @@ func (m *multiKey) takeEach(t *Thread, n *Node, h *keyhold.Hold) bool {
 }
 
 // takeAll is the one script over every key.
-func (m *multiKey) takeAll(t *Thread, n *Node, h *keyhold.Hold) bool {
+func (m *multiKey) takeAll(t *model.Thread, n *model.Node, h *keyhold.Hold) bool {
 	h.Since = t.Wall()
 	args := make([]string, 0, 5+len(h.Keys))
 	args = append(append(args, "EVAL", multiAcquireScript, strconv.Itoa(len(h.Keys))), h.Keys...)
-	r, err := t.Call(n, m.op(h.Keys, OpAcquire), append(args, h.Token, m.ttl)...)
+	r, err := t.Call(n, m.op(h.Keys, model.OpAcquire), append(args, h.Token, m.ttl)...)
 	if err != nil || r != 1 {
 		return false
 	}
@@ -133,34 +135,14 @@ func (m *multiKey) takeAll(t *Thread, n *Node, h *keyhold.Hold) bool {
 }
 
 // Release gives back every key of the hold.
-func (m *multiKey) Release(t *Thread, l *Lease) { m.giveBack(t, t.master(0), m.hold(t.c)) }
+func (m *multiKey) Release(t *model.Thread, l *model.Lease) {
+	m.giveBack(t, t.Master(0), m.hold(t.Client()))
+}
 
 // giveBack releases the keys taken, the last taken first.
-func (m *multiKey) giveBack(t *Thread, n *Node, h *keyhold.Hold) {
+func (m *multiKey) giveBack(t *model.Thread, n *model.Node, h *keyhold.Hold) {
 	for i := h.Taken - 1; i >= 0; i-- {
-		t.Call(n, m.op(h.Keys[i:i+1], OpRelease), "EVAL", store.ScriptRelease, "1", h.Keys[i], h.Token)
+		t.Call(n, m.op(h.Keys[i:i+1], model.OpRelease), "EVAL", store.ScriptRelease, "1", h.Keys[i], h.Token)
 	}
 	m.book.GaveBack(h)
-}
-
-// crossSlot reports whether a command names keys in more than one hash
-// slot. Of the commands the clients send only EVAL names several keys
-// (its numkeys after the script).
-func crossSlot(args []string) bool {
-	if len(args) < 3 || !strings.EqualFold(args[0], "EVAL") {
-		return false
-	}
-	n, err := strconv.Atoi(args[2])
-	if err != nil || n < 2 || n > len(args)-3 {
-		return false
-	}
-	_, same := slot.Same(args[3 : 3+n])
-	return !same
-}
-
-// judgedKey reports whether c's holds take the key the judge follows
-// (LockConfig.Key): a client whose own keys leave it out (a key per
-// resource) releases nothing the judge could call unheld.
-func (c *Client) judgedKey() bool {
-	return len(c.Cfg.Keys) == 0 || slices.Contains(c.Cfg.Keys, c.w.Cfg.Lock.Key)
 }

@@ -1,4 +1,6 @@
-package model
+package recipe
+
+import "github.com/lockstep-sim/lockstep/model"
 
 // single is the single-instance family of the seeds, from the naive V1 to
 // the Lua-released lock, with the reentrant, fair and fencing variants. It
@@ -7,7 +9,7 @@ package model
 // (setnx_del.go, setnx_expire.go, set_del.go, lua_release.go, reentrant.go,
 // fair.go, fenced.go).
 type single struct {
-	cfg     LockConfig
+	cfg     model.LockConfig
 	kind    string
 	ttl     string // cfg.TTL as a command argument, formatted once (see ttlArg)
 	acquire acquireStep
@@ -16,8 +18,8 @@ type single struct {
 }
 
 type (
-	acquireStep func(s *single, t *Thread, n *Node, l *Lease) bool
-	releaseStep func(s *single, t *Thread, n *Node, l *Lease)
+	acquireStep func(s *single, t *model.Thread, n *model.Node, l *model.Lease) bool
+	releaseStep func(s *single, t *model.Thread, n *model.Node, l *model.Lease)
 )
 
 // variant is what a design adds to its strategy's recipe.
@@ -39,7 +41,7 @@ const (
 // refuses any two together but reentrant with fencing: token (Redisson's
 // FencedLock); a Config built in code that sets others gets the first of
 // reentrant, fair, fenced.
-func variantOf(c LockConfig) variant {
+func variantOf(c model.LockConfig) variant {
 	switch {
 	case c.Reentrant && c.Fencing == "token":
 		return reentrantFenced
@@ -75,10 +77,10 @@ var variantAcquire = [nVariants]acquireStep{plain: setPXAcquire, reentrant: reen
 
 // singleRecipes is strategy × variant: which acquire and release run.
 var singleRecipes = map[string]singleRecipe{
-	StrategySetnxDel:    {acquire: every[acquireStep](setnxAcquire), release: every[releaseStep](delRelease)},
-	StrategySetnxExpire: {acquire: every[acquireStep](setnxExpireAcquire), release: every[releaseStep](delRelease)},
-	StrategySetDel:      {acquire: variantAcquire, release: every[releaseStep](delRelease)},
-	StrategyLuaRelease: {acquire: variantAcquire, release: [nVariants]releaseStep{
+	model.StrategySetnxDel:    {acquire: every[acquireStep](setnxAcquire), release: every[releaseStep](delRelease)},
+	model.StrategySetnxExpire: {acquire: every[acquireStep](setnxExpireAcquire), release: every[releaseStep](delRelease)},
+	model.StrategySetDel:      {acquire: variantAcquire, release: every[releaseStep](delRelease)},
+	model.StrategyLuaRelease: {acquire: variantAcquire, release: [nVariants]releaseStep{
 		plain: scriptRelease, reentrant: reentrantRelease, fair: scriptRelease, fenced: scriptRelease, reentrantFenced: reentrantRelease}},
 }
 
@@ -87,10 +89,10 @@ var singleRecipes = map[string]singleRecipe{
 var renewScripts = [nVariants]string{plain: renewScript, reentrant: reentrantRenewScript, fair: renewScript, fenced: renewScript,
 	reentrantFenced: reentrantRenewScript}
 
-func newSingle(c LockConfig) Strategy {
+func newSingle(c model.LockConfig) model.Strategy {
 	r, v := singleRecipes[c.Strategy], variantOf(c)
 	s := &single{cfg: c, kind: c.Strategy, acquire: r.acquire[v], release: r.release[v], renew: renewScripts[v]}
-	if c.Knobs.Regrant && v == plain && (c.Strategy == StrategySetDel || c.Strategy == StrategyLuaRelease) {
+	if c.Knobs.Regrant && v == plain && (c.Strategy == model.StrategySetDel || c.Strategy == model.StrategyLuaRelease) {
 		s.acquire = regrantAcquire // SET NX PX that also re-grants our own key (regrant.go)
 	}
 	return s
@@ -104,14 +106,14 @@ func (s *single) ttlArg() string {
 	return s.ttl
 }
 
-func (s *single) Name() string               { return s.kind }
-func (s *single) Quorum(*World) int          { return 1 }
-func (s *single) LockNodes(w *World) []*Node { return []*Node{w.Shards[0].Master} }
+func (s *single) Name() string                           { return s.kind }
+func (s *single) Quorum(*model.World) int                { return 1 }
+func (s *single) LockNodes(w *model.World) []*model.Node { return []*model.Node{w.Shards[0].Master} }
 
-func (s *single) node(t *Thread) *Node { return t.master(0) }
+func (s *single) node(t *model.Thread) *model.Node { return t.Master(0) }
 
 // Acquire is one attempt, as the strategy's recipe writes it.
-func (s *single) Acquire(t *Thread, l *Lease) bool {
+func (s *single) Acquire(t *model.Thread, l *model.Lease) bool {
 	n := s.node(t)
 	l.Nodes = append(l.Nodes[:0], n) // a retried lease's storage (Client.retry)
 	l.Until = l.Start + s.cfg.TTL
@@ -121,7 +123,7 @@ func (s *single) Acquire(t *Thread, l *Lease) bool {
 // Release gives the lock back, as the strategy's recipe writes it; with
 // ShedLock's lockAtLeastFor, one that comes too soon keeps the key for
 // what is left of it (hold_at_least.go).
-func (s *single) Release(t *Thread, l *Lease) {
+func (s *single) Release(t *model.Thread, l *model.Lease) {
 	if left := s.keepFor(t, l); left > 0 {
 		s.keepRelease(t, s.node(t), l, left)
 		return

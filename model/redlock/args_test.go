@@ -1,9 +1,11 @@
-package model
+package redlock
 
 import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/lockstep-sim/lockstep/model"
 )
 
 // TestRedlockArgsPerToken: a client's retries of one token share one
@@ -12,8 +14,8 @@ import (
 // their contents.
 func TestRedlockArgsPerToken(t *testing.T) {
 	for _, fencing := range []string{"", "token"} {
-		r := newRedlock(LockConfig{Key: "lock", TTL: 10 * time.Second, Fencing: fencing})
-		c1, c2 := &Client{Name: "c1"}, &Client{Name: "c2"}
+		r := newRedlock(model.LockConfig{Key: "lock", TTL: 10 * time.Second, Fencing: fencing})
+		c1, c2 := &model.Client{Name: "c1"}, &model.Client{Name: "c2"}
 		a1 := r.acquireArgs(c1, "t1")
 		if again := r.acquireArgs(c1, "t1"); &again[0] != &a1[0] {
 			t.Errorf("fencing %q: a retry of the same token built its acquire command again", fencing)

@@ -1,10 +1,11 @@
-package model_test
+package redlock_test
 
 import (
 	"testing"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/model/redlock"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -35,7 +36,7 @@ func newWorld(t *testing.T, cfg model.Config) *model.World {
 		t.Fatal(err)
 	}
 	t.Cleanup(w.Close)
-	model.WatchAttempts(w) // before the run, so that attempt() sees every attempt
+	redlock.WatchAttempts(w) // before the run, so that attempt() sees every attempt
 	return w
 }
 
@@ -50,9 +51,9 @@ func runUntil(w *model.World, end time.Duration) {
 	}
 }
 
-func attempt(t *testing.T, w *model.World, client string) model.Attempt {
+func attempt(t *testing.T, w *model.World, client string) redlock.Attempt {
 	t.Helper()
-	a, ok := model.WatchAttempts(w).Last(client)
+	a, ok := redlock.WatchAttempts(w).Last(client)
 	if !ok {
 		t.Fatalf("%s made no Redlock attempt", client)
 	}
@@ -87,7 +88,7 @@ func TestValidityArithmetic(t *testing.T) {
 		{time.Second, 988 * time.Millisecond, 0.01, 0},
 		{time.Second, 2 * time.Second, 0.01, -time.Second - 12*time.Millisecond},
 	} {
-		if got := model.Validity(c.ttl, c.elapsed, c.drift); got != c.want {
+		if got := redlock.Validity(c.ttl, c.elapsed, c.drift); got != c.want {
 			t.Errorf("Validity(%s, %s, %g) = %s, want %s", c.ttl, c.elapsed, c.drift, got, c.want)
 		}
 	}
@@ -102,11 +103,11 @@ func TestRedlockSequentialGrant(t *testing.T) {
 		t.Fatalf("attempt = %+v, want 5 of 5 granted in 10ms", a)
 	}
 	l := w.Client("A").Lease()
-	if l == nil || len(l.Nodes) != 5 || l.Until != l.Start+model.Validity(30*time.Second, 10*time.Millisecond, 0.01) {
+	if l == nil || len(l.Nodes) != 5 || l.Until != l.Start+redlock.Validity(30*time.Second, 10*time.Millisecond, 0.01) {
 		t.Fatalf("lease = %+v", l)
 	}
 	for i, o := range a.Nodes {
-		if o.Outcome != model.OutcomeOK || o.Node != w.Shards[i].Master.Name() {
+		if o.Outcome != redlock.OutcomeOK || o.Node != w.Shards[i].Master.Name() {
 			t.Errorf("node %d: %+v", i, o)
 		}
 	}
@@ -134,7 +135,7 @@ func TestRedlockElapsedOnDriftingClientClock(t *testing.T) {
 		w.Client("A").Clock().SetRate(0, c.rate)
 		runUntil(w, 30*time.Millisecond)
 		a := attempt(t, w, "A")
-		if a.Elapsed != c.want || a.Validity != model.Validity(30*time.Second, c.want, 0.01) {
+		if a.Elapsed != c.want || a.Validity != redlock.Validity(30*time.Second, c.want, 0.01) {
 			t.Errorf("rate %g: elapsed %s validity %s, want elapsed %s", c.rate, a.Elapsed, a.Validity, c.want)
 		}
 		if l := w.Client("A").Lease(); l == nil || l.Until != l.Start+a.Validity {
@@ -167,7 +168,7 @@ func TestRedlockQuorumExactlyHalfPlusOne(t *testing.T) {
 			t.Errorf("Quorum = %d", got)
 		}
 		for i := 0; i < c.down; i++ {
-			if o := a.Nodes[i].Outcome; o != model.OutcomeTimeout {
+			if o := a.Nodes[i].Outcome; o != redlock.OutcomeTimeout {
 				t.Errorf("dead node %d: outcome %s, want timeout", i, o)
 			}
 		}
@@ -191,7 +192,7 @@ func TestRedlockLostReplyIsStillReleased(t *testing.T) {
 	// 58ms; the release reaches redis-1 at 59ms.
 	runUntil(w, 58500*time.Microsecond)
 	a := attempt(t, w, "A")
-	if a.OK || a.Granted != 2 || a.Nodes[0].Outcome != model.OutcomeTimeout {
+	if a.OK || a.Granted != 2 || a.Nodes[0].Outcome != redlock.OutcomeTimeout {
 		t.Fatalf("attempt = %+v, want refused with a timeout on redis-1", a)
 	}
 	if h := holds(w, "A-1"); !h[0] {

@@ -1,12 +1,24 @@
 package model
 
 import (
+	"errors"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
-// callAll sends the same command to every node at once and waits until each
+// Result is one node's answer in a CallAll: its reply or its error
+// (ErrTimeout, ErrUnread, an error reply).
+type Result struct {
+	Reply any
+	Err   error
+}
+
+// ErrUnread marks a node whose reply the client did not wait for: the
+// round was decided early (CallAllUntil). Its command may well have run.
+var ErrUnread = errors.New("not awaited")
+
+// CallAll sends the same command to every node at once and waits until each
 // has answered or the timeout has passed, whichever comes first; it returns
 // the results in node order. It is CallTimeout for many nodes: one park of
 // the calling thread rather than helper threads, so the order of events
@@ -16,15 +28,15 @@ import (
 // The replies are gathered by the kernel as they arrive but the thread reads
 // them only when it runs again: a thread paused meanwhile (a GC pause) sees
 // them all at once after the pause, with its clock showing the pause.
-func (t *Thread) callAll(nodes []*Node, op Op, timeout time.Duration, args []string) []rpcResult {
-	return t.callAllUntil(nodes, op, timeout, args, nil)
+func (t *Thread) CallAll(nodes []*Node, op Op, timeout time.Duration, args []string) []Result {
+	return t.CallAllUntil(nodes, op, timeout, args, nil)
 }
 
-// callAllUntil is callAll that stops waiting once enough (if not nil),
+// CallAllUntil is CallAll that stops waiting once enough (if not nil),
 // told of each reply as it arrives, says the answer is decided: the nodes
-// not heard from by then are errUnread, and their replies are ignored.
-func (t *Thread) callAllUntil(nodes []*Node, op Op, timeout time.Duration, args []string, enough func(rpcResult) bool) []rpcResult {
-	g := &gathering{w: t.c.w, from: t.c.Name, res: make([]rpcResult, len(nodes)), got: make([]bool, len(nodes)), left: len(nodes), enough: enough}
+// not heard from by then are ErrUnread, and their replies are ignored.
+func (t *Thread) CallAllUntil(nodes []*Node, op Op, timeout time.Duration, args []string, enough func(Result) bool) []Result {
+	g := &gathering{w: t.c.w, from: t.c.Name, res: make([]Result, len(nodes)), got: make([]bool, len(nodes)), left: len(nodes), enough: enough}
 	if g.left == 0 {
 		return g.res
 	}
@@ -40,18 +52,18 @@ func (t *Thread) callAllUntil(nodes []*Node, op Op, timeout time.Duration, args 
 	return g.res
 }
 
-// gathering is one callAll in progress: the replies so far and the
+// gathering is one CallAll in progress: the replies so far and the
 // thread waiting for them.
 type gathering struct {
 	w     *World
 	from  string
-	res   []rpcResult
+	res   []Result
 	got   []bool
 	left  int
 	tk    sim.Ticket
 	timer *localTimer
-	// enough, when set, decides early (callAllUntil).
-	enough func(rpcResult) bool
+	// enough, when set, decides early (CallAllUntil).
+	enough func(Result) bool
 }
 
 // send asks node n; its reply fills slot i, and the last reply wakes the
@@ -66,7 +78,7 @@ func (g *gathering) send(i int, n *Node, op Op, args []string) {
 			if g.got[i] {
 				return // arrived after the timeout: ignored, as by a real client
 			}
-			g.got[i], g.res[i] = true, rpcResult{reply, err}
+			g.got[i], g.res[i] = true, Result{reply, err}
 			g.left--
 			if g.left == 0 || (g.enough != nil && g.enough(g.res[i])) {
 				g.decided()
@@ -80,7 +92,7 @@ func (g *gathering) send(i int, n *Node, op Op, args []string) {
 func (g *gathering) decided() {
 	for i := range g.res {
 		if !g.got[i] {
-			g.got[i], g.res[i] = true, rpcResult{nil, errUnread}
+			g.got[i], g.res[i] = true, Result{nil, ErrUnread}
 		}
 	}
 	g.left = 0
@@ -92,7 +104,7 @@ func (g *gathering) decided() {
 func (g *gathering) expire(nodes []*Node, timeout time.Duration) {
 	for i := range g.res {
 		if !g.got[i] {
-			g.got[i], g.res[i] = true, rpcResult{nil, ErrTimeout}
+			g.got[i], g.res[i] = true, Result{nil, ErrTimeout}
 			g.w.Tell(g.from, "timeout", "timeout", sim.S("node", nodes[i].Name()), sim.I("within_ns", int64(timeout)), sim.S("client", g.from))
 		}
 	}

@@ -1,6 +1,10 @@
-package model
+package redlock
 
-import "time"
+import (
+	"time"
+
+	"github.com/lockstep-sim/lockstep/model"
+)
 
 // node-redlock's using(routine): the lock is extended in the background
 // and, when an extension fails, an AbortSignal tells the routine, which is
@@ -13,42 +17,29 @@ import "time"
 
 // abortable is one client's work in progress that an abort can end.
 type abortable struct {
-	wake    func()
+	waker   model.Waker
 	aborted bool
 }
 
-// workFor is the work's d of time: a plain Sleep, or under Redlock with
-// abort_work an abortable one. It reports false when the work was aborted.
-func (c *Client) workFor(t *Thread, d time.Duration) bool {
-	r, ok := c.w.strategy.(*Redlock)
-	if wd := c.w.Cfg.Lock.Watchdog; !ok || wd == nil || !wd.AbortWork || d <= 0 {
-		t.Sleep(d)
-		return true
-	}
-	return r.abortableWork(t, d)
-}
-
-// abortableWork parks the work thread for d by the client's clock, or until
-// abortWork wakes it.
-func (r *Redlock) abortableWork(t *Thread, d time.Duration) bool {
+// Work is the work's d of time under abort_work (model.WorkRunner): it
+// parks the work thread for d by the client's clock, or until abortWork
+// wakes it, and reports false when the work was aborted.
+func (r *Redlock) Work(t *model.Thread, d time.Duration) bool {
 	ab := &abortable{}
-	tk := t.p.Arm()
-	timer := t.c.afterLocal(d, func() { tk.Wake(nil) })
-	ab.wake = func() { timer.Stop(); tk.Wake(nil) }
-	r.working[t.c] = ab
-	t.p.Park()
-	delete(r.working, t.c)
+	r.working[t.Client()] = ab
+	t.SleepWakeable(d, &ab.waker)
+	delete(r.working, t.Client())
 	return !ab.aborted
 }
 
 // abortWork fires c's abort signal after a refused renewal: the work, if
 // it is in progress and abortable, stops.
-func (r *Redlock) abortWork(c *Client) {
+func (r *Redlock) abortWork(c *model.Client) {
 	ab := r.working[c]
 	if ab == nil || ab.aborted {
 		return
 	}
 	ab.aborted = true
-	c.w.Tell(c.Name, "aborted", "abort-signal")
-	ab.wake()
+	c.Tell("aborted", "abort-signal")
+	ab.waker.Wake()
 }

@@ -1,4 +1,4 @@
-package model_test
+package recipe_test
 
 import (
 	"testing"

@@ -1,9 +1,13 @@
-package model
+package redlock
 
-import "time"
+import (
+	"time"
+
+	"github.com/lockstep-sim/lockstep/model"
+)
 
 // What a Redlock attempt looked like, as typed events for its observers:
-// the trace's narrator (redlock_trace.go) and AttemptLog, which keeps each
+// the trace's narrator (trace.go) and AttemptLog, which keeps each
 // client's latest attempt for tests and displays. The recipe keeps none of
 // it beyond the attempt it is making.
 
@@ -57,30 +61,30 @@ type Renewal struct {
 // client has read it, then the count. a is the recipe's own record: an
 // observer that keeps it copies it.
 type RedlockObserver interface {
-	Begun(c *Client, a *Attempt)
-	Answered(c *Client, a *Attempt, i int)
-	Counted(c *Client, a *Attempt)
+	Begun(c *model.Client, a *Attempt)
+	Answered(c *model.Client, a *Attempt, i int)
+	Counted(c *model.Client, a *Attempt)
 }
 
 // begin is step 1: a new attempt, every node pending.
-func (r *Redlock) begin(t *Thread, l *Lease, nodes []*Node) *Attempt {
-	a := r.last[t.c]
+func (r *Redlock) begin(t *model.Thread, l *model.Lease, nodes []*model.Node) *Attempt {
+	a := r.last[t.Client()]
 	if a == nil {
 		a = &Attempt{}
-		mapSet(&r.last, t.c, a)
+		mapSet(&r.last, t.Client(), a)
 	}
 	*a = Attempt{Token: l.Token, Start: l.Start, Quorum: r.Quorum(t.World()), Nodes: a.Nodes[:0]}
 	for _, n := range nodes {
 		a.Nodes = append(a.Nodes, NodeOutcome{Node: n.Name(), Outcome: OutcomePending})
 	}
 	for _, o := range r.obs {
-		o.Begun(t.c, a)
+		o.Begun(t.Client(), a)
 	}
 	return a
 }
 
 // answered records node i's outcome.
-func (r *Redlock) answered(c *Client, a *Attempt, i int, o NodeOutcome) {
+func (r *Redlock) answered(c *model.Client, a *Attempt, i int, o NodeOutcome) {
 	a.Nodes[i] = o
 	if o.Outcome == OutcomeOK {
 		a.Granted++
@@ -91,18 +95,18 @@ func (r *Redlock) answered(c *Client, a *Attempt, i int, o NodeOutcome) {
 }
 
 // classify turns a node's reply to the acquire command into an outcome.
-func classify(n *Node, res rpcResult) NodeOutcome {
+func classify(n *model.Node, res model.Result) NodeOutcome {
 	o := NodeOutcome{Node: n.Name()}
 	switch {
-	case res.err == ErrTimeout:
+	case res.Err == model.ErrTimeout:
 		o.Outcome = OutcomeTimeout
-	case res.err != nil:
-		o.Outcome, o.Detail = OutcomeError, res.err.Error()
-	case res.reply == nil:
+	case res.Err != nil:
+		o.Outcome, o.Detail = OutcomeError, res.Err.Error()
+	case res.Reply == nil:
 		o.Outcome = OutcomeTaken
 	default:
 		o.Outcome = OutcomeOK
-		if f, ok := res.reply.(int); ok {
+		if f, ok := res.Reply.(int); ok {
 			o.Fence = int64(f)
 		}
 	}
@@ -129,8 +133,8 @@ type AttemptLog struct {
 
 // WatchAttempts is the AttemptLog of w's Redlock, attached on first use
 // (before the run, to see every attempt); nil when w does not run Redlock.
-func WatchAttempts(w *World) *AttemptLog {
-	r, ok := w.strategy.(*Redlock)
+func WatchAttempts(w *model.World) *AttemptLog {
+	r, ok := w.Strategy().(*Redlock)
 	if !ok {
 		return nil
 	}
@@ -145,13 +149,13 @@ func WatchAttempts(w *World) *AttemptLog {
 }
 
 // Begun is a new attempt of c.
-func (l *AttemptLog) Begun(c *Client, a *Attempt) { l.last[c.Name] = a }
+func (l *AttemptLog) Begun(c *model.Client, a *Attempt) { l.last[c.Name] = a }
 
 // Answered needs nothing: the log shares the attempt until it is counted.
-func (l *AttemptLog) Answered(*Client, *Attempt, int) {}
+func (l *AttemptLog) Answered(*model.Client, *Attempt, int) {}
 
 // Counted needs nothing either (see Answered).
-func (l *AttemptLog) Counted(*Client, *Attempt) {}
+func (l *AttemptLog) Counted(*model.Client, *Attempt) {}
 
 // Last is a copy of the client's most recent attempt, in progress or
 // finished; false when it has made none.

@@ -1,6 +1,9 @@
-package model
+package recipe
 
-import "github.com/lockstep-sim/lockstep/model/store"
+import (
+	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/model/store"
+)
 
 // The Lua-released lock of redis.io: taken with SET NX PX (set_del.go),
 // given back only if the key still holds our token, extended by the
@@ -13,15 +16,15 @@ const (
 )
 
 // scriptRelease is "if GET key == token then DEL key".
-func scriptRelease(s *single, t *Thread, n *Node, l *Lease) {
-	t.Call(n, OpRelease, "EVAL", store.ScriptRelease, "1", s.cfg.Key, l.Token)
+func scriptRelease(s *single, t *model.Thread, n *model.Node, l *model.Lease) {
+	t.Call(n, model.OpRelease, "EVAL", store.ScriptRelease, "1", s.cfg.Key, l.Token)
 }
 
 // Renew is the watchdog's check-and-PEXPIRE; the lease runs from before it
 // was sent.
-func (s *single) Renew(t *Thread, l *Lease) bool {
+func (s *single) Renew(t *model.Thread, l *model.Lease) bool {
 	n, start := s.node(t), t.Wall()
-	r, err := t.Call(n, OpRenew, "EVAL", s.renew, "1", s.cfg.Key, l.Token, s.ttlArg())
+	r, err := t.Call(n, model.OpRenew, "EVAL", s.renew, "1", s.cfg.Key, l.Token, s.ttlArg())
 	if err != nil || r != 1 {
 		return false
 	}

@@ -1,6 +1,12 @@
-package model
+package redlock
 
-import "github.com/lockstep-sim/lockstep/model/store"
+import (
+	"strconv"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/model/store"
+)
 
 // redlockArgs is one client's commands for its current token. A contended
 // lock fails most attempts and every retry of a hold sends the same token,
@@ -17,7 +23,7 @@ type redlockArgs struct {
 }
 
 // argsFor returns c's command cache, emptied if it was for another token.
-func (r *Redlock) argsFor(c *Client, token string) *redlockArgs {
+func (r *Redlock) argsFor(c *model.Client, token string) *redlockArgs {
 	a := r.args[c]
 	if a == nil {
 		a = &redlockArgs{}
@@ -39,7 +45,7 @@ func (r *Redlock) ttlArg() string {
 
 // acquireArgs is step 2's command: SET NX PX, or with fencing: token the
 // script that also increments the fence counter (store.ScriptFencedAcquire).
-func (r *Redlock) acquireArgs(c *Client, token string) []string {
+func (r *Redlock) acquireArgs(c *model.Client, token string) []string {
 	a := r.argsFor(c, token)
 	if a.acquire == nil {
 		key, ttl := r.cfg.Key, r.ttlArg()
@@ -53,7 +59,7 @@ func (r *Redlock) acquireArgs(c *Client, token string) []string {
 }
 
 // releaseArgs is the compare-and-delete script for token.
-func (r *Redlock) releaseArgs(c *Client, token string) []string {
+func (r *Redlock) releaseArgs(c *model.Client, token string) []string {
 	a := r.argsFor(c, token)
 	if a.release == nil {
 		a.release = []string{"EVAL", store.ScriptRelease, "1", r.cfg.Key, token}
@@ -62,10 +68,22 @@ func (r *Redlock) releaseArgs(c *Client, token string) []string {
 }
 
 // renewArgs is the renewal's script (renewScript) for token.
-func (r *Redlock) renewArgs(c *Client, token string) []string {
+func (r *Redlock) renewArgs(c *model.Client, token string) []string {
 	a := r.argsFor(c, token)
 	if a.renew == nil {
 		a.renew = []string{"EVAL", r.renewScript(), "1", r.cfg.Key, token, r.ttlArg()}
 	}
 	return a.renew
+}
+
+// msArg is d in whole milliseconds, as a command argument.
+func msArg(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }
+
+// mapSet sets (*m)[k] = v, making the map on first use (a world that
+// never runs an attempt makes none).
+func mapSet[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = map[K]V{}
+	}
+	(*m)[k] = v
 }

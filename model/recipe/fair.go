@@ -1,17 +1,18 @@
-package model
+package recipe
 
 import (
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/model/store"
 )
 
 // The fair lock (Redisson's RedissonFairLock): waiters queue in a list with
 // a timeout each, and only the head of the queue may take the lock.
 
-func fairAcquire(s *single, t *Thread, n *Node, l *Lease) bool {
+func fairAcquire(s *single, t *model.Thread, n *model.Node, l *model.Lease) bool {
 	key := s.cfg.Key
-	r, err := t.Call(n, OpAcquire, "EVAL", store.ScriptFairAcquire, "3", key, key+":queue", key+":timeouts",
+	r, err := t.Call(n, model.OpAcquire, "EVAL", store.ScriptFairAcquire, "3", key, key+":queue", key+":timeouts",
 		l.Token, s.ttlArg(), msArg(t.Wall()+fairEpoch), msArg(s.placeTimeout()))
 	return err == nil && r == 1
 }

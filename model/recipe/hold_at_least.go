@@ -1,8 +1,9 @@
-package model
+package recipe
 
 import (
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/model/store"
 )
 
@@ -21,7 +22,7 @@ import (
 // keepFor is how much longer l's key must live after a release now: what
 // is left of HoldAtLeast since the acquire began, by the client's wall
 // clock; 0 or less: release as usual.
-func (s *single) keepFor(t *Thread, l *Lease) time.Duration {
+func (s *single) keepFor(t *model.Thread, l *model.Lease) time.Duration {
 	if s.cfg.Knobs.HoldAtLeast <= 0 {
 		return 0
 	}
@@ -32,11 +33,11 @@ func (s *single) keepFor(t *Thread, l *Lease) time.Duration {
 // updLuaScript under lua-release, setIfPresent's SET XX PX under set-del.
 // ShedLock's PX is whole milliseconds (Duration.toMillis), at least 1 here
 // so that a sub-millisecond remainder does not ask for PX 0.
-func (s *single) keepRelease(t *Thread, n *Node, l *Lease, left time.Duration) {
+func (s *single) keepRelease(t *model.Thread, n *model.Node, l *model.Lease, left time.Duration) {
 	ms := msArg(max(left, time.Millisecond))
-	if s.kind == StrategyLuaRelease {
-		t.Call(n, OpRelease, "EVAL", store.ScriptRenew, "1", s.cfg.Key, l.Token, ms)
+	if s.kind == model.StrategyLuaRelease {
+		t.Call(n, model.OpRelease, "EVAL", store.ScriptRenew, "1", s.cfg.Key, l.Token, ms)
 		return
 	}
-	t.Call(n, OpRelease, "SET", s.cfg.Key, l.Token, "XX", "PX", ms)
+	t.Call(n, model.OpRelease, "SET", s.cfg.Key, l.Token, "XX", "PX", ms)
 }

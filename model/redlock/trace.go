@@ -1,9 +1,10 @@
-package model
+package redlock
 
 import (
 	"strconv"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -13,33 +14,33 @@ import (
 type narrator struct{}
 
 // Begun writes nothing: the commands' own lines show the attempt start.
-func (narrator) Begun(*Client, *Attempt) {}
+func (narrator) Begun(*model.Client, *Attempt) {}
 
 // Answered is one node's outcome: "redis-2: OK (counter 7)".
-func (narrator) Answered(c *Client, a *Attempt, i int) {
+func (narrator) Answered(c *model.Client, a *Attempt, i int) {
 	o := a.Nodes[i]
 	id, arg := o.traceID()
-	b := appendOutcome(c.w.line(), o)
+	b := appendOutcome(c.World().Line(), o)
 	if arg.Key == "" {
-		c.w.sayLine(c.Name, o.Outcome.traceKind(), id, b, sim.S("node", o.Node))
+		c.World().SayLine(c.Name, o.Outcome.traceKind(), id, b, sim.S("node", o.Node))
 		return
 	}
-	c.w.sayLine(c.Name, o.Outcome.traceKind(), id, b, sim.S("node", o.Node), arg)
+	c.World().SayLine(c.Name, o.Outcome.traceKind(), id, b, sim.S("node", o.Node), arg)
 }
 
 // Counted is the verdict: granted, or refused and why.
-func (narrator) Counted(c *Client, a *Attempt) {
+func (narrator) Counted(c *model.Client, a *Attempt) {
 	args := [...]sim.Arg{sim.I("granted", int64(a.Granted)), sim.I("nodes", int64(len(a.Nodes))), sim.I("quorum", int64(a.Quorum)),
 		sim.S("tally", a.tally()), sim.I("elapsed_ns", int64(a.Elapsed)), sim.I("validity_ns", int64(a.Validity)), sim.S("why", a.whyRefused())}
 	switch {
 	case a.OK:
-		c.w.Tell(c.Name, "quorum", "quorum", args[:6]...)
+		c.Tell("quorum", "quorum", args[:6]...)
 	case a.Nested:
-		c.w.Tell(c.Name, "refused", "refused-nested", args[:]...)
+		c.Tell("refused", "refused-nested", args[:]...)
 	case a.Keeps:
-		c.w.Tell(c.Name, "refused", "refused-keeps", args[:]...)
+		c.Tell("refused", "refused-keeps", args[:]...)
 	default:
-		c.w.Tell(c.Name, "refused", "refused", args[:]...)
+		c.Tell("refused", "refused", args[:]...)
 	}
 }
 
@@ -50,22 +51,22 @@ func (a *Attempt) whyRefused() string {
 	return "no quorum"
 }
 
-func (narrator) retry(c *Client, d time.Duration, attempt, of int) {
-	c.w.Tell(c.Name, "retry", "redlock-retry", sim.I("delay_ns", int64(d)), sim.I("attempt", int64(attempt)), sim.I("of", int64(of)))
+func (narrator) retry(c *model.Client, d time.Duration, attempt, of int) {
+	c.Tell("retry", "redlock-retry", sim.I("delay_ns", int64(d)), sim.I("attempt", int64(attempt)), sim.I("of", int64(of)))
 }
 
-func (narrator) extendExpired(c *Client, until time.Duration) {
-	c.w.Tell(c.Name, "renew-refused", "extend-expired", sim.I("until_ns", int64(until)))
+func (narrator) extendExpired(c *model.Client, until time.Duration) {
+	c.Tell("renew-refused", "extend-expired", sim.I("until_ns", int64(until)))
 }
 
-func (narrator) renewRefused(c *Client, rn Renewal) {
+func (narrator) renewRefused(c *model.Client, rn Renewal) {
 	switch {
 	case rn.Extended < rn.Quorum:
-		c.w.Tell(c.Name, "renew-refused", "extend-no-quorum", sim.I("extended", int64(rn.Extended)), sim.I("nodes", int64(rn.Of)), sim.I("quorum", int64(rn.Quorum)))
+		c.Tell("renew-refused", "extend-no-quorum", sim.I("extended", int64(rn.Extended)), sim.I("nodes", int64(rn.Of)), sim.I("quorum", int64(rn.Quorum)))
 	case rn.Late:
-		c.w.Tell(c.Name, "renew-refused", "extend-late", sim.I("extended", int64(rn.Extended)), sim.I("until_ns", int64(rn.Until)))
+		c.Tell("renew-refused", "extend-late", sim.I("extended", int64(rn.Extended)), sim.I("until_ns", int64(rn.Until)))
 	default:
-		c.w.Tell(c.Name, "renew-refused", "extend-validity", sim.I("extended", int64(rn.Extended)), sim.I("validity_ns", int64(rn.Validity)))
+		c.Tell("renew-refused", "extend-validity", sim.I("extended", int64(rn.Extended)), sim.I("validity_ns", int64(rn.Validity)))
 	}
 }
 

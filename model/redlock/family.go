@@ -1,15 +1,15 @@
-package model
+package redlock
 
 import (
-	"errors"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/model/store"
 )
 
 // The behaviours in which the Redlock libraries differ from the redis.io
 // recipe and from each other (docs/scenario-format.md, lock.redlock). Each
-// is a knob of LockConfig whose zero value is the redis.io recipe; the
+// is a knob of model.LockConfig whose zero value is the redis.io recipe; the
 // client profiles set them as each library's source does:
 //
 //   - the deadline of a request: per node (redis.io's "small timeout"), one
@@ -27,29 +27,18 @@ import (
 //     redsync's now.Sub(start) ignores a wall-clock jump; Date.now does not);
 //   - where the lease is counted from (leaseEnd).
 
-// The values of LockConfig.Deadline.
-const (
-	DeadlineNode    = "node"    // each request bounded by NodeTimeout (the default)
-	DeadlineAttempt = "attempt" // the whole attempt bounded by TTL × TimeoutFactor
-	DeadlineNone    = "none"    // each request bounded only by Timeout, the driver's read timeout
-)
-
-// errUnread marks a node whose reply the client did not wait for: the
-// attempt was decided at the first quorum. Its SET may well have run.
-var errUnread = errors.New("not awaited")
-
 // requestTimeout is how long a request sent now may take, for a group of
 // requests begun at the client's monotonic reading begun: 0 or less means
 // the attempt's deadline has passed and nothing more is sent.
-func (r *Redlock) requestTimeout(t *Thread, begun time.Duration) time.Duration {
+func (r *Redlock) requestTimeout(t *model.Thread, begun time.Duration) time.Duration {
 	switch r.cfg.Deadline {
-	case DeadlineAttempt:
+	case model.DeadlineAttempt:
 		return r.attemptDeadline() - (t.Mono() - begun)
-	case DeadlineNone:
+	case model.DeadlineNone:
 		if r.cfg.Timeout > 0 {
 			return r.cfg.Timeout
 		}
-		return DefaultTimeout
+		return model.DefaultTimeout
 	}
 	return r.cfg.NodeTimeout
 }
@@ -59,9 +48,9 @@ func (r *Redlock) requestTimeout(t *Thread, begun time.Duration) time.Duration {
 func (r *Redlock) timeoutBound(o NodeOutcome) NodeOutcome {
 	if o.Outcome == OutcomeTimeout {
 		switch r.cfg.Deadline {
-		case DeadlineAttempt:
+		case model.DeadlineAttempt:
 			o.Detail = "the attempt's deadline"
-		case DeadlineNone:
+		case model.DeadlineNone:
 			o.Detail = "lock.timeout (the driver's read timeout)"
 		}
 	}
@@ -73,11 +62,11 @@ func (r *Redlock) timeoutBound(o NodeOutcome) NodeOutcome {
 // bounded only by the driver's read timeout (a shallow copy with deadline
 // none; the release after a failed attempt keeps the attempt's deadline).
 func (r *Redlock) unlockBounds() *Redlock {
-	if r.cfg.Deadline != DeadlineAttempt {
+	if r.cfg.Deadline != model.DeadlineAttempt {
 		return r
 	}
 	u := *r
-	u.cfg.Deadline = DeadlineNone
+	u.cfg.Deadline = model.DeadlineNone
 	return &u
 }
 
@@ -88,7 +77,7 @@ func (r *Redlock) attemptDeadline() time.Duration {
 }
 
 // clock is the reading elapsed time is measured on.
-func (r *Redlock) clock(t *Thread) time.Duration {
+func (r *Redlock) clock(t *model.Thread) time.Duration {
 	if r.cfg.MonotonicElapsed {
 		return t.Mono()
 	}
@@ -109,35 +98,27 @@ func (r *Redlock) validity(elapsed time.Duration) time.Duration {
 // attempt's time twice and so errs early), or after the count, as redsync's
 // until = now + (expiry − elapsed − drift) and node-redlock's start +
 // duration − drift both amount to.
-func (r *Redlock) leaseEnd(t *Thread, start, validity time.Duration) time.Duration {
+func (r *Redlock) leaseEnd(t *model.Thread, start, validity time.Duration) time.Duration {
 	if r.cfg.LeaseFromReply {
 		return t.Wall() + validity
 	}
 	return start + validity
 }
 
-// The values of LockConfig.ExtendLate: what a renewal does about a lease
-// that has already run out by the client's clock.
-const (
-	ExtendLateRefuse = "refuse" // the default: an extension read after the old lease ended does not count
-	ExtendLateAllow  = "allow"  // redsync's ExtendContext: a quorum of touches and a positive validity suffice
-	ExtendLateError  = "error"  // node-redlock's extend(): it throws before sending anything (node-redlock#283)
-)
-
 // refusesLate reports whether an extension read after the old lease ended
 // is refused.
 func (r *Redlock) refusesLate() bool {
-	return r.cfg.ExtendLate == "" || r.cfg.ExtendLate == ExtendLateRefuse
+	return r.cfg.ExtendLate == "" || r.cfg.ExtendLate == model.ExtendLateRefuse
 }
 
 // expiredBeforeExtend is node-redlock's check at the top of extend():
 // existing.expiration < Date.now() throws "Cannot extend an
 // already-expired lock" and nothing is sent.
-func (r *Redlock) expiredBeforeExtend(t *Thread, l *Lease) bool {
-	if r.cfg.ExtendLate != ExtendLateError || l.Until < 0 || t.Wall() < l.Until {
+func (r *Redlock) expiredBeforeExtend(t *model.Thread, l *model.Lease) bool {
+	if r.cfg.ExtendLate != model.ExtendLateError || l.Until < 0 || t.Wall() < l.Until {
 		return false
 	}
-	narrator{}.extendExpired(t.c, l.Until)
+	narrator{}.extendExpired(t.Client(), l.Until)
 	return true
 }
 
@@ -160,14 +141,14 @@ type tryCount struct {
 // last for l's token: own is Redlock's own retry loop's answer, used
 // without a retry block; with one, the client's loop makes one attempt per
 // Acquire and the count is kept here. Only release_failed: end asks.
-func (r *Redlock) lastTry(t *Thread, l *Lease, own bool) bool {
+func (r *Redlock) lastTry(t *model.Thread, l *model.Lease, own bool) bool {
 	if !r.cfg.ReleaseAtEnd || r.cfg.Retry == nil {
 		return own
 	}
-	tc := r.tries[t.c]
+	tc := r.tries[t.Client()]
 	if tc == nil || tc.token != l.Token {
 		tc = &tryCount{token: l.Token}
-		r.tries[t.c] = tc
+		r.tries[t.Client()] = tc
 	}
 	tc.n++
 	return tc.n >= max(r.cfg.Retry.Attempts, 1)
@@ -189,11 +170,11 @@ type vote struct {
 }
 
 // add counts one reply and reports whether the round is decided.
-func (v *vote) add(res rpcResult) bool {
+func (v *vote) add(res model.Result) bool {
 	switch {
-	case res.err != nil:
+	case res.Err != nil:
 		v.no++
-	case v.renew && res.reply == 1, !v.renew && res.reply != nil:
+	case v.renew && res.Reply == 1, !v.renew && res.Reply != nil:
 		v.yes++
 	default:
 		v.no++
@@ -203,9 +184,9 @@ func (v *vote) add(res rpcResult) bool {
 
 // deciding is the vote of a round that decides at the first quorum, nil
 // when every reply is awaited (releases always are).
-func (r *Redlock) deciding(t *Thread, op Op) *vote {
-	if !r.cfg.FirstQuorum || (op != OpAcquire && op != OpRenew) {
+func (r *Redlock) deciding(t *model.Thread, op model.Op) *vote {
+	if !r.cfg.FirstQuorum || (op != model.OpAcquire && op != model.OpRenew) {
 		return nil
 	}
-	return &vote{quorum: r.Quorum(t.World()), renew: op == OpRenew}
+	return &vote{quorum: r.Quorum(t.World()), renew: op == model.OpRenew}
 }

@@ -1,8 +1,9 @@
-package model
+package redlock
 
 import (
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -32,48 +33,41 @@ import (
 // lock: the resource checks the lease's random token instead (model/resource).
 //
 // This file is the algorithm only. What an attempt looked like is told to
-// observers (redlock_attempt.go): the trace's narrator (redlock_trace.go)
+// observers (attempt.go): the trace's narrator (trace.go)
 // and whoever watches (AttemptLog).
 type Redlock struct {
-	cfg LockConfig
+	cfg model.LockConfig
 	obs []RedlockObserver // the narrator first
 	// tries counts each client's attempts for its current token, for
 	// release_failed: end (lastTry); looked up by client only.
-	tries map[*Client]*tryCount
+	tries map[*model.Client]*tryCount
 	// working is each client's abortable work in progress (abort_work);
 	// looked up by client only.
-	working map[*Client]*abortable
+	working map[*model.Client]*abortable
 	// last is each client's attempt record, reused by the next (begin):
 	// observers that keep one copy it, and AttemptLog keeps the latest.
-	last map[*Client]*Attempt
-	// args is each client's commands for its token (redlock_args.go);
+	last map[*model.Client]*Attempt
+	// args is each client's commands for its token (args.go);
 	// looked up by client only.
-	args map[*Client]*redlockArgs
+	args map[*model.Client]*redlockArgs
 	// ttl is the TTL argument, formatted once (ttlArg).
 	ttl string
 }
 
 func init() {
-	RegisterStrategy(StrategyRedlock, func(c LockConfig) Strategy { return newRedlock(c) })
+	model.RegisterStrategy(model.StrategyRedlock, func(c model.LockConfig) model.Strategy { return newRedlock(c) })
 }
 
-func newRedlock(c LockConfig) *Redlock {
+func newRedlock(c model.LockConfig) *Redlock {
 	if c.NodeTimeout <= 0 {
-		c.NodeTimeout = DefaultNodeTimeout
+		c.NodeTimeout = model.DefaultNodeTimeout
 	}
-	return &Redlock{cfg: c, obs: []RedlockObserver{narrator{}}, tries: map[*Client]*tryCount{}, working: map[*Client]*abortable{}}
+	return &Redlock{cfg: c, obs: []RedlockObserver{narrator{}}, tries: map[*model.Client]*tryCount{}, working: map[*model.Client]*abortable{}}
 }
 
-// Defaults of the reference implementations, used when the configuration
-// leaves them out (a Config built in code rather than loaded).
-const (
-	// DefaultNodeTimeout is how long Redlock waits for one node's reply (the
-	// format's lock.redlock.request_timeout default).
-	DefaultNodeTimeout = 50 * time.Millisecond
-	// clockSlack is the fixed part of the drift allowance: redis.io adds 2 ms
-	// for the granularity of the nodes' expiry clocks.
-	clockSlack = 2 * time.Millisecond
-)
+// clockSlack is the fixed part of the drift allowance: redis.io adds 2 ms
+// for the granularity of the nodes' expiry clocks.
+const clockSlack = 2 * time.Millisecond
 
 // Without a retry block Redlock retries on its own, as the redis.io text
 // advises: a few attempts, each after a random delay so that clients that
@@ -88,16 +82,16 @@ const (
 )
 
 // Name is "redlock".
-func (r *Redlock) Name() string { return StrategyRedlock }
+func (r *Redlock) Name() string { return model.StrategyRedlock }
 
 // Quorum is N/2+1 of the shards' masters: the one place it is computed
 // (attempts, renewals, the judge and the TUI all ask here).
-func (r *Redlock) Quorum(w *World) int { return len(w.Shards)/2 + 1 }
+func (r *Redlock) Quorum(w *model.World) int { return len(w.Shards)/2 + 1 }
 
 // LockNodes are the current masters, one per shard (after a failover, the
 // promoted replica).
-func (r *Redlock) LockNodes(w *World) []*Node {
-	out := make([]*Node, len(w.Shards))
+func (r *Redlock) LockNodes(w *model.World) []*model.Node {
+	out := make([]*model.Node, len(w.Shards))
 	for i, sh := range w.Shards {
 		out[i] = sh.Master
 	}
@@ -112,19 +106,11 @@ func Validity(ttl, elapsed time.Duration, driftFactor float64) time.Duration {
 }
 
 // masters are the nodes the client sends to, in shard order.
-func (r *Redlock) masters(t *Thread) []*Node {
-	w := t.World()
-	out := t.nodes[:0]
-	for i := range w.Shards {
-		out = append(out, t.master(i))
-	}
-	t.nodes = out
-	return out
-}
+func (r *Redlock) masters(t *model.Thread) []*model.Node { return t.Masters() }
 
 // Acquire runs one attempt, or with no retry block Redlock's own few
 // attempts (see defaultAttempts).
-func (r *Redlock) Acquire(t *Thread, l *Lease) bool {
+func (r *Redlock) Acquire(t *model.Thread, l *model.Lease) bool {
 	attempts := 1
 	if r.cfg.Retry == nil && !r.nested(t, l) {
 		attempts = defaultAttempts
@@ -136,8 +122,8 @@ func (r *Redlock) Acquire(t *Thread, l *Lease) bool {
 		if i >= attempts {
 			return false
 		}
-		d := time.Duration(t.c.rng.Int64N(int64(defaultRetryDelay)))
-		narrator{}.retry(t.c, d, i+1, attempts)
+		d := time.Duration(t.Rand().Int64N(int64(defaultRetryDelay)))
+		narrator{}.retry(t.Client(), d, i+1, attempts)
 		t.Sleep(d)
 		l.Start = t.Wall()
 	}
@@ -146,25 +132,19 @@ func (r *Redlock) Acquire(t *Thread, l *Lease) bool {
 // nested reports whether l is a re-acquisition inside a hold of the same
 // token: then the keys already there are ours and must not be released on
 // failure (a non-reentrant lock simply refuses itself).
-func (r *Redlock) nested(t *Thread, l *Lease) bool {
-	cur := t.c.lease
+func (r *Redlock) nested(t *model.Thread, l *model.Lease) bool {
+	cur := t.Client().Lease()
 	return cur != nil && cur.Token == l.Token
 }
 
 // attempt is steps 1-5 of the algorithm, once; last says whether it is
 // the client's last try for this token (see keepsKeys).
-func (r *Redlock) attempt(t *Thread, l *Lease, last bool) bool {
+func (r *Redlock) attempt(t *model.Thread, l *model.Lease, last bool) bool {
 	nodes := r.masters(t)
 	started := r.clock(t)
 	a := r.begin(t, l, nodes)
 	a.Keeps = r.cfg.ReleaseAtEnd && !last
-	var granted []*Node
-	r.each(t, nodes, OpAcquire, r.acquireArgs(t.c, l.Token), func(i int, res rpcResult) {
-		r.answered(t.c, a, i, r.timeoutBound(classify(nodes[i], res)))
-		if a.Nodes[i].Outcome == OutcomeOK {
-			granted = append(granted, nodes[i])
-		}
-	})
+	granted := r.setAll(t, a, nodes, l.Token)
 	if r.count(t, l, a, started) {
 		l.Nodes, l.Until, l.Fence = granted, r.leaseEnd(t, l.Start, a.Validity), a.maxFence()
 		return true
@@ -175,16 +155,30 @@ func (r *Redlock) attempt(t *Thread, l *Lease, last bool) bool {
 	return false
 }
 
+// setAll is step 2: SET NX PX (or the fenced script) on every node, each
+// answer recorded in a as the client reads it; it returns the nodes that
+// granted.
+func (r *Redlock) setAll(t *model.Thread, a *Attempt, nodes []*model.Node, token string) []*model.Node {
+	var granted []*model.Node
+	r.each(t, nodes, model.OpAcquire, r.acquireArgs(t.Client(), token), func(i int, res model.Result) {
+		r.answered(t.Client(), a, i, r.timeoutBound(classify(nodes[i], res)))
+		if a.Nodes[i].Outcome == OutcomeOK {
+			granted = append(granted, nodes[i])
+		}
+	})
+	return granted
+}
+
 // count is steps 3 and 4: elapsed by the client's clock (since its reading
 // started), the validity, and whether a quorum granted in time.
-func (r *Redlock) count(t *Thread, l *Lease, a *Attempt, started time.Duration) bool {
+func (r *Redlock) count(t *model.Thread, l *model.Lease, a *Attempt, started time.Duration) bool {
 	a.Elapsed = r.clock(t) - started
 	a.Validity = r.validity(a.Elapsed)
 	a.Done = true
 	a.OK = r.granted(a)
 	a.Nested = r.nested(t, l)
 	for _, o := range r.obs {
-		o.Counted(t.c, a)
+		o.Counted(t.Client(), a)
 	}
 	return a.OK
 }
@@ -192,50 +186,57 @@ func (r *Redlock) count(t *Thread, l *Lease, a *Attempt, started time.Duration) 
 // Release is the compare-and-delete script on every master: the client does
 // not know for sure which nodes hold its key. An unlock has no deadline of
 // the attempt's kind (unlockBounds).
-func (r *Redlock) Release(t *Thread, l *Lease) {
+func (r *Redlock) Release(t *model.Thread, l *model.Lease) {
 	u := r.unlockBounds()
 	u.releaseAll(t, u.masters(t), l.Token)
 }
 
-func (r *Redlock) releaseAll(t *Thread, nodes []*Node, token string) {
-	r.each(t, nodes, OpRelease, r.releaseArgs(t.c, token), nil)
+func (r *Redlock) releaseAll(t *model.Thread, nodes []*model.Node, token string) {
+	r.each(t, nodes, model.OpRelease, r.releaseArgs(t.Client(), token), nil)
 }
 
 // Renew is the watchdog's extension (renew); with abort_work a refused one
-// fires the work's abort signal (redlock_using.go).
-func (r *Redlock) Renew(t *Thread, l *Lease) bool {
+// fires the work's abort signal (using.go).
+func (r *Redlock) Renew(t *model.Thread, l *model.Lease) bool {
 	if r.renew(t, l) {
 		return true
 	}
-	r.abortWork(t.c)
+	r.abortWork(t.Client())
 	return false
 }
 
 // renew is check-and-PEXPIRE on every master. It counts only if a quorum
 // extended the key, the old lease had not run out before the replies were
 // read, and the new validity is positive.
-func (r *Redlock) renew(t *Thread, l *Lease) bool {
+func (r *Redlock) renew(t *model.Thread, l *model.Lease) bool {
 	nodes := r.masters(t)
 	start := t.Wall()
 	rn := Renewal{Of: len(nodes), Quorum: r.Quorum(t.World()), Until: l.Until}
 	if r.expiredBeforeExtend(t, l) {
 		return false
 	}
-	r.each(t, nodes, OpRenew, r.renewArgs(t.c, l.Token),
-		func(_ int, res rpcResult) {
-			if res.err == nil && res.reply == 1 {
+	r.each(t, nodes, model.OpRenew, r.renewArgs(t.Client(), l.Token),
+		func(_ int, res model.Result) {
+			if res.Err == nil && res.Reply == 1 {
 				rn.Extended++
 			}
 		})
-	now := t.Wall()
-	rn.Late = r.refusesLate() && l.Until >= 0 && now >= l.Until
-	rn.Validity = r.validity(now - start)
-	if rn.Extended < rn.Quorum || rn.Late || rn.Validity <= 0 {
-		narrator{}.renewRefused(t.c, rn)
+	if !r.extended(t, &rn, start) {
+		narrator{}.renewRefused(t.Client(), rn)
 		return false
 	}
 	l.Until = r.leaseEnd(t, start, rn.Validity)
 	return true
+}
+
+// extended is a renewal's count, begun at the client's wall reading
+// start: a quorum extended the key, the old lease had not run out by the
+// time the replies were read, and the new validity is positive.
+func (r *Redlock) extended(t *model.Thread, rn *Renewal, start time.Duration) bool {
+	now := t.Wall()
+	rn.Late = r.refusesLate() && rn.Until >= 0 && now >= rn.Until
+	rn.Validity = r.validity(now - start)
+	return rn.Extended >= rn.Quorum && !rn.Late && rn.Validity > 0
 }
 
 // each sends args to every node, in parallel or one after another as
@@ -244,20 +245,10 @@ func (r *Redlock) renew(t *Thread, l *Lease) bool {
 // bounded as the deadline knob says (requestTimeout); an acquisition that
 // decides at the first quorum stops reading, or asking, once it is decided
 // (the nodes not read are left pending).
-func (r *Redlock) each(t *Thread, nodes []*Node, op Op, args []string, onReply func(int, rpcResult)) {
+func (r *Redlock) each(t *model.Thread, nodes []*model.Node, op model.Op, args []string, onReply func(int, model.Result)) {
 	begun, v := t.Mono(), r.deciding(t, op)
 	if r.cfg.Parallel {
-		var res []rpcResult
-		if v != nil {
-			res = t.callAllUntil(nodes, op, r.requestTimeout(t, begun), args, v.add)
-		} else {
-			res = t.callAll(nodes, op, r.requestTimeout(t, begun), args)
-		}
-		for i := range res {
-			if onReply != nil && res[i].err != errUnread {
-				onReply(i, res[i])
-			}
-		}
+		r.eachAtOnce(t, nodes, op, args, begun, v, onReply)
 		return
 	}
 	for i, n := range nodes {
@@ -271,15 +262,31 @@ func (r *Redlock) each(t *Thread, nodes []*Node, op Op, args []string, onReply f
 	}
 }
 
+// eachAtOnce is each with parallel: one round to every node, read as the
+// replies arrive; the nodes a decided vote did not wait for are skipped.
+func (r *Redlock) eachAtOnce(t *model.Thread, nodes []*model.Node, op model.Op, args []string, begun time.Duration, v *vote, onReply func(int, model.Result)) {
+	var res []model.Result
+	if v != nil {
+		res = t.CallAllUntil(nodes, op, r.requestTimeout(t, begun), args, v.add)
+	} else {
+		res = t.CallAll(nodes, op, r.requestTimeout(t, begun), args)
+	}
+	for i := range res {
+		if onReply != nil && res[i].Err != model.ErrUnread {
+			onReply(i, res[i])
+		}
+	}
+}
+
 // ask is one request of a sequential round; with the attempt's deadline
 // already passed it is not sent and counts as a timeout, as a Go client's
 // expired context fails the command at once.
-func (r *Redlock) ask(t *Thread, n *Node, op Op, begun time.Duration, args []string) rpcResult {
+func (r *Redlock) ask(t *model.Thread, n *model.Node, op model.Op, begun time.Duration, args []string) model.Result {
 	d := r.requestTimeout(t, begun)
 	if d <= 0 {
-		t.c.w.Tell(t.c.Name, "timeout", "deadline-passed", sim.S("node", n.Name()), sim.I("deadline_ns", int64(r.attemptDeadline())))
-		return rpcResult{nil, ErrTimeout}
+		t.Tell("timeout", "deadline-passed", sim.S("node", n.Name()), sim.I("deadline_ns", int64(r.attemptDeadline())))
+		return model.Result{Err: model.ErrTimeout}
 	}
 	reply, err := t.CallTimeout(n, op, d, args...)
-	return rpcResult{reply, err}
+	return model.Result{Reply: reply, Err: err}
 }
