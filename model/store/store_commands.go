@@ -8,7 +8,7 @@ import (
 
 // capturePre reads the states of the keys the running command may write,
 // before its first change to the data: exec diffs them against the states
-// after it. The fast path calls it (through fastPath.writing) before it
+// after it. The fast path calls it (through fastHost.Writing) before it
 // writes; exec before it dispatches. Only the first call reads.
 func (s *Store) capturePre() { s.capturePreKnowing("", nil) }
 

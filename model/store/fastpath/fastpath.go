@@ -33,7 +33,7 @@ import (
 // simulator's bottleneck. The fast path recognises the project's own scripts
 // (EVAL by exact source, EVALSHA by SHA1) and runs a Go twin of each
 // instead. A twin issues the very commands the script's redis.call would
-// issue, through the plain fast path (fastpath_plain.go) or miniredis's
+// issue, through the plain fast path (plain.go) or miniredis's
 // dispatcher, so data and TTLs change exactly as under Lua, and the node's
 // before/after effect detection sees the same writes. It writes the reply
 // the way miniredis's luaToRedis would (a Lua number goes through float64,
