@@ -14,6 +14,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/views/text"
 )
 
 // Config says how the TUI starts.
@@ -294,7 +295,7 @@ func (m *Model) View() string {
 		return ""
 	}
 	if w < MinWidth || h < MinHeight {
-		return tooSmall(w, h, MinWidth, MinHeight)
+		return text.TooSmall(w, h, MinWidth, MinHeight)
 	}
 	if m.build != nil {
 		return m.buildView(w)
@@ -311,7 +312,7 @@ func (m *Model) View() string {
 	v := m.picker.view(w, h)
 	if m.err != "" {
 		lines := strings.Split(v, "\n")
-		lines[len(lines)-1] = fit(m.c.st.Bad.Render("✖ "+termtext.Escape(m.err)), w)
+		lines[len(lines)-1] = text.Fit(m.c.st.Bad.Render("✖ "+termtext.Escape(m.err)), w)
 		v = strings.Join(lines, "\n")
 	}
 	return v
@@ -332,7 +333,7 @@ func (m *Model) helpView(w, h int) string {
 			tr("Both columns share one true-time cursor; each has its own verdict."),
 			tr("g goes to the next fault or violation on either side; : goes to a true time"),
 			tr("(each side counts its own steps, so #N is the run view's)."))
-		return render(box(st, tr("Help"), lines, w, h, true), h)
+		return text.Render(text.Box(st, tr("Help"), lines, w, h, true), h)
 	}
 	lines = append(lines, "",
 		tr("Faults strike the selected process (tab to Clients, Nodes or Resource, ↑/↓"),
@@ -347,7 +348,7 @@ func (m *Model) helpView(w, h int) string {
 		tr("⚠ marks a client whose belief and truth disagree."),
 		tr("Nodes: ● up ✖ down ◌ refusing (loading) ⇹ partitioned; TTL bars by the node's clock."),
 	)
-	return render(box(st, tr("Help"), lines, w, h, true), h)
+	return text.Render(text.Box(st, tr("Help"), lines, w, h, true), h)
 }
 
 // helpGroups are the keys that work on the current screen, by purpose.

@@ -11,6 +11,8 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/views/panels"
+	"github.com/lockstep-sim/lockstep/views/text"
 )
 
 // CompareModel shows one scenario under two strategies side by side with
@@ -208,7 +210,7 @@ func (k KeyMap) compareShort(back string) []key.Binding {
 func (m *CompareModel) View() string {
 	w, h := m.c.w, m.c.h
 	if w < MinWidth || h < MinHeight {
-		return tooSmall(w, h, MinWidth, MinHeight)
+		return text.TooSmall(w, h, MinWidth, MinHeight)
 	}
 	st := m.c.st
 	play := tr("❚❚ paused")
@@ -216,8 +218,8 @@ func (m *CompareModel) View() string {
 		play = tr("▶ playing")
 	}
 	s0 := m.sides[0].Scenario()
-	header := fit(fmt.Sprintf(tr("%s │ compare %s │ t %s │ %s %s │ %s vs %s"),
-		st.Title.Render("lockstep"), st.Header.Render(termtext.Escape(s0.Name)), secs(m.at), play, speedLabel(m.clock.speed),
+	header := text.Fit(fmt.Sprintf(tr("%s │ compare %s │ t %s │ %s %s │ %s vs %s"),
+		st.Title.Render("lockstep"), st.Header.Render(termtext.Escape(s0.Name)), text.Secs(m.at), play, text.SpeedLabel(m.clock.speed),
 		termtext.Escape(scenario.StrategyLabel(m.snaps[0].Strategy, m.snaps[0].Client)), termtext.Escape(scenario.StrategyLabel(m.snaps[1].Strategy, m.snaps[1].Client))), w)
 	lw := w / 2
 	cols := make([][]string, 2)
@@ -235,9 +237,9 @@ func (m *CompareModel) View() string {
 		m.c.help.Width = w
 		foot = m.c.help.ShortHelpView(m.c.keys.compareShort(m.back))
 	}
-	lines := append([]string{header}, hjoin(cols[0], cols[1])...)
-	lines = append(lines, fit(foot, w))
-	return render(lines, h)
+	lines := append([]string{header}, text.HJoin(cols[0], cols[1])...)
+	lines = append(lines, text.Fit(foot, w))
+	return text.Render(lines, h)
 }
 
 func (m *CompareModel) column(i int, ss *scenario.Player, w, h int) []string {
@@ -250,13 +252,13 @@ func (m *CompareModel) column(i int, ss *scenario.Player, w, h int) []string {
 	}
 	var in []string
 	in = append(in, fmt.Sprintf(tr("final verdict %s │ step %d/%d"), verdict, ss.StepAt(), ss.Steps()))
-	cl, _ := clientLines(st, snap, w-2, -1, false)
+	cl, _ := panels.Clients(st, snap, w-2, -1, false)
 	in = append(in, st.Header.Render(tr("clients  belief │ truth")))
 	in = append(in, cl...)
-	nl, _ := nodeLines(st, snap, w-2, -1, false, ss.Scenario().Lock.TTL)
+	nl, _ := panels.Nodes(st, snap, w-2, -1, false, ss.Scenario().Lock.TTL)
 	in = append(in, st.Header.Render(tr("nodes")))
 	in = append(in, nl...)
-	in = append(in, resourceLine(st, snap.Resource))
+	in = append(in, panels.ResourceLine(st, snap.Resource))
 	mt := snap.Metrics
 	in = append(in,
 		fmt.Sprintf(" violations %d · lost_updates %d · wrong_releases %d", mt.Violations, mt.LostUpdates, mt.WrongReleases),
@@ -264,8 +266,8 @@ func (m *CompareModel) column(i int, ss *scenario.Player, w, h int) []string {
 	if nz := nonZeroNew(mt); nz != "" {
 		in = append(in, " "+nz)
 	}
-	if fv := firstViolation(snap); fv != "" {
-		for _, l := range wrapIndent("✖ "+termtext.Escape(fv), w-2, 2) {
+	if fv := panels.FirstViolation(snap); fv != "" {
+		for _, l := range text.WrapIndent("✖ "+termtext.Escape(fv), w-2, 2) {
 			in = append(in, st.Bad.Render(l))
 		}
 	}
@@ -275,18 +277,18 @@ func (m *CompareModel) column(i int, ss *scenario.Player, w, h int) []string {
 	if room > 1 {
 		in = append(in, st.Header.Render(tr("log")))
 		room--
-		cols := logCols{time: timeWidth(ss.End()), proc: procWidth(snap)}
+		cols := panels.ColsFor(ss.End(), snap)
 		// The cursor's event in full (a long reply wraps), older ones a line each.
 		var cur []string
 		if n := len(evs); n > 0 {
-			cur = wrapEvent(st, evs[n-1], "", cols, w-2)
+			cur = panels.WrapEvent(st, evs[n-1], "", cols, w-2)
 			cur = cur[:min(len(cur), room)]
 			evs = evs[:n-1]
 		}
 		for _, e := range evs[max(0, len(evs)-(room-len(cur))):] {
-			in = append(in, eventLine(st, e, "", cols, false))
+			in = append(in, panels.EventLine(st, e, "", cols, false))
 		}
 		in = append(in, cur...)
 	}
-	return box(st, termtext.Escape(scenario.StrategyLabel(snap.Strategy, snap.Client)), in, w, h, false)
+	return text.Box(st, termtext.Escape(scenario.StrategyLabel(snap.Strategy, snap.Client)), in, w, h, false)
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/lockstep-sim/lockstep/views/text"
 )
 
 // Minimum terminal size; below it the TUI says so instead of drawing.
@@ -24,14 +25,14 @@ const (
 // ctx is what every screen shares: size, styles, keys, help, where files go.
 type ctx struct {
 	w, h   int
-	st     Styles
+	st     text.Styles
 	keys   KeyMap
 	help   help.Model
 	outDir string
 }
 
 func newCtx(outDir string) *ctx {
-	st := NewStyles(DefaultTheme)
+	st := text.NewStyles(text.DefaultTheme)
 	h := help.New()
 	h.Styles.ShortKey = st.Key
 	h.Styles.FullKey = st.Key

@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/lockstep-sim/lockstep/views/text"
 )
 
 // gotoPrompt is the ":" prompt: go to a true time ("12.5s", "340ms",
@@ -56,12 +57,12 @@ func parseGoto(s string, steps int, end time.Duration) (step int, at time.Durati
 			return 0, 0, false, fmt.Errorf("%q: not a time (12.5s, 340ms, 1m2s) or a step (#340)", s)
 		}
 		if f < 0 || f > end.Seconds() {
-			return 0, 0, false, fmt.Errorf("%q: the run is from 0s to %s", s, secs(end))
+			return 0, 0, false, fmt.Errorf("%q: the run is from 0s to %s", s, text.Secs(end))
 		}
 		d = time.Duration(f * float64(time.Second))
 	}
 	if d < 0 || d > end {
-		return 0, 0, false, fmt.Errorf("%q: the run is from 0s to %s", s, secs(end))
+		return 0, 0, false, fmt.Errorf("%q: the run is from 0s to %s", s, text.Secs(end))
 	}
 	return 0, d, false, nil
 }
@@ -104,12 +105,12 @@ func (g *gotoPrompt) update(msg tea.KeyMsg, steps int, end time.Duration) (ans *
 
 // footer is the footer line while the prompt is open; what says what it
 // goes to (tr("time or step")).
-func (g *gotoPrompt) footer(st Styles, what string, w int) string {
+func (g *gotoPrompt) footer(st text.Styles, what string, w int) string {
 	line := st.Focus.Render(tr("go to ")+what+": ") + g.input.View()
 	if g.err != "" {
-		return fit(line+"  "+st.Bad.Render("✖ "+g.err), w)
+		return text.Fit(line+"  "+st.Bad.Render("✖ "+g.err), w)
 	}
-	return fit(line+st.Muted.Render(tr("  enter go · esc cancel")), w)
+	return text.Fit(line+st.Muted.Render(tr("  enter go · esc cancel")), w)
 }
 
 // updateGoto handles a key while the run view's ":" prompt is open.

@@ -13,6 +13,7 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/views/text"
 )
 
 // item is one scenario in the picker. Every text it shows is the user's
@@ -29,7 +30,7 @@ func newItem(s *scenario.Scenario, cols *[2]int) item {
 
 func (i item) Title() string { return termtext.Escape(i.s.Name) }
 func (i item) Description() string {
-	return fmt.Sprintf("%-*s %s %s", i.cols[0], termtext.Escape(scenario.StrategyLabel(i.s.Lock.Strategy, i.s.Lock.Client)), padCells(expected(i.s), i.cols[1]), i.title)
+	return fmt.Sprintf("%-*s %s %s", i.cols[0], termtext.Escape(scenario.StrategyLabel(i.s.Lock.Strategy, i.s.Lock.Client)), text.Pad(expected(i.s), i.cols[1]), i.title)
 }
 
 // FilterValue starts with the name, so the filter's match positions inside
@@ -107,11 +108,6 @@ func newPicker(c *ctx, f *scenario.File) pickerModel {
 // scenarios is "1 scenario", "2 scenarios" (the catalogue's plural rules).
 func scenarios(n int) string { return tr("%d scenarios", n) }
 
-// padCells pads s with spaces to w terminal cells (a CJK rune is two).
-func padCells(s string, w int) string {
-	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
-}
-
 func (p *pickerModel) setSize(w, h int) {
 	lw := w
 	if w >= 110 {
@@ -154,20 +150,20 @@ func (p *pickerModel) view(w, h int) string {
 	lv := p.list.View()
 	lines := strings.Split(lv, "\n")
 	if w < 110 {
-		return render(fitLines(lines, w, h), h)
+		return text.Render(text.FitLines(lines, w, h), h)
 	}
 	lw := w * 11 / 20
-	left := fitLines(lines, lw, h)
+	left := text.FitLines(lines, lw, h)
 	var story []string
 	if s := p.selected(); s != nil {
-		for _, l := range wrap(termtext.Escape(s.TitleIn(lang())), w-lw-2) {
+		for _, l := range text.Wrap(termtext.Escape(s.TitleIn(lang())), w-lw-2) {
 			story = append(story, p.c.st.Header.Render(l))
 		}
 		story = append(story, "")
-		story = append(story, reflow(termtext.EscapeKeepLines(s.StoryIn(lang())), w-lw-3)...)
+		story = append(story, text.Reflow(termtext.EscapeKeepLines(s.StoryIn(lang())), w-lw-3)...)
 	}
-	right := box(p.c.st, tr("Story"), story, w-lw, h, false)
-	return render(hjoin(left, right), h)
+	right := text.Box(p.c.st, tr("Story"), story, w-lw, h, false)
+	return text.Render(text.HJoin(left, right), h)
 }
 
 // filtering reports whether the filter input has the keys.

@@ -15,6 +15,9 @@ import (
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/views/mermaid"
+	"github.com/lockstep-sim/lockstep/views/panels"
+	"github.com/lockstep-sim/lockstep/views/text"
 )
 
 // panel names the run view's focusable panels, in tab order.
@@ -51,8 +54,8 @@ type RunModel struct {
 	jump         *gotoPrompt   // the ":" prompt, when open
 	pendingFault *faults.Fault // a fault to inject, for the root model to build off the UI goroutine
 
-	cols   logCols // the log's columns, measured on first use
-	pinned *pinned // the first violation as last drawn
+	cols   panels.Cols // the log's columns, measured on first use
+	pinned *pinned     // the first violation as last drawn
 }
 
 func newRunModel(c *ctx, pl *scenario.Player) *RunModel {
@@ -348,7 +351,7 @@ func (m *RunModel) queueInject(f faults.Fault) error {
 
 // injected says that f is now in the run, the cursor just after it.
 func (m *RunModel) injected(f faults.Fault) {
-	m.setStatus(true, "injected at %s: %s (now step %d/%d; w writes it out)", secs(f.At), f, m.pl.StepAt(), m.pl.Steps())
+	m.setStatus(true, "injected at %s: %s (now step %d/%d; w writes it out)", text.Secs(f.At), f, m.pl.StepAt(), m.pl.Steps())
 	m.seeked()
 }
 
@@ -367,7 +370,7 @@ func (m *RunModel) write() {
 }
 
 func (m *RunModel) mermaid() {
-	data := []byte(MermaidEvents(m.pl.Scenario().Name, Participants(m.snap), m.pl.Events()))
+	data := []byte(mermaid.Events(m.pl.Scenario().Name, mermaid.Participants(m.snap), m.pl.Events()))
 	path, err := writeNew(m.c.outDir, m.pl.Scenario().Name, ".mmd", data)
 	if err != nil {
 		m.setStatus(false, "not written: %v", err)

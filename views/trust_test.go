@@ -12,6 +12,8 @@ import (
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/sim"
+	"github.com/lockstep-sim/lockstep/views/panels"
+	"github.com/lockstep-sim/lockstep/views/text"
 )
 
 // newModel is the TUI for f and cfg at w×h, closed when the test ends; like
@@ -367,8 +369,9 @@ func TestPickerColumnsAlign(t *testing.T) {
 func TestLogColumnsFixed(t *testing.T) {
 	m := openModel(t, "gc-pause-wrong-delete", 100, 50) // runs 50 s
 	cols := m.Run().logCols()
-	a := eventHead(sim.Event{At: 9 * time.Second, Proc: "A", Kind: "cmd"}, "  ", cols)
-	b := eventHead(sim.Event{At: 10 * time.Second, Proc: "A", Kind: "cmd"}, "  ", cols)
+	st := m.c.st
+	a := panels.EventLine(st, sim.Event{At: 9 * time.Second, Proc: "A", Kind: "cmd"}, "  ", cols, false)
+	b := panels.EventLine(st, sim.Event{At: 10 * time.Second, Proc: "A", Kind: "cmd"}, "  ", cols, false)
 	if len(a) != len(b) {
 		t.Fatalf("time column shifts at 10s:\n%q\n%q", a, b)
 	}
@@ -419,7 +422,7 @@ func TestHangPromptWatchdog(t *testing.T) {
 func TestWrap(t *testing.T) {
 	s := `✖ not injected: scenario "gc-pause-wrong-delete": unknown process "nope" in partition group 2 (known: A, B, C, redis-1) ` + strings.Repeat("x", 70) + "-y 锁锁锁"
 	for w := 2; w < 80; w++ {
-		lines := wrap(s, w)
+		lines := text.Wrap(s, w)
 		for _, l := range lines {
 			if ansi.StringWidth(l) > w {
 				t.Fatalf("w %d: %q is %d wide", w, l, ansi.StringWidth(l))

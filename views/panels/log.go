@@ -1,9 +1,9 @@
-package views
+package panels
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -14,152 +14,19 @@ import (
 	"github.com/lockstep-sim/lockstep/model/tracemsg"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/sim"
+	"github.com/lockstep-sim/lockstep/views/text"
 )
 
-// logLines is the trace around the cursor in w×h: the first violation's
-// explanation pinned on top once it has happened, wrapped so that it reads
-// in full, the story before the first event, then past events ending at the
-// cursor (▶, wrapped too: a long command reply is not cut) and the next
-// one, dimmed. cut reports that the pinned violation did not fit (v shows
-// it in full).
-func (m *RunModel) logLines(w, h int) (out []string, cut bool) {
-	st := m.c.st
-	out = make([]string, 0, h)
-	if fv := firstViolation(m.snap); fv != "" && h > 1 {
-		p := m.pinnedViolation(fv, w, h)
-		out, cut = append(out, p.lines...), p.cut
-	} else if fv != "" {
-		cut = true
-	}
-	k := m.pl.Event() - m.logBack
-	if k == 0 {
-		out = append(out, st.Header.Render(termtext.Escape(m.pl.Scenario().Title)))
-		for _, l := range reflow(termtext.EscapeKeepLines(m.pl.Scenario().StoryIn(lang())), w) {
-			if len(out) >= h-1 {
-				break
-			}
-			out = append(out, l)
-		}
-	}
-	evs := m.pl.Events()
-	room := h - len(out)
-	cols := m.logCols()
-	// The cursor's event comes first, in full; then the next one; older
-	// events, one line each, fill what is left above.
-	var cur []string
-	if k > 0 && room > 0 {
-		cur = wrapEvent(st, evs[k-1], "▶ ", cols, w)
-		if len(cur) > room {
-			cur = cur[:room]
-			cur[room-1] = fit(cur[room-1], w-1) + "…"
-		}
-	}
-	next := k < len(evs) && room > len(cur)
-	older := room - len(cur)
-	if next {
-		older--
-	}
-	for i := max(0, k-1-older); i < k-1; i++ {
-		out = append(out, eventLine(st, evs[i], "  ", cols, false))
-	}
-	out = append(out, cur...)
-	if next {
-		out = append(out, eventLine(st, evs[k], tr("· next "), cols, true))
-	}
-	return out, cut
-}
-
-// pinned is the first violation as logLines pins it, rendered: it is the
-// same every frame once it has happened, so it is built once per size.
-type pinned struct {
-	fv    string
-	w, h  int
-	lines []string
-	cut   bool
-}
-
-// pinnedViolation is fv wrapped to w and cut to h-1 lines, from the cache
-// when fv and the size are those of the last frame.
-func (m *RunModel) pinnedViolation(fv string, w, h int) *pinned {
-	if p := m.pinned; p != nil && p.fv == fv && p.w == w && p.h == h {
-		return p
-	}
-	lines := wrapIndent(tr("✖ first violation: ")+termtext.Escape(fv), w, 2)
-	p := &pinned{fv: fv, w: w, h: h}
-	if room := h - 1; len(lines) > room { // a line stays for the cursor's event
-		lines, p.cut = lines[:room], true
-		lines[room-1] = fit(lines[room-1], w-len(cutMark)) + cutMark
-	}
-	for i, l := range lines {
-		lines[i] = m.c.st.Bad.Render(l)
-	}
-	p.lines = lines
-	m.pinned = p
-	return p
-}
-
-// detailLines is the v page: the first violation and the events at and
-// after the cursor, each in full, in w×h.
-func (m *RunModel) detailLines(w, h int) []string {
-	st := m.c.st
-	out := []string{st.Header.Render(tr("First violation"))}
-	if fv := firstViolation(m.snap); fv != "" {
-		for _, l := range wrapIndent(termtext.Escape(fv), w, 0) {
-			out = append(out, st.Bad.Render(l))
-		}
-	} else {
-		out = append(out, tr("none so far"))
-	}
-	evs, k := m.pl.Events(), m.pl.Event()-m.logBack
-	cols := m.logCols()
-	if k > 0 {
-		where := tr(", at the cursor")
-		if m.logBack > 0 {
-			where = tr(", where the log is scrolled to")
-		}
-		out = append(out, "", st.Header.Render(fmt.Sprintf(tr("Event %d of %d%s"), k, len(evs), where)))
-		out = append(out, wrapEvent(st, evs[k-1], "", cols, w)...)
-	}
-	if k < len(evs) {
-		out = append(out, "", st.Header.Render(tr("Next event")))
-		out = append(out, wrapEvent(st, evs[k], "", cols, w)...)
-	}
-	return fitLines(out, w, h)
-}
-
-// cutMark ends the pinned violation when the log is too short for it.
-const cutMark = " …v"
-
-// wrapIndent wraps s to w columns, the lines after the first indented by
-// indent spaces.
-func wrapIndent(s string, w, indent int) []string {
-	if w <= indent+8 {
-		return []string{s}
-	}
-	lines := wrap(s, w)
-	out := lines[:1]
-	if len(lines) > 1 {
-		pad := strings.Repeat(" ", indent)
-		for _, l := range wrap(strings.Join(lines[1:], " "), w-indent) {
-			out = append(out, pad+l)
-		}
-	}
-	return out
-}
-
-// logCols are the widths of the log's time and process columns, fixed for
+// Cols are the widths of the log's time and process columns, fixed for
 // the whole run so that the columns never shift as the cursor moves.
-type logCols struct{ time, proc int }
+type Cols struct{ Time, Proc int }
 
-// logCols measures once per run: the end and the names never change.
-func (m *RunModel) logCols() logCols {
-	if m.cols == (logCols{}) {
-		m.cols = logCols{time: timeWidth(m.pl.End()), proc: procWidth(m.snap)}
-	}
-	return m.cols
+// ColsFor are the columns of a run that ends at end, with snap's processes.
+func ColsFor(end time.Duration, snap scenario.Snapshot) Cols {
+	return Cols{Time: timeWidth(end), Proc: procWidth(snap)}
 }
 
-// timeWidth is the width of secs(t) for every t up to end: "9.000s" and
+// timeWidth is the width of text.Secs(t) for every t up to end: "9.000s" and
 // "10.000s" line up when the run lasts past 10 s.
 func timeWidth(end interface{ Seconds() float64 }) int {
 	return len(strconv.FormatFloat(end.Seconds(), 'f', 3, 64)) + 1
@@ -185,7 +52,7 @@ func procWidth(snap scenario.Snapshot) int {
 }
 
 // eventHead is an event's columns before its message.
-func eventHead(e sim.Event, prefix string, c logCols) string {
+func eventHead(e sim.Event, prefix string, c Cols) string {
 	var b strings.Builder
 	writeHead(&b, e, prefix, c, 0)
 	return b.String()
@@ -194,12 +61,12 @@ func eventHead(e sim.Event, prefix string, c logCols) string {
 // writeHead writes eventHead to b, grown for it and extra bytes more: the
 // log draws every line of it every frame, so it is built without fmt, in
 // one allocation. Padding counts runes, as fmt's %*s does.
-func writeHead(b *strings.Builder, e sim.Event, prefix string, c logCols, extra int) {
+func writeHead(b *strings.Builder, e sim.Event, prefix string, c Cols, extra int) {
 	var num [24]byte
 	t := strconv.AppendFloat(num[:0], e.At.Seconds(), 'f', 3, 64)
 	proc, kind := termtext.Escape(e.Proc), termtext.Escape(e.Kind)
-	tPad := max(0, c.time-len(t)-1)
-	pPad := max(0, c.proc-utf8.RuneCountInString(proc))
+	tPad := max(0, c.Time-len(t)-1)
+	pPad := max(0, c.Proc-utf8.RuneCountInString(proc))
 	kPad := max(0, 9-utf8.RuneCountInString(kind))
 	b.Grow(len(prefix) + tPad + len(t) + 1 + 1 + len(proc) + pPad + 1 + len(kind) + kPad + 1 + extra)
 	b.WriteString(prefix)
@@ -220,7 +87,7 @@ func writeSpaces(b *strings.Builder, n int) {
 	}
 }
 
-func eventStyle(st Styles, e sim.Event, future bool) func(...string) string {
+func eventStyle(st text.Styles, e sim.Event, future bool) func(...string) string {
 	switch {
 	case future:
 		return st.Muted.Render
@@ -234,7 +101,9 @@ func eventStyle(st Styles, e sim.Event, future bool) func(...string) string {
 
 func plain(s ...string) string { return strings.Join(s, " ") }
 
-func eventLine(st Styles, e sim.Event, prefix string, c logCols, future bool) string {
+// EventLine is e on one line: its columns (c), then its message in the
+// TUI's language, styled by kind (dimmed when future).
+func EventLine(st text.Styles, e sim.Event, prefix string, c Cols, future bool) string {
 	msg := termtext.Escape(eventText(e))
 	var b strings.Builder
 	writeHead(&b, e, prefix, c, len(msg))
@@ -253,18 +122,18 @@ func eventLine(st Styles, e sim.Event, prefix string, c logCols, future bool) st
 	return s
 }
 
-// wrapEvent is e over as many lines as w needs, the message's continuation
+// WrapEvent is e over as many lines as w needs, the message's continuation
 // lines under its first column.
-func wrapEvent(st Styles, e sim.Event, prefix string, c logCols, w int) []string {
+func WrapEvent(st text.Styles, e sim.Event, prefix string, c Cols, w int) []string {
 	head := eventHead(e, prefix, c)
 	hw := ansi.StringWidth(head)
 	msg := termtext.Escape(eventText(e))
 	var lines []string
 	if w-hw < 16 {
-		lines = wrapIndent(head+msg, w, 2)
+		lines = text.WrapIndent(head+msg, w, 2)
 	} else {
 		pad := strings.Repeat(" ", hw)
-		for i, l := range wrap(msg, w-hw) {
+		for i, l := range text.Wrap(msg, w-hw) {
 			if i == 0 {
 				lines = append(lines, head+l)
 			} else {
@@ -279,9 +148,9 @@ func wrapEvent(st Styles, e sim.Event, prefix string, c logCols, w int) []string
 	return lines
 }
 
-// metricsBar is the checker's counters on one line; a counter that changed
+// MetricsBar is the checker's counters on one line; a counter that changed
 // with the last move is highlighted and marked ▲.
-func metricsBar(st Styles, m, prev model.Metrics, w int) string {
+func MetricsBar(st text.Styles, m, prev model.Metrics, w int) string {
 	verdict := st.Good.Render(tr("✓ SAFE so far"))
 	if !m.Safe {
 		verdict = st.Bad.Render(tr("✖ UNSAFE"))
@@ -350,8 +219,8 @@ func eventText(e sim.Event) string {
 	return e.Msg
 }
 
-// firstViolation is the snapshot's first violation in the TUI's language.
-func firstViolation(s scenario.Snapshot) string {
+// FirstViolation is the snapshot's first violation in the TUI's language.
+func FirstViolation(s scenario.Snapshot) string {
 	if i18n.Current() == i18n.ZH && s.FirstViolationPhrase.ID != "" {
 		return s.FirstViolationPhrase.In(lang())
 	}
