@@ -14,6 +14,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/views/picker"
 	"github.com/lockstep-sim/lockstep/views/text"
 )
 
@@ -50,7 +51,7 @@ type Model struct {
 	file     *scenario.File
 	cfg      Config
 	screen   screen
-	picker   pickerModel
+	picker   picker.Model
 	run      *RunModel
 	cmp      *CompareModel
 	showHelp bool
@@ -66,7 +67,7 @@ type Model struct {
 // New makes the TUI for f.
 func New(f *scenario.File, cfg Config) (*Model, error) {
 	c := newCtx(cfg.OutDir)
-	m := &Model{c: c, file: f, cfg: cfg, picker: newPicker(c, f), ready: make(chan struct{})}
+	m := &Model{c: c, file: f, cfg: cfg, picker: picker.New(c.st, f), ready: make(chan struct{})}
 	if cfg.Open == "" {
 		close(m.ready)
 		return m, nil
@@ -175,7 +176,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.w, m.c.h = msg.Width, msg.Height
-		m.picker.setSize(msg.Width, msg.Height)
+		m.picker.SetSize(msg.Width, msg.Height)
 		return m, nil
 	case tea.KeyMsg:
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
@@ -189,7 +190,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		prompting := (m.screen == screenRun && (m.run.prompt != nil || m.run.jump != nil)) ||
 			(m.screen == screenCompare && m.cmp.Prompting())
-		filtering := m.screen == screenPicker && m.picker.filtering()
+		filtering := m.screen == screenPicker && m.picker.Filtering()
 		if !prompting && !filtering {
 			if m.showHelp {
 				m.showHelp = false
@@ -210,12 +211,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		switch m.screen {
 		case screenPicker:
 			if msg.Type == tea.KeyEnter {
-				s := m.picker.selected()
+				s := m.picker.Selected()
 				if filtering {
 					// One enter takes the filter and opens its first match.
-					term := m.picker.list.FilterValue()
-					s = m.picker.firstMatch()
-					m.picker.update(msg)
+					term := m.picker.FilterValue()
+					s = m.picker.FirstMatch()
+					m.picker.Update(msg)
 					if s == nil {
 						m.err = tr("%q matches no scenario (esc clears the filter)", term)
 					}
@@ -228,7 +229,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				}
 				return m, nil
 			}
-			return m, m.picker.update(msg)
+			return m, m.picker.Update(msg)
 		case screenRun:
 			if !prompting {
 				switch {
@@ -257,7 +258,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case list.FilterMatchesMsg:
 		// The filter's results reach the list even when a scenario was
 		// opened before they arrived (esc comes back to them).
-		return m, m.picker.update(msg)
+		return m, m.picker.Update(msg)
 	case builtMsg:
 		return m, m.onBuilt(msg)
 	case buildTickMsg:
@@ -275,7 +276,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.screen == screenPicker {
-		return m, m.picker.update(msg)
+		return m, m.picker.Update(msg)
 	}
 	return m, nil
 }
@@ -309,7 +310,7 @@ func (m *Model) View() string {
 	case screenCompare:
 		return m.cmp.View()
 	}
-	v := m.picker.view(w, h)
+	v := m.picker.View(w, h)
 	if m.err != "" {
 		lines := strings.Split(v, "\n")
 		lines[len(lines)-1] = text.Fit(m.c.st.Bad.Render("✖ "+termtext.Escape(m.err)), w)

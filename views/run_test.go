@@ -368,7 +368,7 @@ func TestTypedAheadKeys(t *testing.T) {
 	t.Cleanup(m.Close)
 	m.Update(teaSize(120, 35))
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/counter")})
-	if got := m.picker.list.FilterValue(); got != "counter" {
+	if got := m.picker.FilterValue(); got != "counter" {
 		t.Fatalf("filter %q after typing /counter in one burst", got)
 	}
 	r := openModel(t, "gc-pause-wrong-delete", 100, 30)
