@@ -15,6 +15,7 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/views/picker"
+	"github.com/lockstep-sim/lockstep/views/play"
 	"github.com/lockstep-sim/lockstep/views/text"
 )
 
@@ -266,7 +267,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.buildTicker(msg.id)
 		}
 		return m, nil
-	case tickMsg:
+	case play.Tick:
 		switch {
 		case m.screen == screenRun:
 			return m, m.run.Update(msg)

@@ -1,8 +1,6 @@
 package views
 
 import (
-	"time"
-
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/lockstep-sim/lockstep/views/text"
 )
@@ -11,15 +9,6 @@ import (
 const (
 	MinWidth  = 60
 	MinHeight = 16
-)
-
-// Play loop timing: a tick every frame; each advances the cursor by speed ×
-// frame of simulated time.
-const (
-	frame        = 50 * time.Millisecond
-	defaultSpeed = 2.0      // simulated seconds per wall second
-	minSpeed     = 1.0 / 64 // 1/64 s per s
-	maxSpeed     = 4096.0
 )
 
 // ctx is what every screen shares: size, styles, keys, help, where files go.

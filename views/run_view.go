@@ -38,7 +38,7 @@ func (m *RunModel) View() string {
 func (m *RunModel) header(w int) string {
 	st := m.c.st
 	play := tr("❚❚ paused")
-	if m.clock.playing {
+	if m.clock.Playing() {
 		play = tr("▶ playing")
 	}
 	if m.pl.AtEnd() {
@@ -49,14 +49,14 @@ func (m *RunModel) header(w int) string {
 		inj = fmt.Sprintf(tr(" │ %d injected"), n)
 	}
 	full := fmt.Sprintf(tr("%s │ %s │ t %s │ %s %s │ seed %d │ step %d/%d │ %s%s"),
-		st.Title.Render("lockstep"), st.Header.Render(termtext.Escape(m.pl.Scenario().Name)), text.Secs(m.pl.Now()), play, text.SpeedLabel(m.clock.speed),
+		st.Title.Render("lockstep"), st.Header.Render(termtext.Escape(m.pl.Scenario().Name)), text.Secs(m.pl.Now()), play, text.SpeedLabel(m.clock.Speed()),
 		m.snap.Seed, m.pl.StepAt(), m.pl.Steps(), termtext.Escape(scenario.StrategyLabel(m.snap.Strategy, m.snap.Client)), inj)
 	if ansi.StringWidth(full) <= w {
 		return text.Fit(full, w)
 	}
 	// Narrow: the scenario, time, play state and event count matter most.
 	return text.Fit(fmt.Sprintf(tr("%s │ t %s │ %s %s │ step %d/%d │ seed %d │ %s%s"),
-		st.Header.Render(termtext.Escape(m.pl.Scenario().Name)), text.Secs(m.pl.Now()), play, text.SpeedLabel(m.clock.speed),
+		st.Header.Render(termtext.Escape(m.pl.Scenario().Name)), text.Secs(m.pl.Now()), play, text.SpeedLabel(m.clock.Speed()),
 		m.pl.StepAt(), m.pl.Steps(), m.snap.Seed, termtext.Escape(scenario.StrategyLabel(m.snap.Strategy, m.snap.Client)), inj), w)
 }
 

@@ -26,7 +26,7 @@ func NewTrace(pl *scenario.Player, cfg Config) *Model {
 // simulation, and reports whether it did.
 func (m *RunModel) refuseRecorded() bool {
 	if why := m.pl.Recorded(); why != "" {
-		m.clock.stop()
+		m.clock.Stop()
 		m.setStatus(false, "%s", why)
 		return true
 	}

@@ -1,4 +1,9 @@
-package views
+// Package play is the one play loop of the TUI's run and compare views: a
+// clock that turns ticks × speed into a target true time and moves the
+// players it drives (one in the run view, two on one cursor in compare)
+// there, skipping idle stretches. What a view shows and when it says the
+// run is over stay in the view.
+package play
 
 import (
 	"time"
@@ -8,98 +13,116 @@ import (
 	"github.com/lockstep-sim/lockstep/scenario"
 )
 
-// tickMsg drives the play loop. gen is the generation it was armed in: a
+// Play loop timing: a tick every Frame; each advances the cursor by speed ×
+// Frame of simulated time.
+const (
+	Frame        = 50 * time.Millisecond
+	DefaultSpeed = 2.0      // simulated seconds per wall second
+	MinSpeed     = 1.0 / 64 // 1/64 s per s
+	MaxSpeed     = 4096.0
+)
+
+// Tick drives the play loop. Gen is the generation it was armed in: a
 // pause, seek or speed change bumps the clock's generation, so a tick still
 // in flight from before is recognised as stale and dropped, and the loop
 // never runs twice.
-type tickMsg struct{ gen int }
+type Tick struct{ Gen int }
 
 func tick(gen int) tea.Cmd {
-	return tea.Tick(frame, func(time.Time) tea.Msg { return tickMsg{gen} })
+	return tea.Tick(Frame, func(time.Time) tea.Msg { return Tick{gen} })
 }
 
-// clock is the one play loop of the run and compare views: it turns ticks
-// × speed into a target true time and moves the players (one in the run
-// view, two on one cursor in compare) there. What a view shows and when
-// it says the run is over stay in the view.
-type clock struct {
+// Clock is the play loop's state: playing or not, the speed, and the
+// generation of the ticks it arms.
+type Clock struct {
 	playing bool
 	speed   float64 // simulated seconds per wall second
 	gen     int
 }
 
-func newClock() clock { return clock{speed: defaultSpeed} }
+// New is a paused clock at DefaultSpeed.
+func New() Clock { return Clock{speed: DefaultSpeed} }
 
-// rearm starts a new generation after the cursor jumped or the speed
+// Playing reports whether the clock plays.
+func (c *Clock) Playing() bool { return c.playing }
+
+// Speed is the simulated seconds per wall second.
+func (c *Clock) Speed() float64 { return c.speed }
+
+// Gen is the generation of the ticks the clock arms now (tests send
+// Tick{Gen: c.Gen()} for the tick in flight).
+func (c *Clock) Gen() int { return c.gen }
+
+// Rearm starts a new generation after the cursor jumped or the speed
 // changed: ticks in flight are stale. It returns the next tick when
 // playing.
-func (c *clock) rearm() tea.Cmd {
+func (c *Clock) Rearm() tea.Cmd {
 	c.gen++
-	return c.next()
+	return c.Next()
 }
 
-// next arms the next tick of the current generation, when playing.
-func (c *clock) next() tea.Cmd {
+// Next arms the next tick of the current generation, when playing.
+func (c *Clock) Next() tea.Cmd {
 	if c.playing {
 		return tick(c.gen)
 	}
 	return nil
 }
 
-// toggle plays or pauses.
-func (c *clock) toggle() tea.Cmd {
+// Toggle plays or pauses.
+func (c *Clock) Toggle() tea.Cmd {
 	c.playing = !c.playing
-	return c.rearm()
+	return c.Rearm()
 }
 
-// stop pauses, when playing; the tick in flight dies.
-func (c *clock) stop() {
+// Stop pauses, when playing; the tick in flight dies.
+func (c *Clock) Stop() {
 	if c.playing {
 		c.playing = false
 		c.gen++
 	}
 }
 
-// faster doubles the speed, up to maxSpeed.
-func (c *clock) faster() tea.Cmd {
-	c.speed = min(c.speed*2, maxSpeed)
-	return c.rearm()
+// Faster doubles the speed, up to MaxSpeed.
+func (c *Clock) Faster() tea.Cmd {
+	c.speed = min(c.speed*2, MaxSpeed)
+	return c.Rearm()
 }
 
-// slower halves the speed, down to minSpeed.
-func (c *clock) slower() tea.Cmd {
-	c.speed = max(c.speed/2, minSpeed)
-	return c.rearm()
+// Slower halves the speed, down to MinSpeed.
+func (c *Clock) Slower() tea.Cmd {
+	c.speed = max(c.speed/2, MinSpeed)
+	return c.Rearm()
 }
 
-// advance handles a tick: false when it is stale (armed before a pause,
+// Advance handles a tick: false when it is stale (armed before a pause,
 // seek or speed change). Otherwise every player goes to now + speed ×
-// frame, clamped to the end of the longest of their runs, and advance
+// Frame, clamped to the end of the longest of their runs, and advance
 // returns that time. The caller redraws and calls next or stop.
-func (c *clock) advance(msg tickMsg, now time.Duration, ps ...*scenario.Player) (time.Duration, bool) {
-	if msg.gen != c.gen || !c.playing {
+func (c *Clock) Advance(msg Tick, now time.Duration, ps ...*scenario.Player) (time.Duration, bool) {
+	if msg.Gen != c.gen || !c.playing {
 		return 0, false
 	}
 	var end time.Duration
 	for _, p := range ps {
 		end = max(end, p.End())
 	}
-	t := min(skipIdle(now+time.Duration(c.speed*float64(frame)), c.speed, ps), end)
+	t := min(skipIdle(now+time.Duration(c.speed*float64(Frame)), c.speed, ps), end)
 	for _, p := range ps {
 		p.SeekTime(t)
 	}
 	return t, true
 }
 
-// maxIdle is the longest stretch of wall time that play spends where
+// MaxIdle is the longest stretch of wall time that play spends where
 // nothing happens. A run plays to its duration, so after the last client
 // is done (counter-30x200: half an hour) or inside a long wait, play would
 // otherwise show a still screen for minutes at the chosen speed.
-const maxIdle = 5 * time.Second
+const MaxIdle = 5 * time.Second
 
 // skipIdle moves target t forward over idle time: when no player has a
-// step before t and the earliest next step lies more than maxIdle of play
-// ahead, play jumps to maxIdle before it, so the last seconds before the
+// step before t and the earliest next step lies more than MaxIdle of play
+// ahead, play jumps to MaxIdle before it, so the last seconds before the
 // event still run at the chosen speed.
 func skipIdle(t time.Duration, speed float64, ps []*scenario.Player) time.Duration {
 	next, ok := time.Duration(0), false
@@ -111,5 +134,5 @@ func skipIdle(t time.Duration, speed float64, ps []*scenario.Player) time.Durati
 	if !ok || next <= t {
 		return t
 	}
-	return max(t, next-time.Duration(speed*float64(maxIdle)))
+	return max(t, next-time.Duration(speed*float64(MaxIdle)))
 }
