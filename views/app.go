@@ -1,6 +1,9 @@
 // Package views is lockstep's terminal interface: a picker of scenarios, the
 // run view (step, play, inject faults, export), the compare view and help.
 // Views draw from scenario.Snapshots and never poke the simulated world.
+// This package holds the screens that share state (the app, the run and
+// compare views, the fault prompt, the builds); the parts with none or
+// their own are sub-packages: picker, play, jump, panels, mermaid, text.
 package views
 
 import (
