@@ -15,16 +15,7 @@ import (
 	"github.com/alicebob/miniredis/v2/server"
 )
 
-// Package fastpath answers the lock commands of a node's store in Go
-// instead of through miniredis's dispatcher and its Lua: Go twins of the
-// project's Lua scripts (and of the real libraries' ones the harness
-// sends), and the hot plain commands. Each answer must give the reply and
-// the data miniredis would, byte for byte; the differential and
-// conformance tests of model/redis compare the two paths. It works on the
-// store's miniredis through Host and knows nothing of the store's effects,
-// expiry clock or connections beyond what Host says.
-//
-// The store (Store.Exec) asks the fast path (Answer) first for every
+// The Lua fast path. The store (Store.Exec) asks the fast path (Answer) first for every
 // command a client sends to a master: scripts here, plain lock commands in
 // plain.go.
 //
