@@ -303,7 +303,9 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 		r.touched = nil
 		var x bool
 		if key != "" {
-			if seen, exists := s.fast.Seen(); seen == key {
+			// Only the fast path's own answer says what it saw (a
+			// connection in MULTI never asked it).
+			if seen, exists := s.fast.Seen(); s.fastDone && seen == key {
 				x = exists
 			} else {
 				x = s.db().Exists(key)
