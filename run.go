@@ -13,7 +13,7 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/model/tracelog"
 	"github.com/lockstep-sim/lockstep/scenario"
-	"github.com/lockstep-sim/lockstep/views"
+	"github.com/lockstep-sim/lockstep/views/mermaid"
 )
 
 const runSynopsis = `Usage: lockstep run [-f FILE] [-s NAME]... [--seed N] [--budget N] [--lua MODE]
@@ -153,7 +153,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 // runMermaid prints each scenario's diagram.
 func runMermaid(todo []*scenario.Scenario, opts scenario.Options, stdout, stderr io.Writer) int {
 	for _, s := range todo {
-		d, err := views.MermaidScenario(s, opts)
+		d, err := mermaid.Scenario(s, opts)
 		if err != nil {
 			return failf(stderr, "run", "%v", err)
 		}

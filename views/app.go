@@ -1,6 +1,9 @@
 // Package views is lockstep's terminal interface: a picker of scenarios, the
 // run view (step, play, inject faults, export), the compare view and help.
 // Views draw from scenario.Snapshots and never poke the simulated world.
+// This package holds the screens that share state (the app, the run and
+// compare views, the fault prompt, the builds); the parts with none or
+// their own are sub-packages: picker, play, jump, panels, mermaid, text.
 package views
 
 import (
@@ -14,6 +17,9 @@ import (
 
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/views/picker"
+	"github.com/lockstep-sim/lockstep/views/play"
+	"github.com/lockstep-sim/lockstep/views/text"
 )
 
 // Config says how the TUI starts.
@@ -49,7 +55,7 @@ type Model struct {
 	file     *scenario.File
 	cfg      Config
 	screen   screen
-	picker   pickerModel
+	picker   picker.Model
 	run      *RunModel
 	cmp      *CompareModel
 	showHelp bool
@@ -65,7 +71,7 @@ type Model struct {
 // New makes the TUI for f.
 func New(f *scenario.File, cfg Config) (*Model, error) {
 	c := newCtx(cfg.OutDir)
-	m := &Model{c: c, file: f, cfg: cfg, picker: newPicker(c, f), ready: make(chan struct{})}
+	m := &Model{c: c, file: f, cfg: cfg, picker: picker.New(c.st, f), ready: make(chan struct{})}
 	if cfg.Open == "" {
 		close(m.ready)
 		return m, nil
@@ -174,7 +180,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.w, m.c.h = msg.Width, msg.Height
-		m.picker.setSize(msg.Width, msg.Height)
+		m.picker.SetSize(msg.Width, msg.Height)
 		return m, nil
 	case tea.KeyMsg:
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
@@ -188,7 +194,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		prompting := (m.screen == screenRun && (m.run.prompt != nil || m.run.jump != nil)) ||
 			(m.screen == screenCompare && m.cmp.Prompting())
-		filtering := m.screen == screenPicker && m.picker.filtering()
+		filtering := m.screen == screenPicker && m.picker.Filtering()
 		if !prompting && !filtering {
 			if m.showHelp {
 				m.showHelp = false
@@ -209,12 +215,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		switch m.screen {
 		case screenPicker:
 			if msg.Type == tea.KeyEnter {
-				s := m.picker.selected()
+				s := m.picker.Selected()
 				if filtering {
 					// One enter takes the filter and opens its first match.
-					term := m.picker.list.FilterValue()
-					s = m.picker.firstMatch()
-					m.picker.update(msg)
+					term := m.picker.FilterValue()
+					s = m.picker.FirstMatch()
+					m.picker.Update(msg)
 					if s == nil {
 						m.err = tr("%q matches no scenario (esc clears the filter)", term)
 					}
@@ -227,7 +233,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				}
 				return m, nil
 			}
-			return m, m.picker.update(msg)
+			return m, m.picker.Update(msg)
 		case screenRun:
 			if !prompting {
 				switch {
@@ -256,7 +262,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case list.FilterMatchesMsg:
 		// The filter's results reach the list even when a scenario was
 		// opened before they arrived (esc comes back to them).
-		return m, m.picker.update(msg)
+		return m, m.picker.Update(msg)
 	case builtMsg:
 		return m, m.onBuilt(msg)
 	case buildTickMsg:
@@ -264,7 +270,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.buildTicker(msg.id)
 		}
 		return m, nil
-	case tickMsg:
+	case play.Tick:
 		switch {
 		case m.screen == screenRun:
 			return m, m.run.Update(msg)
@@ -274,7 +280,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.screen == screenPicker {
-		return m, m.picker.update(msg)
+		return m, m.picker.Update(msg)
 	}
 	return m, nil
 }
@@ -294,7 +300,7 @@ func (m *Model) View() string {
 		return ""
 	}
 	if w < MinWidth || h < MinHeight {
-		return tooSmall(w, h, MinWidth, MinHeight)
+		return text.TooSmall(w, h, MinWidth, MinHeight)
 	}
 	if m.build != nil {
 		return m.buildView(w)
@@ -308,10 +314,10 @@ func (m *Model) View() string {
 	case screenCompare:
 		return m.cmp.View()
 	}
-	v := m.picker.view(w, h)
+	v := m.picker.View(w, h)
 	if m.err != "" {
 		lines := strings.Split(v, "\n")
-		lines[len(lines)-1] = fit(m.c.st.Bad.Render("✖ "+termtext.Escape(m.err)), w)
+		lines[len(lines)-1] = text.Fit(m.c.st.Bad.Render("✖ "+termtext.Escape(m.err)), w)
 		v = strings.Join(lines, "\n")
 	}
 	return v
@@ -332,7 +338,7 @@ func (m *Model) helpView(w, h int) string {
 			tr("Both columns share one true-time cursor; each has its own verdict."),
 			tr("g goes to the next fault or violation on either side; : goes to a true time"),
 			tr("(each side counts its own steps, so #N is the run view's)."))
-		return render(box(st, tr("Help"), lines, w, h, true), h)
+		return text.Render(text.Box(st, tr("Help"), lines, w, h, true), h)
 	}
 	lines = append(lines, "",
 		tr("Faults strike the selected process (tab to Clients, Nodes or Resource, ↑/↓"),
@@ -347,7 +353,7 @@ func (m *Model) helpView(w, h int) string {
 		tr("⚠ marks a client whose belief and truth disagree."),
 		tr("Nodes: ● up ✖ down ◌ refusing (loading) ⇹ partitioned; TTL bars by the node's clock."),
 	)
-	return render(box(st, tr("Help"), lines, w, h, true), h)
+	return text.Render(text.Box(st, tr("Help"), lines, w, h, true), h)
 }
 
 // helpGroups are the keys that work on the current screen, by purpose.

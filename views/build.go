@@ -13,6 +13,7 @@ import (
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/sim"
+	"github.com/lockstep-sim/lockstep/views/text"
 )
 
 // A build plays runs to their end (a Player's oracle) off the UI
@@ -168,7 +169,7 @@ func (m *Model) buildKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 // buildLine is the progress line shown while a build runs.
 func (m *Model) buildLine(w int) string {
 	st := m.c.st
-	return fit(st.Info.Render(tr("⧗ %s… %s events", m.build.what, thousands(m.build.events.Load())))+
+	return text.Fit(st.Info.Render(tr("⧗ %s… %s events", m.build.what, thousands(m.build.events.Load())))+
 		st.Muted.Render(tr("  q quit · esc cancel")), w)
 }
 
@@ -289,7 +290,7 @@ func (m *Model) buildInject(f faults.Fault) tea.Cmd {
 		return nil
 	}
 	s := r.pl.Scenario()
-	return m.startBuild(tr("injecting %s at %s", f, secs(f.At)), func(ctx context.Context, p *atomic.Int64) ([]*scenario.Player, error) {
+	return m.startBuild(tr("injecting %s at %s", f, text.Secs(f.At)), func(ctx context.Context, p *atomic.Int64) ([]*scenario.Player, error) {
 		ss, err := scenario.OpenContext(ctx, s, opts, p)
 		if err != nil {
 			return nil, err

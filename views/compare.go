@@ -11,6 +11,10 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/views/jump"
+	"github.com/lockstep-sim/lockstep/views/panels"
+	"github.com/lockstep-sim/lockstep/views/play"
+	"github.com/lockstep-sim/lockstep/views/text"
 )
 
 // CompareModel shows one scenario under two strategies side by side with
@@ -21,16 +25,16 @@ type CompareModel struct {
 	snaps  [2]scenario.Snapshot
 	prev   [2]model.Metrics
 	at     time.Duration
-	clock  clock
+	clock  play.Clock
 	status string
-	back   string      // where esc goes: "back to the run" or tr("back to scenarios")
-	jump   *gotoPrompt // the ":" prompt, when open (times only: each side counts its own steps)
+	back   string       // where esc goes: "back to the run" or tr("back to scenarios")
+	jump   *jump.Prompt // the ":" prompt, when open (times only: each side counts its own steps)
 }
 
 // openCompare shows two runs of one scenario (built by the root
 // model's buildCompare) side by side, at true time at.
 func openCompare(c *ctx, sides [2]*scenario.Player, at time.Duration) *CompareModel {
-	m := &CompareModel{c: c, clock: newClock(), sides: sides, back: tr("back to scenarios")}
+	m := &CompareModel{c: c, clock: play.New(), sides: sides, back: tr("back to scenarios")}
 	m.seek(at)
 	return m
 }
@@ -67,7 +71,7 @@ func (m *CompareModel) seek(t time.Duration) tea.Cmd {
 func (m *CompareModel) moved(t time.Duration) tea.Cmd {
 	m.at = t
 	m.refresh()
-	return m.clock.rearm()
+	return m.clock.Rearm()
 }
 
 func (m *CompareModel) end() time.Duration { return max(m.sides[0].End(), m.sides[1].End()) }
@@ -75,13 +79,13 @@ func (m *CompareModel) end() time.Duration { return max(m.sides[0].End(), m.side
 // Update handles a message for the compare view.
 func (m *CompareModel) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case tickMsg:
-		t, ok := m.clock.advance(msg, m.at, m.sides[0], m.sides[1])
+	case play.Tick:
+		t, ok := m.clock.Advance(msg, m.at, m.sides[0], m.sides[1])
 		if !ok {
 			return nil
 		}
 		if t >= m.end() {
-			m.clock.stop()
+			m.clock.Stop()
 		}
 		return m.moved(t)
 	case tea.KeyMsg:
@@ -96,7 +100,7 @@ func (m *CompareModel) Update(msg tea.Msg) tea.Cmd {
 // updateGoto handles a key while the ":" prompt is open: the answer moves
 // both sides to that true time.
 func (m *CompareModel) updateGoto(msg tea.KeyMsg) tea.Cmd {
-	ans, closed, cmd := m.jump.update(msg, -1, m.end())
+	ans, closed, cmd := m.jump.Update(msg, -1, m.end())
 	if !closed {
 		return cmd
 	}
@@ -107,7 +111,7 @@ func (m *CompareModel) updateGoto(msg tea.KeyMsg) tea.Cmd {
 		}
 		return cmd
 	}
-	return m.seek(ans.at)
+	return m.seek(ans.At)
 }
 
 // Prompting reports whether the ":" prompt is open (its keys are text).
@@ -118,7 +122,7 @@ func (m *CompareModel) onKey(msg tea.KeyMsg) tea.Cmd {
 	m.status = ""
 	switch {
 	case key.Matches(msg, k.Play):
-		return m.clock.toggle()
+		return m.clock.Toggle()
 	case key.Matches(msg, k.Step):
 		next, ok := m.nearest((*scenario.Player).NextTime, true)
 		return m.seekTo(next, ok, tr("both runs are over"))
@@ -130,16 +134,16 @@ func (m *CompareModel) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.End):
 		return m.seek(m.end())
 	case key.Matches(msg, k.Goto):
-		m.clock.stop()
-		m.jump = newGotoPrompt(false)
+		m.clock.Stop()
+		m.jump = jump.New(false)
 		return nil
 	case key.Matches(msg, k.NextMark):
 		next, ok := m.nearest((*scenario.Player).NextMarkTime, true)
 		return m.seekTo(next, ok, tr("no fault or violation after the cursor on either side"))
 	case key.Matches(msg, k.Faster):
-		return m.clock.faster()
+		return m.clock.Faster()
 	case key.Matches(msg, k.Slower):
-		return m.clock.slower()
+		return m.clock.Slower()
 	}
 	return nil
 }
@@ -208,16 +212,16 @@ func (k KeyMap) compareShort(back string) []key.Binding {
 func (m *CompareModel) View() string {
 	w, h := m.c.w, m.c.h
 	if w < MinWidth || h < MinHeight {
-		return tooSmall(w, h, MinWidth, MinHeight)
+		return text.TooSmall(w, h, MinWidth, MinHeight)
 	}
 	st := m.c.st
 	play := tr("❚❚ paused")
-	if m.clock.playing {
+	if m.clock.Playing() {
 		play = tr("▶ playing")
 	}
 	s0 := m.sides[0].Scenario()
-	header := fit(fmt.Sprintf(tr("%s │ compare %s │ t %s │ %s %s │ %s vs %s"),
-		st.Title.Render("lockstep"), st.Header.Render(termtext.Escape(s0.Name)), secs(m.at), play, speedLabel(m.clock.speed),
+	header := text.Fit(fmt.Sprintf(tr("%s │ compare %s │ t %s │ %s %s │ %s vs %s"),
+		st.Title.Render("lockstep"), st.Header.Render(termtext.Escape(s0.Name)), text.Secs(m.at), play, text.SpeedLabel(m.clock.Speed()),
 		termtext.Escape(scenario.StrategyLabel(m.snaps[0].Strategy, m.snaps[0].Client)), termtext.Escape(scenario.StrategyLabel(m.snaps[1].Strategy, m.snaps[1].Client))), w)
 	lw := w / 2
 	cols := make([][]string, 2)
@@ -230,14 +234,14 @@ func (m *CompareModel) View() string {
 	}
 	foot := m.status
 	if m.jump != nil {
-		foot = m.jump.footer(st, tr("time"), w)
+		foot = m.jump.Footer(st, tr("time"), w)
 	} else if foot == "" {
 		m.c.help.Width = w
 		foot = m.c.help.ShortHelpView(m.c.keys.compareShort(m.back))
 	}
-	lines := append([]string{header}, hjoin(cols[0], cols[1])...)
-	lines = append(lines, fit(foot, w))
-	return render(lines, h)
+	lines := append([]string{header}, text.HJoin(cols[0], cols[1])...)
+	lines = append(lines, text.Fit(foot, w))
+	return text.Render(lines, h)
 }
 
 func (m *CompareModel) column(i int, ss *scenario.Player, w, h int) []string {
@@ -250,13 +254,13 @@ func (m *CompareModel) column(i int, ss *scenario.Player, w, h int) []string {
 	}
 	var in []string
 	in = append(in, fmt.Sprintf(tr("final verdict %s │ step %d/%d"), verdict, ss.StepAt(), ss.Steps()))
-	cl, _ := clientLines(st, snap, w-2, -1, false)
+	cl, _ := panels.Clients(st, snap, w-2, -1, false)
 	in = append(in, st.Header.Render(tr("clients  belief │ truth")))
 	in = append(in, cl...)
-	nl, _ := nodeLines(st, snap, w-2, -1, false, ss.Scenario().Lock.TTL)
+	nl, _ := panels.Nodes(st, snap, w-2, -1, false, ss.Scenario().Lock.TTL)
 	in = append(in, st.Header.Render(tr("nodes")))
 	in = append(in, nl...)
-	in = append(in, resourceLine(st, snap.Resource))
+	in = append(in, panels.ResourceLine(st, snap.Resource))
 	mt := snap.Metrics
 	in = append(in,
 		fmt.Sprintf(" violations %d · lost_updates %d · wrong_releases %d", mt.Violations, mt.LostUpdates, mt.WrongReleases),
@@ -264,8 +268,8 @@ func (m *CompareModel) column(i int, ss *scenario.Player, w, h int) []string {
 	if nz := nonZeroNew(mt); nz != "" {
 		in = append(in, " "+nz)
 	}
-	if fv := firstViolation(snap); fv != "" {
-		for _, l := range wrapIndent("✖ "+termtext.Escape(fv), w-2, 2) {
+	if fv := panels.FirstViolation(snap); fv != "" {
+		for _, l := range text.WrapIndent("✖ "+termtext.Escape(fv), w-2, 2) {
 			in = append(in, st.Bad.Render(l))
 		}
 	}
@@ -275,18 +279,18 @@ func (m *CompareModel) column(i int, ss *scenario.Player, w, h int) []string {
 	if room > 1 {
 		in = append(in, st.Header.Render(tr("log")))
 		room--
-		cols := logCols{time: timeWidth(ss.End()), proc: procWidth(snap)}
+		cols := panels.ColsFor(ss.End(), snap)
 		// The cursor's event in full (a long reply wraps), older ones a line each.
 		var cur []string
 		if n := len(evs); n > 0 {
-			cur = wrapEvent(st, evs[n-1], "", cols, w-2)
+			cur = panels.WrapEvent(st, evs[n-1], "", cols, w-2)
 			cur = cur[:min(len(cur), room)]
 			evs = evs[:n-1]
 		}
 		for _, e := range evs[max(0, len(evs)-(room-len(cur))):] {
-			in = append(in, eventLine(st, e, "", cols, false))
+			in = append(in, panels.EventLine(st, e, "", cols, false))
 		}
 		in = append(in, cur...)
 	}
-	return box(st, termtext.Escape(scenario.StrategyLabel(snap.Strategy, snap.Client)), in, w, h, false)
+	return text.Box(st, termtext.Escape(scenario.StrategyLabel(snap.Strategy, snap.Client)), in, w, h, false)
 }

@@ -55,7 +55,7 @@ func TestCompareHomeEndAndGoto(t *testing.T) {
 			keys = append(keys, string(r))
 		}
 		press(m, append(keys, "enter")...)
-		if c.jump == nil || c.jump.input.Value() != bad || c.jump.err == "" {
+		if c.jump == nil || c.jump.Value() != bad || c.jump.Err() == "" {
 			t.Fatalf(":%s: the prompt should stay open with the text and a reason", bad)
 		}
 		if v := m.View(); !strings.Contains(v, "✖ ") {

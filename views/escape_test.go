@@ -4,9 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
-	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // hostile is what a scenario's text may hold: retitle the terminal, clear
@@ -66,27 +64,4 @@ scenarios:
 			noControl(t, "after "+k, m.View())
 		}
 	}
-}
-
-// Names, keys, tokens and log messages are escaped where the run view
-// draws them; the loader may refuse such names, the view does not rely on it.
-func TestNamesEscaped(t *testing.T) {
-	st := NewStyles(DefaultTheme)
-	snap := scenario.Snapshot{
-		Clients: []scenario.ClientSnap{{Name: "A" + hostile, State: "holding", Believes: true, Token: hostile, OwnsKey: true}},
-		Nodes: []scenario.NodeSnap{{Name: "r" + hostile, Up: true, ClockRate: 1,
-			Keys: []scenario.KeySnap{{Key: "k" + hostile, Lock: true, Owner: hostile, TTL: 1}, {Key: hostile, Value: hostile}}}},
-		Sentinels:     []string{hostile},
-		SentinelsCut:  []bool{false},
-		SentinelsDown: []scenario.MasterDown{{Master: hostile, Down: 1}},
-	}
-	cl, _ := clientLines(st, snap, 100, -1, false) // unselected: a selected line is stripped of styling
-	nl, _ := nodeLines(st, snap, 100, -1, false, timeNS(5e9))
-	e := sim.Event{Proc: hostile, Kind: hostile, Msg: hostile}
-	cols := logCols{time: 7, proc: procWidth(snap)}
-	lines := append(append(cl, nl...), eventLine(st, e, "", cols, false), sentinelLine(st, snap))
-	lines = append(lines, wrapEvent(st, e, "", cols, 60)...)
-	lines = append(lines, resourceLine(st, scenario.ResourceSnap{Writes: []model.Write{{Client: hostile}}}))
-	lines = append(lines, resourceLines(st, scenario.ResourceSnap{Writes: []model.Write{{Client: hostile}}}, 40)...)
-	noControl(t, "panels", strings.Join(lines, "\n"))
 }

@@ -89,7 +89,7 @@ func TestQuitFromEveryScreen(t *testing.T) {
 // quits.
 func TestQIsTextInFilter(t *testing.T) {
 	fm := quitFrom(t, Config{}, 100, 30, append(keys("/", "q"), ctrlC)...)
-	if got := fm.picker.list.FilterValue(); got != "q" {
+	if got := fm.picker.FilterValue(); got != "q" {
 		t.Fatalf("q in the filter: filter %q, want \"q\"", got)
 	}
 }

@@ -15,6 +15,11 @@ import (
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/views/jump"
+	"github.com/lockstep-sim/lockstep/views/mermaid"
+	"github.com/lockstep-sim/lockstep/views/panels"
+	"github.com/lockstep-sim/lockstep/views/play"
+	"github.com/lockstep-sim/lockstep/views/text"
 )
 
 // panel names the run view's focusable panels, in tab order.
@@ -36,7 +41,7 @@ type RunModel struct {
 
 	snap     scenario.Snapshot
 	prev     model.Metrics // metrics one move ago, to highlight what changed
-	clock    clock
+	clock    play.Clock
 	focus    panel
 	selC     int // selected client
 	selN     int // selected node
@@ -48,15 +53,15 @@ type RunModel struct {
 	status   string
 	statusOK bool
 
-	jump         *gotoPrompt   // the ":" prompt, when open
+	jump         *jump.Prompt  // the ":" prompt, when open
 	pendingFault *faults.Fault // a fault to inject, for the root model to build off the UI goroutine
 
-	cols   logCols // the log's columns, measured on first use
-	pinned *pinned // the first violation as last drawn
+	cols   panels.Cols // the log's columns, measured on first use
+	pinned *pinned     // the first violation as last drawn
 }
 
 func newRunModel(c *ctx, pl *scenario.Player) *RunModel {
-	m := &RunModel{c: c, pl: pl, clock: newClock(), target: panelClients}
+	m := &RunModel{c: c, pl: pl, clock: play.New(), target: panelClients}
 	m.refresh()
 	m.prev = m.snap.Metrics
 	return m
@@ -66,13 +71,13 @@ func newRunModel(c *ctx, pl *scenario.Player) *RunModel {
 func (m *RunModel) Player() *scenario.Player { return m.pl }
 
 // Gen is the play loop's generation (tests check that it is bumped).
-func (m *RunModel) Gen() int { return m.clock.gen }
+func (m *RunModel) Gen() int { return m.clock.Gen() }
 
 // Playing reports whether the play loop runs.
-func (m *RunModel) Playing() bool { return m.clock.playing }
+func (m *RunModel) Playing() bool { return m.clock.Playing() }
 
 // Speed is simulated seconds per wall second.
-func (m *RunModel) Speed() float64 { return m.clock.speed }
+func (m *RunModel) Speed() float64 { return m.clock.Speed() }
 
 // refresh takes a new snapshot after the cursor moved.
 func (m *RunModel) refresh() {
@@ -88,13 +93,13 @@ func (m *RunModel) setStatus(ok bool, format string, args ...any) {
 func (m *RunModel) seeked() tea.Cmd {
 	m.logBack = 0
 	m.refresh()
-	return m.clock.rearm()
+	return m.clock.Rearm()
 }
 
 // Update handles a message for the run view.
 func (m *RunModel) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case tickMsg:
+	case play.Tick:
 		return m.onTick(msg)
 	case tea.KeyMsg:
 		if m.jump != nil {
@@ -112,17 +117,17 @@ func (m *RunModel) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (m *RunModel) onTick(msg tickMsg) tea.Cmd {
-	if _, ok := m.clock.advance(msg, m.pl.Now(), m.pl); !ok {
+func (m *RunModel) onTick(msg play.Tick) tea.Cmd {
+	if _, ok := m.clock.Advance(msg, m.pl.Now(), m.pl); !ok {
 		return nil
 	}
 	m.refresh()
 	if m.pl.AtEnd() {
-		m.clock.stop()
+		m.clock.Stop()
 		m.setStatus(true, "run over: %s", m.pl.Final().Verdict())
 		return nil
 	}
-	return m.clock.next()
+	return m.clock.Next()
 }
 
 func (m *RunModel) onKey(msg tea.KeyMsg) tea.Cmd {
@@ -166,12 +171,12 @@ func (m *RunModel) playKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	k := m.c.keys
 	switch {
 	case key.Matches(msg, k.Play):
-		if !m.clock.playing && m.pl.AtEnd() {
-			m.clock.gen++
+		if !m.clock.Playing() && m.pl.AtEnd() {
+			m.clock.Rearm() // paused: only bumps the generation, arms nothing
 			m.setStatus(true, "at the end of the run: b steps back")
 			return nil, true
 		}
-		return m.clock.toggle(), true
+		return m.clock.Toggle(), true
 	case key.Matches(msg, k.Step):
 		if !m.pl.Step() {
 			m.setStatus(true, "end of the run (%d steps, %d events)", m.pl.Steps(), m.pl.Total())
@@ -189,13 +194,13 @@ func (m *RunModel) playKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		m.pl.Seek(m.pl.Steps())
 		return m.seeked(), true
 	case key.Matches(msg, k.Goto):
-		m.clock.stop()
-		m.jump = newGotoPrompt(true)
+		m.clock.Stop()
+		m.jump = jump.New(true)
 		return nil, true
 	case key.Matches(msg, k.Faster):
-		return m.clock.faster(), true
+		return m.clock.Faster(), true
 	case key.Matches(msg, k.Slower):
-		return m.clock.slower(), true
+		return m.clock.Slower(), true
 	case key.Matches(msg, k.NextMark):
 		i, ok := m.pl.NextMark()
 		if !ok {
@@ -266,7 +271,7 @@ func (m *RunModel) startFault(kind faults.Kind) tea.Cmd {
 			return nil
 		}
 	}
-	m.clock.stop()
+	m.clock.Stop()
 	if p := newPrompt(kind, name, node, m.pl.Scenario().Lock.Watchdog != nil); p != nil {
 		for _, c := range m.snap.Clients {
 			p.procs = append(p.procs, c.Name)
@@ -348,7 +353,7 @@ func (m *RunModel) queueInject(f faults.Fault) error {
 
 // injected says that f is now in the run, the cursor just after it.
 func (m *RunModel) injected(f faults.Fault) {
-	m.setStatus(true, "injected at %s: %s (now step %d/%d; w writes it out)", secs(f.At), f, m.pl.StepAt(), m.pl.Steps())
+	m.setStatus(true, "injected at %s: %s (now step %d/%d; w writes it out)", text.Secs(f.At), f, m.pl.StepAt(), m.pl.Steps())
 	m.seeked()
 }
 
@@ -367,7 +372,7 @@ func (m *RunModel) write() {
 }
 
 func (m *RunModel) mermaid() {
-	data := []byte(MermaidEvents(m.pl.Scenario().Name, Participants(m.snap), m.pl.Events()))
+	data := []byte(mermaid.Events(m.pl.Scenario().Name, mermaid.Participants(m.snap), m.pl.Events()))
 	path, err := writeNew(m.c.outDir, m.pl.Scenario().Name, ".mmd", data)
 	if err != nil {
 		m.setStatus(false, "not written: %v", err)

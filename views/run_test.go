@@ -13,6 +13,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/views/play"
 )
 
 func TestStepForwardAndBack(t *testing.T) {
@@ -50,21 +51,21 @@ func TestPlayTicksAndGenerations(t *testing.T) {
 		t.Fatal("play must bump the generation")
 	}
 	t0 := r.Player().Now()
-	_, cmd := m.Update(tickMsg{gen: g1})
+	_, cmd := m.Update(play.Tick{Gen: g1})
 	if cmd == nil {
 		t.Fatal("a current tick must re-arm the loop")
 	}
-	want := t0 + time.Duration(r.Speed()*float64(frame))
+	want := t0 + time.Duration(r.Speed()*float64(play.Frame))
 	if got := r.Player().Now(); got != want {
 		t.Fatalf("one tick at %v×: cursor %v, want %v", r.Speed(), got, want)
 	}
 	// A stale tick (from before a speed change) is dropped.
 	press(m, "]")
-	if r.Gen() == g1 || r.Speed() != 2*defaultSpeed {
+	if r.Gen() == g1 || r.Speed() != 2*play.DefaultSpeed {
 		t.Fatalf("] must double the speed and bump the generation (gen %d, speed %v)", r.Gen(), r.Speed())
 	}
 	before := r.Player().Now()
-	if _, cmd := m.Update(tickMsg{gen: g1}); cmd != nil || r.Player().Now() != before {
+	if _, cmd := m.Update(play.Tick{Gen: g1}); cmd != nil || r.Player().Now() != before {
 		t.Fatal("a stale tick must neither advance nor re-arm")
 	}
 	// Seeking bumps the generation too.
@@ -79,13 +80,13 @@ func TestPlayTicksAndGenerations(t *testing.T) {
 	if r.Playing() {
 		t.Fatal("space should pause")
 	}
-	if _, cmd := m.Update(tickMsg{gen: g3}); cmd != nil {
+	if _, cmd := m.Update(play.Tick{Gen: g3}); cmd != nil {
 		t.Fatal("a tick after pause must not re-arm")
 	}
 	// Playing to the end stops the loop by itself.
 	press(m, "space")
 	for i := 0; i < 10000 && r.Playing(); i++ {
-		m.Update(tickMsg{gen: r.Gen()})
+		m.Update(play.Tick{Gen: r.Gen()})
 	}
 	if r.Playing() || !r.Player().AtEnd() {
 		t.Fatalf("play should stop at the end (playing %v, event %d/%d)", r.Playing(), r.Player().Event(), r.Player().Total())
@@ -97,14 +98,14 @@ func TestSpeedRange(t *testing.T) {
 	for i := 0; i < 40; i++ {
 		press(m, "]")
 	}
-	if s := m.Run().Speed(); s != maxSpeed {
-		t.Fatalf("speed capped at %v, want %v", s, maxSpeed)
+	if s := m.Run().Speed(); s != play.MaxSpeed {
+		t.Fatalf("speed capped at %v, want %v", s, play.MaxSpeed)
 	}
 	for i := 0; i < 80; i++ {
 		press(m, "[")
 	}
-	if s := m.Run().Speed(); s != minSpeed {
-		t.Fatalf("speed floor %v, want %v", s, minSpeed)
+	if s := m.Run().Speed(); s != play.MinSpeed {
+		t.Fatalf("speed floor %v, want %v", s, play.MinSpeed)
 	}
 }
 
@@ -368,7 +369,7 @@ func TestTypedAheadKeys(t *testing.T) {
 	t.Cleanup(m.Close)
 	m.Update(teaSize(120, 35))
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/counter")})
-	if got := m.picker.list.FilterValue(); got != "counter" {
+	if got := m.picker.FilterValue(); got != "counter" {
 		t.Fatalf("filter %q after typing /counter in one burst", got)
 	}
 	r := openModel(t, "gc-pause-wrong-delete", 100, 30)
@@ -414,18 +415,5 @@ func TestInjectPartition(t *testing.T) {
 		if f, err := p.fault(); err == nil {
 			t.Errorf("partition %q accepted: %+v", bad, f)
 		}
-	}
-}
-
-// The Nodes panel ends with the sentinels: a mark each, and the masters
-// some of them hold down, against the majority a failover needs.
-func TestSentinelLine(t *testing.T) {
-	s := scenario.Snapshot{Sentinels: []string{"sentinel-1", "sentinel-2", "sentinel-3"},
-		SentinelsCut:   []bool{true, false, false},
-		SentinelsDown:  []scenario.MasterDown{{Master: "redis-1", Down: 1}, {Master: "redis-2", Down: 0}},
-		SentinelQuorum: 2}
-	got := ansi.Strip(sentinelLine(NewStyles(DefaultTheme), s))
-	if want := "sentinels ⇹●● · redis-1 down for 1/3 (failover at 2)"; got != want {
-		t.Fatalf("got  %q\nwant %q", got, want)
 	}
 }

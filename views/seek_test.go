@@ -79,7 +79,7 @@ func TestHomeEndAndGoto(t *testing.T) {
 			keys = append(keys, string(c))
 		}
 		press(m, append(keys, "enter")...)
-		if r.jump == nil || r.jump.input.Value() != bad || r.jump.err == "" {
+		if r.jump == nil || r.jump.Value() != bad || r.jump.Err() == "" {
 			t.Fatalf(":%s: the prompt should stay open with the text and a reason", bad)
 		}
 		if f := r.footer(120); !strings.Contains(f, "✖") {

@@ -2,6 +2,7 @@ package views
 
 import (
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/views/picker"
 )
 
 // NewTrace makes the TUI for a recorded trace (lockstep tui --trace): the
@@ -13,7 +14,7 @@ import (
 func NewTrace(pl *scenario.Player, cfg Config) *Model {
 	c := newCtx(cfg.OutDir)
 	empty := &scenario.File{}
-	m := &Model{c: c, file: empty, cfg: cfg, picker: newPicker(c, empty), ready: make(chan struct{})}
+	m := &Model{c: c, file: empty, cfg: cfg, picker: picker.New(c.st, empty), ready: make(chan struct{})}
 	close(m.ready)
 	m.run = newRunModel(c, pl)
 	m.screen = screenRun
@@ -25,7 +26,7 @@ func NewTrace(pl *scenario.Player, cfg Config) *Model {
 // simulation, and reports whether it did.
 func (m *RunModel) refuseRecorded() bool {
 	if m.pl.Recorded() != "" {
-		m.clock.stop()
+		m.clock.Stop()
 		m.status, m.statusOK = recordedNote(m.pl), false
 		return true
 	}

@@ -6,12 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/bubbles/list"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/sim"
+	"github.com/lockstep-sim/lockstep/views/panels"
+	"github.com/lockstep-sim/lockstep/views/text"
 )
 
 // newModel is the TUI for f and cfg at w×h, closed when the test ends; like
@@ -264,55 +265,6 @@ func TestCompareHelpListsItsKeys(t *testing.T) {
 	}
 }
 
-// The picker's filter is a plain substring match: /redlock finds what says
-// redlock, not reentrant-nested (whose letters spell it in order).
-func TestPickerFilterSubstring(t *testing.T) {
-	f, err := scenario.LoadFile("../scenarios.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := newPicker(newCtx(t.TempDir()), f)
-	var targets []string
-	idx := -1
-	for i, it := range p.list.Items() {
-		targets = append(targets, it.FilterValue())
-		if it.(item).s.Name == "reentrant-nested" {
-			idx = i
-		}
-	}
-	if idx < 0 {
-		t.Fatal("no reentrant-nested in the bundled file")
-	}
-	has := func(rs []list.Rank, i int) bool {
-		for _, r := range rs {
-			if r.Index == i {
-				return true
-			}
-		}
-		return false
-	}
-	if !has(list.DefaultFilter("redlock", targets), idx) {
-		t.Fatal("the fuzzy filter no longer matches reentrant-nested: this test proves nothing")
-	}
-	got := substringFilter("redlock", targets)
-	if has(got, idx) || len(got) == 0 {
-		t.Fatalf("/redlock matched %d scenarios, reentrant-nested among them: %v", len(got), has(got, idx))
-	}
-	for _, r := range got {
-		if !strings.Contains(strings.ToLower(targets[r.Index]), "redlock") {
-			t.Errorf("%q does not say redlock", targets[r.Index])
-		}
-	}
-	if got := substringFilter("REDLOCK", targets); len(got) != len(substringFilter("redlock", targets)) {
-		t.Error("the filter should ignore case")
-	}
-	// The list itself filters so.
-	p.list.SetFilterText("redlock")
-	if vis := p.list.VisibleItems(); len(vis) != len(got) {
-		t.Fatalf("the list shows %d for /redlock, the substring filter %d", len(vis), len(got))
-	}
-}
-
 // One enter after typing a filter opens its first match.
 func TestPickerFilterOneEnter(t *testing.T) {
 	m := newModel(t, bundled(t), Config{}, 100, 30)
@@ -342,33 +294,14 @@ func TestPickerNoStrayEllipsis(t *testing.T) {
 	}
 }
 
-// The picker's columns line up: "expects SAFE+STUCK" does not push the
-// title out of its column.
-func TestPickerColumnsAlign(t *testing.T) {
-	p := newPicker(newCtx(t.TempDir()), bundled(t))
-	at, stuck := -1, false
-	for _, it := range p.list.Items() {
-		i := it.(item)
-		d := i.Description()
-		col := strings.Index(d, i.title)
-		if at >= 0 && col != at {
-			t.Fatalf("%s: title at column %d, others at %d: %q", i.s.Name, col, at, d)
-		}
-		at = col
-		stuck = stuck || strings.Contains(d, "SAFE+STUCK")
-	}
-	if !stuck {
-		t.Fatal("no SAFE+STUCK scenario: the test proves nothing")
-	}
-}
-
 // The log's time column is as wide for 9 s as for 10 s: columns never
 // shift as the cursor passes 10 s.
 func TestLogColumnsFixed(t *testing.T) {
 	m := openModel(t, "gc-pause-wrong-delete", 100, 50) // runs 50 s
 	cols := m.Run().logCols()
-	a := eventHead(sim.Event{At: 9 * time.Second, Proc: "A", Kind: "cmd"}, "  ", cols)
-	b := eventHead(sim.Event{At: 10 * time.Second, Proc: "A", Kind: "cmd"}, "  ", cols)
+	st := m.c.st
+	a := panels.EventLine(st, sim.Event{At: 9 * time.Second, Proc: "A", Kind: "cmd"}, "  ", cols, false)
+	b := panels.EventLine(st, sim.Event{At: 10 * time.Second, Proc: "A", Kind: "cmd"}, "  ", cols, false)
 	if len(a) != len(b) {
 		t.Fatalf("time column shifts at 10s:\n%q\n%q", a, b)
 	}
@@ -419,7 +352,7 @@ func TestHangPromptWatchdog(t *testing.T) {
 func TestWrap(t *testing.T) {
 	s := `✖ not injected: scenario "gc-pause-wrong-delete": unknown process "nope" in partition group 2 (known: A, B, C, redis-1) ` + strings.Repeat("x", 70) + "-y 锁锁锁"
 	for w := 2; w < 80; w++ {
-		lines := wrap(s, w)
+		lines := text.Wrap(s, w)
 		for _, l := range lines {
 			if ansi.StringWidth(l) > w {
 				t.Fatalf("w %d: %q is %d wide", w, l, ansi.StringWidth(l))
@@ -435,18 +368,6 @@ func TestWrap(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-// The picker counts in English: "1 scenario", "15 scenarios".
-func TestPickerTitleCount(t *testing.T) {
-	f := bundled(t)
-	if p := newPicker(newCtx(t.TempDir()), f); !strings.Contains(p.list.Title, "15 scenarios in") {
-		t.Errorf("title %q", p.list.Title)
-	}
-	one := &scenario.File{Path: "one.yaml", Scenarios: f.Scenarios[:1]}
-	if p := newPicker(newCtx(t.TempDir()), one); !strings.Contains(p.list.Title, "1 scenario in") {
-		t.Errorf("title %q", p.list.Title)
 	}
 }
 

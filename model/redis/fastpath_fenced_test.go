@@ -8,7 +8,7 @@ import (
 	"github.com/lockstep-sim/lockstep/model/store"
 )
 
-// The Go twin of the FencedLock's reentrant acquire (store/fenced_reentrant.go)
+// The Go twin of the FencedLock's reentrant acquire (store/fastpath/fenced_reentrant.go)
 // answers what miniredis's Lua answers, byte for byte, on random traffic
 // that mixes it with the reentrant release and renewal, plain writes of
 // the counter (odd values too) and expiries.
@@ -53,7 +53,7 @@ func TestFastPathReentrantFencedDifferential(t *testing.T) {
 	}
 }
 
-// The same for bsm/redislock's obtain (store/regrant.go): SET NX, or a
+// The same for bsm/redislock's obtain (store/fastpath/regrant.go): SET NX, or a
 // re-grant to the key's own token.
 func TestFastPathRegrantDifferential(t *testing.T) {
 	p := newLuaPair(NodeConfig{Name: "redis-1"})

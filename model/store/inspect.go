@@ -1,24 +1,17 @@
 package store
 
+import "github.com/lockstep-sim/lockstep/model/store/fastpath"
+
 // What the differential and conformance tests of the node (package model)
 // look at: which path answered, the reply's bytes, the scripts the fast
 // path knows. Nothing in a run reads them.
 
 // Script is one of the project's Lua scripts that the fast path answers
 // with a Go twin.
-type Script struct {
-	Name, Src, SHA string
-	Keys, Argv     int // the numkeys and ARGV count the twin handles
-}
+type Script = fastpath.Script
 
 // Scripts lists the scripts with a Go twin, in a fixed order.
-func Scripts() []Script {
-	out := make([]Script, len(fastScripts))
-	for i, s := range fastScripts {
-		out[i] = Script{Name: s.name, Src: s.src, SHA: s.sha, Keys: s.keys, Argv: s.argv}
-	}
-	return out
-}
+func Scripts() []Script { return fastpath.Scripts() }
 
 // FastAnswered reports whether the fast path answered the last command
 // (rather than miniredis's dispatcher or its Lua).

@@ -7,6 +7,8 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/alicebob/miniredis/v2/server"
+
+	"github.com/lockstep-sim/lockstep/model/store/fastpath"
 )
 
 // Booting a miniredis registers its ~250 commands in a fresh table and
@@ -35,7 +37,7 @@ type instance struct {
 	// The last store's connections and fast path, emptied (reset): an
 	// explore run's worlds open the same connections every time.
 	conns map[string]*nodeConn
-	fast  *fastPath
+	fast  *fastpath.Path
 }
 
 // takeInstance is an emptied instance from the pool, or a new one.
@@ -83,7 +85,7 @@ func (s *Store) recycle() *instance {
 	for _, c := range in.conns {
 		c.reset()
 	}
-	in.fast.reset()
+	in.fast.Reset()
 	in.srv.SetPreHook(nil)
 	in.m.FlushAll()
 	in.srv.Dispatch(in.wipe, []string{"SCRIPT", "FLUSH"})
@@ -123,15 +125,4 @@ func (c *nodeConn) reset() {
 // dirty.
 func resetPeer(p *server.Peer) {
 	p.Ctx, p.Resp3, p.SwitchResp3, p.ClientName = nil, false, nil, ""
-}
-
-// reset empties the fast path as newFastPath makes it, keeping its buffers.
-func (f *fastPath) reset() {
-	f.st = nil
-	f.buf.Reset()
-	f.rd.Reset(&f.buf)
-	resetPeer(f.peer)
-	clear(f.args)
-	f.args, f.seenKey, f.seenExists, f.unloaded = f.args[:0], "", false, nil
-	clear(f.cached)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/alicebob/miniredis/v2/server"
 
+	"github.com/lockstep-sim/lockstep/model/store/fastpath"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -67,8 +68,8 @@ type Store struct {
 	// costs a quarter of a node's boot and a lock scenario never sends
 	// one, so preHook seeds it before the first command miniredis runs.
 	seeded   bool
-	fast     *fastPath // the fast path (off with --lua=interpreted) and the Store's own connection
-	fastDone bool      // the fast path answered the command exec is running
+	fast     *fastpath.Path // the fast path (off with --lua=interpreted) and the Store's own connection
+	fastDone bool           // the fast path answered the command exec is running
 
 	out []Effect // effects of the last call, until the node takes them (effects)
 	cmd running  // the command exec is running
@@ -141,9 +142,9 @@ func newOn(in *instance, clock *sim.Clock, monotonic, fast bool, now time.Durati
 	s.lastWall = clock.Wall(now)
 	m.SetTime(Epoch.Add(s.lastWall))
 	if s.fast = in.fast; s.fast != nil {
-		s.fast.on, s.fast.st = fast, s
+		s.fast.Attach((*fastHost)(s), fast)
 	} else {
-		s.fast = newFastPath(s, fast)
+		s.fast = fastpath.New((*fastHost)(s), s.srv, fast)
 	}
 	// One hook does both jobs (miniredis has one slot): READONLY on a
 	// replica, the Lua fast path on a master.
@@ -269,10 +270,12 @@ func (s *Store) begin(touched []string, key string) int {
 func (s *Store) run(c *nodeConn, cmd string, spec keySpec, isWrite bool, args []string) {
 	c.buf.Reset()
 	s.fastDone = false
-	if !s.readOnly && !s.noReplicas {
-		var r plainReply
-		if r, s.fastDone = s.fast.answer(c, cmd, args[1:]); s.fastDone {
-			c.scratch = r.appendRESP(c.scratch[:0])
+	// In MULTI the command must be queued; a tainted connection has state
+	// the fast path cannot see.
+	if !s.readOnly && !s.noReplicas && !c.multi && !c.tainted {
+		var r fastpath.Reply
+		if r, s.fastDone = s.fast.Answer(cmd, args[1:]); s.fastDone {
+			c.scratch = r.AppendRESP(c.scratch[:0])
 			c.buf.Write(c.scratch)
 			return
 		}
@@ -280,7 +283,7 @@ func (s *Store) run(c *nodeConn, cmd string, spec keySpec, isWrite bool, args []
 	s.capturePre()
 	switch cmd {
 	case "EVAL", "EVALSHA", "SCRIPT", "EXEC":
-		s.fast.loadCached()
+		s.fast.LoadCached()
 	}
 	s.syncTTLs()
 	if !noFieldTTLs(cmd, isWrite, spec) {
@@ -299,12 +302,14 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 		// The command only read: the touched keys are as they were.
 		r.touched = nil
 		var x bool
-		switch {
-		case key == "":
-		case s.fast.seenKey == key:
-			x = s.fast.seenExists
-		default:
-			x = s.db().Exists(key)
+		if key != "" {
+			// Only the fast path's own answer says what it saw (a
+			// connection in MULTI never asked it).
+			if seen, exists := s.fast.Seen(); s.fastDone && seen == key {
+				x = exists
+			} else {
+				x = s.db().Exists(key)
+			}
 		}
 		return Presence{x, x}
 	}
@@ -359,7 +364,7 @@ func (s *Store) finish(c *nodeConn, cmd string, queued bool, args []string) (any
 		// then fails; miniredis only after a successful run. Load it, so a
 		// later EVALSHA finds it as on Redis (a script that does not
 		// compile fails to load, as on Redis).
-		s.fast.call("SCRIPT", "LOAD", args[1])
+		s.fast.LoadScript(args[1])
 	}
 	return reply, err
 }
@@ -388,7 +393,7 @@ func (c *nodeConn) parse() (any, error) {
 		}
 		return nil, RedisError(line)
 	}
-	r, err := parseReply(b, c.rd, &c.buf)
+	r, err := fastpath.ParseReply(b, c.rd, &c.buf)
 	if err != nil {
 		return nil, fmt.Errorf("model: bad reply %q: %w", b, err)
 	}
@@ -417,7 +422,7 @@ func (s *Store) preHook(c *server.Peer, cmd string, args ...string) bool {
 			return true
 		}
 	}
-	s.fast.hook(c, cmd)
+	s.fast.Hook(c, cmd)
 	return false
 }
 

@@ -8,7 +8,7 @@ import (
 
 // capturePre reads the states of the keys the running command may write,
 // before its first change to the data: exec diffs them against the states
-// after it. The fast path calls it (through fastPath.writing) before it
+// after it. The fast path calls it (through fastHost.Writing) before it
 // writes; exec before it dispatches. Only the first call reads.
 func (s *Store) capturePre() { s.capturePreKnowing("", nil) }
 
@@ -220,4 +220,12 @@ func classify(cmd string) (spec keySpec, isWrite, connState bool) {
 	}
 	spec, isWrite = writeCommands[cmd]
 	return spec, isWrite, !isWrite && connStateCommands[cmd]
+}
+
+// keepsRESP2 reports a HELLO that changes nothing the fast path could
+// miss: "HELLO" or "HELLO 2" alone, which every go-redis connection sends
+// first (it names no user, password or client, and keeps RESP2). Any other
+// HELLO taints the connection as before.
+func keepsRESP2(cmd string, args []string) bool {
+	return cmd == "HELLO" && (len(args) == 1 || len(args) == 2 && args[1] == "2")
 }

@@ -24,3 +24,20 @@ func TestClassifyAgreesWithTables(t *testing.T) {
 		}
 	}
 }
+
+// go-redis opens every connection with HELLO 2: that must not keep the
+// connection off the fast path (a harness run of redsync would spend its
+// time in Lua); HELLO 3 still does.
+func TestHelloTwoKeepsFastPath(t *testing.T) {
+	ts := newTestStore(t)
+	ts.do(0, "HELLO", "2")
+	ts.do(0, "SET", "k", "A", "NX", "PX", "1000")
+	ts.do(0, "EVAL", ScriptRedsyncDelete, "1", "k", "A")
+	if !ts.s.FastAnswered() {
+		t.Errorf("after HELLO 2, redsync's release went to Lua")
+	}
+	if !keepsRESP2("HELLO", []string{"HELLO"}) || keepsRESP2("HELLO", []string{"HELLO", "3"}) ||
+		keepsRESP2("HELLO", []string{"HELLO", "2", "AUTH", "u", "p"}) || keepsRESP2("AUTH", []string{"AUTH", "2"}) {
+		t.Errorf("keepsRESP2 misjudges a HELLO")
+	}
+}

@@ -1,4 +1,4 @@
-package store
+package fastpath
 
 import (
 	"bufio"
@@ -9,20 +9,22 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/alicebob/miniredis/v2"
 	"github.com/alicebob/miniredis/v2/server"
 )
 
-// The Lua fast path. Node.Do (through store.exec) asks the fast path (answer) first for every
+// The Lua fast path. The store (Store.Exec) asks the fast path (Answer) first for every
 // command a client sends to a master: scripts here, plain lock commands in
-// fastpath_plain.go.
+// plain.go.
 //
 // miniredis builds a fresh gopher-lua state for every EVAL and EVALSHA
 // (75-130 µs, over 100x a plain command), which made the Lua scripts the
 // simulator's bottleneck. The fast path recognises the project's own scripts
 // (EVAL by exact source, EVALSHA by SHA1) and runs a Go twin of each
 // instead. A twin issues the very commands the script's redis.call would
-// issue, through the plain fast path (fastpath_plain.go) or miniredis's
+// issue, through the plain fast path (plain.go) or miniredis's
 // dispatcher, so data and TTLs change exactly as under Lua, and the node's
 // before/after effect detection sees the same writes. It writes the reply
 // the way miniredis's luaToRedis would (a Lua number goes through float64,
@@ -65,7 +67,7 @@ type fastScript struct {
 	// run executes the script's logic. It returns ok=false, having written
 	// nothing, when real Lua must decide (a command failed, an argument
 	// would make Lua raise an error).
-	run func(x *fastPath, keys, argv []string) (r luaReply, ok bool)
+	run func(x *Path, keys, argv []string) (r luaReply, ok bool)
 
 	sha     string // SHA1 of src, as EVALSHA names it
 	label   string // "<name>", how the trace shows the script
@@ -130,16 +132,60 @@ func ScriptName(src string) string {
 	return "<script>"
 }
 
-// fastPath is one miniredis instance's fast-path state; boot makes a new one
-// with the instance, so it never outlives the script cache it mirrors.
-type fastPath struct {
-	on   bool // answer scripts and plain commands; off, the node only uses the connection
-	st   *Store
+// Host is what the fast path needs of the store whose miniredis it
+// answers for: the data, and notice of each write so that the store's
+// before/after effect detection and its TTL mapping stay right.
+type Host interface {
+	// DB is the miniredis DB 0 the commands run on.
+	DB() *miniredis.RedisDB
+	// Writing comes before the fast path's first change to the data (or a
+	// dispatch): the touched keys' states before the command must be read
+	// now, and miniredis's TTLs be brought up to date. absent, unless "",
+	// is a key the command found missing, whose state need not be read.
+	Writing(absent string)
+	// WroteUnknown says the data changed in a way the fast path does not
+	// describe: the store reads the keys back.
+	WroteUnknown()
+	// WroteString says the command's last write left key a string holding
+	// value that expires ttl from now.
+	WroteString(key, value string, ttl time.Duration)
+	// Del deletes keys (DEL) and returns how many existed.
+	Del(keys []string) int
+}
+
+// peerBufSize is the size of the twins' connection's reply writer: replies
+// go to a bytes.Buffer, so buffering gains nothing (store's conns do the
+// same).
+const peerBufSize = 64
+
+// Script is one of the project's Lua scripts that the fast path answers
+// with a Go twin, as the differential and conformance tests see it.
+type Script struct {
+	Name, Src, SHA string
+	Keys, Argv     int // the numkeys and ARGV count the twin handles
+}
+
+// Scripts lists the scripts with a Go twin, in a fixed order.
+func Scripts() []Script {
+	out := make([]Script, len(fastScripts))
+	for i, s := range fastScripts {
+		out[i] = Script{Name: s.name, Src: s.src, SHA: s.sha, Keys: s.keys, Argv: s.argv}
+	}
+	return out
+}
+
+// Path is one miniredis instance's fast-path state; the store makes a new
+// one with the instance (and keeps it with the instance when it is
+// reused), so it never outlives the script cache it mirrors.
+type Path struct {
+	on   bool // answer scripts and plain commands; off, the store only uses the connection
+	st   Host
 	srv  *server.Server
 	peer *server.Peer // the twins' own connection: never in MULTI, DB 0
 	buf  bytes.Buffer
 	rd   *bufio.Reader
 	args []string // call's copy of its arguments
+	del  []string // plain's copy of DEL's keys, for Host.Del
 	// seenKey is a key the command being answered found to exist or not
 	// (seenExists): after a command that only read, Do takes its ground
 	// truth from here instead of asking miniredis again.
@@ -157,8 +203,11 @@ type fastPath struct {
 	unloaded []*fastScript
 }
 
-func newFastPath(s *Store, on bool) *fastPath {
-	f := &fastPath{on: on, st: s, srv: s.srv, cached: map[string]bool{}}
+// New is the fast path of a fresh miniredis instance, whose server is srv,
+// answering for h; on false, it answers nothing (--lua=interpreted) and
+// is only the store's own connection (LoadScript).
+func New(h Host, srv *server.Server, on bool) *Path {
+	f := &Path{on: on, st: h, srv: srv, cached: map[string]bool{}}
 	f.peer = server.NewPeer(bufio.NewWriterSize(&f.buf, peerBufSize))
 	f.rd = bufio.NewReaderSize(&f.buf, 64)
 	return f
@@ -168,7 +217,7 @@ func newFastPath(s *Store, on bool) *fastPath {
 // miniredis's redis.call does (a -ERR reply is the error). A plain command
 // the plain fast path can answer skips the dispatcher and the reply's round
 // trip through RESP.
-func (f *fastPath) call(args ...string) (any, error) {
+func (f *Path) call(args ...string) (any, error) {
 	if f.on {
 		if r, ok := f.plain(args[0], args[1:]); ok {
 			return r.value(), nil
@@ -180,13 +229,13 @@ func (f *fastPath) call(args ...string) (any, error) {
 	f.args = append(f.args[:0], args...)
 	f.srv.Dispatch(f.peer, f.args)
 	f.peer.Flush()
-	return parseReply(f.buf.Bytes(), f.rd, &f.buf)
+	return ParseReply(f.buf.Bytes(), f.rd, &f.buf)
 }
 
 // mustCall is call for a command that cannot fail once the twin has
 // checked its preconditions. A failure here means the twin has already
 // written and can no longer fall through, so it is a bug, not an input.
-func (f *fastPath) mustCall(script string, args ...string) any {
+func (f *Path) mustCall(script string, args ...string) any {
 	r, err := f.call(args...)
 	if err != nil {
 		// Joined, not args itself: passing the slice to fmt would move
@@ -196,74 +245,101 @@ func (f *fastPath) mustCall(script string, args ...string) any {
 	return r
 }
 
-// answer is the fast path: Node.Do (through store.exec) asks it first for every command a client
-// sends to a master, and dispatches to miniredis only when it declines. It
-// answers the project's scripts (EVAL by source, EVALSHA by SHA1) with their
-// Go twins and the plain lock commands with plain (fastpath_plain.go), and
-// declines, having changed nothing, when it is off, when the connection is
-// in MULTI (the command must be queued) or has state it cannot see (SELECT,
-// pub/sub, AUTH, HELLO), and whenever a command is not one it reproduces
-// exactly.
-func (f *fastPath) answer(conn *nodeConn, cmd string, args []string) (plainReply, bool) {
+// Answer is the fast path: Store.Exec asks it first for every command
+// (cmd in upper case, args after it) a client sends to a master, on a
+// connection that is not in MULTI (the command must be queued) and has no
+// state it cannot see (SELECT, pub/sub, AUTH, HELLO); it dispatches to
+// miniredis only when Answer declines. It answers the project's scripts
+// (EVAL by source, EVALSHA by SHA1) with their Go twins and the plain lock
+// commands with plain (plain.go), and declines, having changed nothing,
+// when it is off and whenever a command is not one it reproduces exactly.
+func (f *Path) Answer(cmd string, args []string) (Reply, bool) {
 	f.seenKey = ""
-	if !f.on || conn.multi || conn.tainted {
-		return plainReply{}, false
+	if !f.on {
+		return Reply{}, false
 	}
 	if cmd == "EVAL" || cmd == "EVALSHA" {
 		r, ok := f.script(cmd, args)
 		if !ok {
-			return plainReply{}, false
+			return Reply{}, false
 		}
 		if r.null {
-			return plainReply{kind: plainNull}, true
+			return Reply{kind: plainNull}, true
 		}
 		if r.ok {
-			return plainReply{kind: plainOK}, true
+			return Reply{kind: plainOK}, true
 		}
-		return plainReply{kind: plainInt, n: r.n}, true
+		return Reply{kind: plainInt, n: r.n}, true
 	}
 	return f.plain(cmd, args)
 }
 
 // saw notes whether key exists, as the command being answered found it.
-func (f *fastPath) saw(key string, exists bool) { f.seenKey, f.seenExists = key, exists }
+func (f *Path) saw(key string, exists bool) { f.seenKey, f.seenExists = key, exists }
+
+// Seen is the key the last command Answer answered found to exist or not
+// ("" if none): after a command that only read, the store takes its
+// ground truth from here instead of asking miniredis again.
+func (f *Path) Seen() (key string, exists bool) { return f.seenKey, f.seenExists }
 
 // writing is called before the fast path changes data (or dispatches):
-// the touched keys' states before the command must be read now (Do diffs
-// them against the states after it), and miniredis's TTLs must be brought
-// up to date before it sets a TTL or creates a key (see store.lag).
-func (f *fastPath) writing() { f.writingAbsent("") }
+// the touched keys' states before the command must be read now (the store
+// diffs them against the states after it), and miniredis's TTLs must be
+// brought up to date before it sets a TTL or creates a key (Host.Writing).
+func (f *Path) writing() { f.st.Writing("") }
 
 // writingAbsent is writing when the command found key missing (it is about
 // to create it): its state before need not be read again.
-func (f *fastPath) writingAbsent(key string) {
-	f.st.capturePreKnowing(key, nil)
-	f.st.syncTTLs()
-}
+func (f *Path) writingAbsent(key string) { f.st.Writing(key) }
 
-// hook is the fast path's part of the node's pre-dispatch hook, which sees
+// Hook is the fast path's part of the store's pre-dispatch hook, which sees
 // every command miniredis dispatches: SCRIPT FLUSH (possibly queued in a
 // transaction that EXEC runs) empties miniredis's script cache, so forget
 // what we knew.
-func (f *fastPath) hook(c *server.Peer, cmd string) {
+func (f *Path) Hook(c *server.Peer, cmd string) {
 	if (cmd == "SCRIPT" || cmd == "EXEC") && c != f.peer {
 		clear(f.cached)
 	}
 }
 
-// loadCached puts the scripts a fast EVAL cached into miniredis's script
-// cache. Node.Do calls it before dispatching any command that can see that
-// cache (EVALSHA, SCRIPT, EXEC, and EVAL, whose script might call SCRIPT).
-func (f *fastPath) loadCached() {
+// LoadCached puts the scripts a fast EVAL cached into miniredis's script
+// cache. The store calls it before dispatching any command that can see
+// that cache (EVALSHA, SCRIPT, EXEC, and EVAL, whose script might call
+// SCRIPT).
+func (f *Path) LoadCached() {
 	for _, s := range f.unloaded {
 		f.mustCall(s.name, "SCRIPT", "LOAD", s.src)
 	}
 	f.unloaded = f.unloaded[:0]
 }
 
+// LoadScript runs SCRIPT LOAD src on the fast path's own connection (an
+// EVAL that failed after compiling: Redis has cached it, miniredis not).
+// A script that does not compile fails to load, as on Redis.
+func (f *Path) LoadScript(src string) { _, _ = f.call("SCRIPT", "LOAD", src) }
+
+// Reset empties the fast path as New makes it, keeping its buffers: its
+// instance is being emptied for reuse (FLUSHALL, SCRIPT FLUSH), and no
+// store answers through it until Attach.
+func (f *Path) Reset() {
+	f.st = nil
+	f.buf.Reset()
+	f.rd.Reset(&f.buf)
+	// What miniredis keeps on a peer (store's resetPeer): the twins'
+	// connection never changes anything else.
+	f.peer.Ctx, f.peer.Resp3, f.peer.SwitchResp3, f.peer.ClientName = nil, false, nil, ""
+	clear(f.args)
+	f.del = f.del[:0]
+	f.args, f.seenKey, f.seenExists, f.unloaded = f.args[:0], "", false, nil
+	clear(f.cached)
+}
+
+// Attach makes a reset fast path answer for h (on) or not.
+func (f *Path) Attach(h Host, on bool) { f.st, f.on = h, on }
+
 // script runs the Go twin of EVAL or EVALSHA with args (script or SHA,
 // numkeys, keys, argv), or returns ok=false, having written nothing.
-func (f *fastPath) script(cmd string, args []string) (luaReply, bool) {
+func (f *Path) script(cmd string, args []string) (luaReply, bool) {
 	if len(args) < 2 {
 		return luaReply{}, false
 	}
@@ -349,7 +425,7 @@ func validPEXPIRE(ms string) bool {
 
 // getEquals is `redis.call(cmd..., key) == want` for GET or HGET. ok is false
 // when the read failed (wrong type), which makes Lua raise an error.
-func (f *fastPath) getEquals(want string, args ...string) (eq, ok bool) {
+func (f *Path) getEquals(want string, args ...string) (eq, ok bool) {
 	if r, ok := f.plain(args[0], args[1:]); ok { // GET: no boxing of the value
 		return r.kind == plainBulk && r.s == want, true
 	}
@@ -365,7 +441,7 @@ func (f *fastPath) getEquals(want string, args ...string) (eq, ok bool) {
 // read (GET key, or HGET key holder) gives token. decided is true when
 // the script's answer is known already: 0 for another owner, or ok=false
 // to fall through to Lua (the read failed, so Lua raises).
-func (f *fastPath) owned(token string, read ...string) (r luaReply, ok, decided bool) {
+func (f *Path) owned(token string, read ...string) (r luaReply, ok, decided bool) {
 	eq, ok := f.getEquals(token, read...)
 	switch {
 	case !ok:
@@ -378,7 +454,7 @@ func (f *fastPath) owned(token string, read ...string) (r luaReply, ok, decided 
 
 // pexpire is redis.call("pexpire", key, ms) as a script's reply; ok=false
 // (a bad ttl, nothing written yet) falls through to Lua, which raises.
-func (f *fastPath) pexpire(key, ms string) (luaReply, bool) {
+func (f *Path) pexpire(key, ms string) (luaReply, bool) {
 	r, err := f.call("PEXPIRE", key, ms)
 	if err != nil {
 		return luaReply{}, false
@@ -387,7 +463,7 @@ func (f *fastPath) pexpire(key, ms string) (luaReply, bool) {
 }
 
 // fastRelease is ScriptRelease: compare-and-delete.
-func fastRelease(f *fastPath, keys, argv []string) (luaReply, bool) {
+func fastRelease(f *Path, keys, argv []string) (luaReply, bool) {
 	if r, ok, decided := f.owned(argv[0], "GET", keys[0]); decided {
 		return r, ok
 	}
@@ -395,7 +471,7 @@ func fastRelease(f *fastPath, keys, argv []string) (luaReply, bool) {
 }
 
 // fastRenew is ScriptRenew: compare-and-PEXPIRE.
-func fastRenew(f *fastPath, keys, argv []string) (luaReply, bool) {
+func fastRenew(f *Path, keys, argv []string) (luaReply, bool) {
 	if r, ok, decided := f.owned(argv[0], "GET", keys[0]); decided {
 		return r, ok
 	}
@@ -404,7 +480,7 @@ func fastRenew(f *fastPath, keys, argv []string) (luaReply, bool) {
 
 // fastTouchOrSet is ScriptTouchOrSet: compare-and-PEXPIRE, or SET NX PX
 // where the key is gone.
-func fastTouchOrSet(f *fastPath, keys, argv []string) (luaReply, bool) {
+func fastTouchOrSet(f *Path, keys, argv []string) (luaReply, bool) {
 	eq, ok := f.getEquals(argv[0], "GET", keys[0])
 	switch {
 	case !ok:
@@ -423,7 +499,7 @@ func fastTouchOrSet(f *fastPath, keys, argv []string) (luaReply, bool) {
 }
 
 // fastFencedAcquire is ScriptFencedAcquire: SET NX PX, then INCR the fence.
-func fastFencedAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
+func fastFencedAcquire(f *Path, keys, argv []string) (luaReply, bool) {
 	// INCR comes after the SET, so it must be known to succeed first.
 	r, err := f.call("GET", keys[1])
 	if err != nil {
@@ -445,7 +521,7 @@ func fastFencedAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
 }
 
 // fastReentrantAcquire is ScriptReentrantAcquire.
-func fastReentrantAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
+func fastReentrantAcquire(f *Path, keys, argv []string) (luaReply, bool) {
 	if !validPEXPIRE(argv[1]) { // PEXPIRE comes after a write
 		return luaReply{}, false
 	}
@@ -469,7 +545,7 @@ func fastReentrantAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
 }
 
 // fastReentrantRelease is ScriptReentrantRelease.
-func fastReentrantRelease(f *fastPath, keys, argv []string) (luaReply, bool) {
+func fastReentrantRelease(f *Path, keys, argv []string) (luaReply, bool) {
 	if r, ok, decided := f.owned(argv[0], "HGET", keys[0], "holder"); decided {
 		return r, ok
 	}
@@ -484,7 +560,7 @@ func fastReentrantRelease(f *fastPath, keys, argv []string) (luaReply, bool) {
 }
 
 // fastReentrantRenew is ScriptReentrantRenew.
-func fastReentrantRenew(f *fastPath, keys, argv []string) (luaReply, bool) {
+func fastReentrantRenew(f *Path, keys, argv []string) (luaReply, bool) {
 	if r, ok, decided := f.owned(argv[0], "HGET", keys[0], "holder"); decided {
 		return r, ok
 	}
@@ -494,7 +570,7 @@ func fastReentrantRenew(f *fastPath, keys, argv []string) (luaReply, bool) {
 // fastFairAcquire is ScriptFairAcquire: drop waiters whose place expired,
 // grant a free lock to the head of the queue (or to anyone if it is empty),
 // otherwise join or stay in the queue.
-func fastFairAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
+func fastFairAcquire(f *Path, keys, argv []string) (luaReply, bool) {
 	lock, queue, timeouts := keys[0], keys[1], keys[2]
 	token, ttl := argv[0], argv[1]
 	// Lua raises on tonumber(...) == nil only when it gets that far; falling
@@ -539,7 +615,7 @@ func fastFairAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
 // fairDropExpired is the fair lock's first loop: pop the waiters at the
 // head of the queue whose place expired before now. wrote reports whether
 // it popped any; ok false means Lua must decide, nothing written.
-func fairDropExpired(f *fastPath, queue, timeouts string, now float64) (wrote, ok bool) {
+func fairDropExpired(f *Path, queue, timeouts string, now float64) (wrote, ok bool) {
 	const name = "fair-acquire"
 	for {
 		r, ok := f.callUnlessWrote(name, wrote, "LINDEX", queue, "0")
@@ -567,7 +643,7 @@ func fairDropExpired(f *fastPath, queue, timeouts string, now float64) (wrote, o
 // callUnlessWrote is call for a command that may fail (a wrong type) as
 // long as the twin has written nothing: ok false then falls through to Lua.
 // After a write a failure is a bug, as in mustCall.
-func (f *fastPath) callUnlessWrote(script string, wrote bool, args ...string) (any, bool) {
+func (f *Path) callUnlessWrote(script string, wrote bool, args ...string) (any, bool) {
 	if wrote {
 		return f.mustCall(script, args...), true
 	}

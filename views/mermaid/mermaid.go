@@ -1,4 +1,8 @@
-package views
+// Package mermaid writes a run as a Mermaid sequenceDiagram: what
+// `lockstep run --mermaid` prints and the run view's m key writes. It
+// reads a runner's events and a snapshot's process names, and draws
+// nothing on a terminal.
+package mermaid
 
 import (
 	"fmt"
@@ -12,24 +16,24 @@ import (
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
-// Mermaid is a Mermaid sequenceDiagram of the run so far: clients, nodes and
+// Run is a Mermaid sequenceDiagram of the run so far: clients, nodes and
 // the resource as participants, commands and resource calls as arrows,
 // grants, faults and violations as notes. r must keep its events
 // (scenario.NewRunner with keep = true).
-func Mermaid(r *scenario.Runner) string {
-	return MermaidEvents(r.S.Name, Participants(r.Snapshot()), r.Events())
+func Run(r *scenario.Runner) string {
+	return Events(r.S.Name, Participants(r.Snapshot()), r.Events())
 }
 
-// MermaidScenario plays s under o to the end and returns its diagram; this
-// is what `lockstep run --mermaid` prints.
-func MermaidScenario(s *scenario.Scenario, o scenario.Options) (string, error) {
+// Scenario plays s under o to the end and returns its diagram; this is
+// what `lockstep run --mermaid` prints.
+func Scenario(s *scenario.Scenario, o scenario.Options) (string, error) {
 	r, err := scenario.NewRunner(s, o, true)
 	if err != nil {
 		return "", err
 	}
 	defer r.Close()
 	r.Run()
-	return Mermaid(r), nil
+	return Run(r), nil
 }
 
 // Participants are a snapshot's processes in diagram order: clients, nodes,
@@ -45,8 +49,8 @@ func Participants(s scenario.Snapshot) []string {
 	return append(ps, model.ResourceName)
 }
 
-// MermaidEvents draws events between participants as a sequenceDiagram.
-func MermaidEvents(title string, participants []string, events []sim.Event) string {
+// Events draws events between participants as a sequenceDiagram.
+func Events(title string, participants []string, events []sim.Event) string {
 	var b strings.Builder
 	b.WriteString("sequenceDiagram\n")
 	fmt.Fprintf(&b, "    %%%% lockstep: %s\n", mtext(title))

@@ -1,4 +1,4 @@
-package views
+package panels
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/sim"
+	"github.com/lockstep-sim/lockstep/views/text"
 )
 
 // TestEventHeadPadsAsFmt pins the hand-built head to the fmt format it
@@ -19,8 +20,8 @@ func TestEventHeadPadsAsFmt(t *testing.T) {
 		{At: 5 * time.Millisecond, Proc: "a\x1b[2Jb", Kind: "kind-longer-than-nine"},
 		{At: -time.Second, Proc: "a-very-long-process-name", Kind: "✓"},
 	} {
-		for _, c := range []logCols{{7, 8}, {8, 10}, {1, 1}} {
-			want := fmt.Sprintf("%s%*s %-*s %-9s ", "▶ ", c.time, secs(e.At), c.proc, termtext.Escape(e.Proc), termtext.Escape(e.Kind))
+		for _, c := range []Cols{{7, 8}, {8, 10}, {1, 1}} {
+			want := fmt.Sprintf("%s%*s %-*s %-9s ", "▶ ", c.Time, text.Secs(e.At), c.Proc, termtext.Escape(e.Proc), termtext.Escape(e.Kind))
 			if got := eventHead(e, "▶ ", c); got != want {
 				t.Errorf("eventHead(%+v, %+v) = %q, want %q", e, c, got, want)
 			}

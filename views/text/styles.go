@@ -1,4 +1,4 @@
-package views
+package text
 
 import "github.com/charmbracelet/lipgloss"
 

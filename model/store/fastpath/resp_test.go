@@ -1,4 +1,4 @@
-package store
+package fastpath
 
 import (
 	"bufio"
@@ -11,7 +11,7 @@ import (
 	"github.com/alicebob/miniredis/v2/server"
 )
 
-// parseReply must give exactly what server.ParseReply gives, fast path or not.
+// ParseReply must give exactly what server.ParseReply gives, fast path or not.
 func TestParseReplyMatchesParseReply(t *testing.T) {
 	cases := []string{
 		"+OK\r\n", "+QUEUED\r\n", "+\r\n", "+O\r\n",
@@ -37,7 +37,7 @@ func TestParseReplyMatchesParseReply(t *testing.T) {
 		var buf bytes.Buffer
 		buf.WriteString(c)
 		rd := bufio.NewReaderSize(&buf, 64)
-		got, gerr := parseReply(buf.Bytes(), rd, &buf)
+		got, gerr := ParseReply(buf.Bytes(), rd, &buf)
 
 		var ref bytes.Buffer
 		ref.WriteString(c)

@@ -1,4 +1,4 @@
-package views
+package text
 
 import (
 	"strings"
@@ -11,7 +11,7 @@ import (
 // A zh story breaks its lines mid-sentence: reflow joins two CJK
 // characters without a space, and anything else with one.
 func TestReflowJoinsCJKWithoutSpace(t *testing.T) {
-	got := reflow("持有者以为\n自己持有锁，\nA pauses\nfor 35s：锁\n过期", 200)
+	got := Reflow("持有者以为\n自己持有锁，\nA pauses\nfor 35s：锁\n过期", 200)
 	want := "持有者以为自己持有锁，A pauses for 35s：锁过期"
 	if len(got) != 1 || got[0] != want {
 		t.Fatalf("reflow gave %q, want [%q]", got, want)
@@ -25,7 +25,7 @@ func TestReflowJoinsCJKWithoutSpace(t *testing.T) {
 func TestWrapBreaksCJKBetweenCharacters(t *testing.T) {
 	story := "B 在 1s、C 在 2s 启动。每次 SETNX 都返回 0。它们退避 1s、2s、4s、8s，第五次尝试后放弃，大约在 16s 和 17s。key 还在，属于一个已死的进程，会一直留在那里，直到运维手工删除。"
 	const w = 24
-	lines := wrap(story, w)
+	lines := Wrap(story, w)
 	if got := strings.Join(lines, ""); strings.ReplaceAll(got, " ", "") != strings.ReplaceAll(story, " ", "") {
 		t.Fatalf("wrap lost or reordered text:\n%q\n%q", got, story)
 	}
@@ -41,7 +41,7 @@ func TestWrapBreaksCJKBetweenCharacters(t *testing.T) {
 			t.Errorf("line %d starts with closing punctuation: %q", i, l)
 		}
 	}
-	en := wrap("the lock key of redis-1 and lua-release stays whole", 12)
+	en := Wrap("the lock key of redis-1 and lua-release stays whole", 12)
 	for _, l := range en {
 		if strings.HasSuffix(l, "-") {
 			t.Errorf("English broke at a hyphen: %q", en)

@@ -1,4 +1,4 @@
-package views
+package text
 
 import (
 	"testing"
@@ -14,8 +14,8 @@ func TestWidthIsStringWidth(t *testing.T) {
 		"\x1b[?25l", "\x1b]0;title\x07x", "锁 lock", "│ box │", "tab\there", "\x7f", "é", "\x1b[1;2 q",
 		"▶ ┏━┓ · … ✓ ✖ ▲ ▼ █ ░", "e\u0301", "✓\ufe0f", "│\u200d│", "\u00ad", "a\u2028b", "\u2764\ufe0f", "\xff",
 	} {
-		if got, want := width(s), ansi.StringWidth(s); got != want {
-			t.Errorf("width(%q) = %d, want %d", s, got, want)
+		if got, want := Width(s), ansi.StringWidth(s); got != want {
+			t.Errorf("Width(%q) = %d, want %d", s, got, want)
 		}
 	}
 }
@@ -24,8 +24,8 @@ func FuzzWidth(f *testing.F) {
 	f.Add("\x1b[1mbold\x1b[0m")
 	f.Add("▶ \x1b[2m│ ✓ é …\x1b[0m")
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := width(s), ansi.StringWidth(s); got != want {
-			t.Errorf("width(%q) = %d, want %d", s, got, want)
+		if got, want := Width(s), ansi.StringWidth(s); got != want {
+			t.Errorf("Width(%q) = %d, want %d", s, got, want)
 		}
 	})
 }

@@ -1,4 +1,9 @@
-package views
+// Package picker is the TUI's first screen: the scenarios of a file in a
+// list (bubbles' list, filtered by substring), and the highlighted one's
+// title and story beside it on a wide terminal. Its state is the list's
+// alone; the app (views.Model) routes keys to it and opens what it
+// selects.
+package picker
 
 import (
 	"fmt"
@@ -10,9 +15,11 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/views/text"
 )
 
 // item is one scenario in the picker. Every text it shows is the user's
@@ -29,7 +36,7 @@ func newItem(s *scenario.Scenario, cols *[2]int) item {
 
 func (i item) Title() string { return termtext.Escape(i.s.Name) }
 func (i item) Description() string {
-	return fmt.Sprintf("%-*s %s %s", i.cols[0], termtext.Escape(scenario.StrategyLabel(i.s.Lock.Strategy, i.s.Lock.Client)), padCells(expected(i.s), i.cols[1]), i.title)
+	return fmt.Sprintf("%-*s %s %s", i.cols[0], termtext.Escape(scenario.StrategyLabel(i.s.Lock.Strategy, i.s.Lock.Client)), text.Pad(expected(i.s), i.cols[1]), i.title)
 }
 
 // FilterValue starts with the name, so the filter's match positions inside
@@ -80,13 +87,14 @@ func substringFilter(term string, targets []string) []list.Rank {
 	return out
 }
 
-// pickerModel lists the file's scenarios; / filters, enter opens.
-type pickerModel struct {
-	c    *ctx
+// Model lists the file's scenarios; / filters, enter opens.
+type Model struct {
+	st   text.Styles
 	list list.Model
 }
 
-func newPicker(c *ctx, f *scenario.File) pickerModel {
+// New is the picker of f's scenarios, drawn with st.
+func New(st text.Styles, f *scenario.File) Model {
 	cols := &[2]int{}
 	items := make([]list.Item, len(f.Scenarios))
 	for i, s := range f.Scenarios {
@@ -101,18 +109,15 @@ func newPicker(c *ctx, f *scenario.File) pickerModel {
 	translateList(&l)
 	l.SetShowStatusBar(true)
 	l.DisableQuitKeybindings() // q and ctrl+c are the app's
-	return pickerModel{c: c, list: l}
+	return Model{st: st, list: l}
 }
 
 // scenarios is "1 scenario", "2 scenarios" (the catalogue's plural rules).
 func scenarios(n int) string { return tr("%d scenarios", n) }
 
-// padCells pads s with spaces to w terminal cells (a CJK rune is two).
-func padCells(s string, w int) string {
-	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
-}
-
-func (p *pickerModel) setSize(w, h int) {
+// SetSize gives the picker the terminal's size (the list takes part of a
+// wide one, the story the rest).
+func (p *Model) SetSize(w, h int) {
 	lw := w
 	if w >= 110 {
 		lw = w * 11 / 20
@@ -120,19 +125,19 @@ func (p *pickerModel) setSize(w, h int) {
 	p.list.SetSize(lw, h)
 }
 
-// selected is the highlighted scenario, or nil.
-func (p *pickerModel) selected() *scenario.Scenario {
+// Selected is the highlighted scenario, or nil.
+func (p *Model) Selected() *scenario.Scenario {
 	if it, ok := p.list.SelectedItem().(item); ok {
 		return it.s
 	}
 	return nil
 }
 
-// firstMatch is the first scenario the filter being typed matches, or nil.
+// FirstMatch is the first scenario the filter being typed matches, or nil.
 // It is worked out here rather than read from the list, whose matches
 // arrive later as a message: enter typed right after the filter must open
 // what the filter says.
-func (p *pickerModel) firstMatch() *scenario.Scenario {
+func (p *Model) FirstMatch() *scenario.Scenario {
 	items := p.list.Items()
 	targets := make([]string, len(items))
 	for i, it := range items {
@@ -144,34 +149,39 @@ func (p *pickerModel) firstMatch() *scenario.Scenario {
 	return nil
 }
 
-func (p *pickerModel) update(msg tea.Msg) tea.Cmd {
+// Update hands msg to the list.
+func (p *Model) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	p.list, cmd = p.list.Update(msg)
 	return cmd
 }
 
-func (p *pickerModel) view(w, h int) string {
+// View draws the picker in w×h.
+func (p *Model) View(w, h int) string {
 	lv := p.list.View()
 	lines := strings.Split(lv, "\n")
 	if w < 110 {
-		return render(fitLines(lines, w, h), h)
+		return text.Render(text.FitLines(lines, w, h), h)
 	}
 	lw := w * 11 / 20
-	left := fitLines(lines, lw, h)
+	left := text.FitLines(lines, lw, h)
 	var story []string
-	if s := p.selected(); s != nil {
-		for _, l := range wrap(termtext.Escape(s.TitleIn(lang())), w-lw-2) {
-			story = append(story, p.c.st.Header.Render(l))
+	if s := p.Selected(); s != nil {
+		for _, l := range text.Wrap(termtext.Escape(s.TitleIn(lang())), w-lw-2) {
+			story = append(story, p.st.Header.Render(l))
 		}
 		story = append(story, "")
-		story = append(story, reflow(termtext.EscapeKeepLines(s.StoryIn(lang())), w-lw-3)...)
+		story = append(story, text.Reflow(termtext.EscapeKeepLines(s.StoryIn(lang())), w-lw-3)...)
 	}
-	right := box(p.c.st, tr("Story"), story, w-lw, h, false)
-	return render(hjoin(left, right), h)
+	right := text.Box(p.st, tr("Story"), story, w-lw, h, false)
+	return text.Render(text.HJoin(left, right), h)
 }
 
-// filtering reports whether the filter input has the keys.
-func (p *pickerModel) filtering() bool { return p.list.FilterState() == list.Filtering }
+// Filtering reports whether the filter input has the keys.
+func (p *Model) Filtering() bool { return p.list.FilterState() == list.Filtering }
+
+// FilterValue is the filter as typed so far.
+func (p *Model) FilterValue() string { return p.list.FilterValue() }
 
 // translateList puts the list bubble's own chrome through the catalogue:
 // its key help, the filter prompt and the status bar's item names. In
@@ -185,3 +195,9 @@ func translateList(l *list.Model) {
 	l.FilterInput.Prompt = tr("Filter: ")
 	l.SetStatusBarItemName(tr("item"), tr("items"))
 }
+
+// tr renders the picker's chrome in the current language (internal/i18n).
+func tr(format string, args ...any) string { return i18n.T(format, args...) }
+
+// lang is the current language as the scenario's per-language texts name it.
+func lang() string { return string(i18n.Current()) }

@@ -1,4 +1,4 @@
-package store
+package fastpath
 
 // Go twins of real lock libraries' scripts (scripts.go, the harness). The
 // ones whose logic is the project's own reuse fastRelease and fastRenew.
@@ -7,7 +7,7 @@ import "strconv"
 
 // fastRedsyncDelete is ScriptRedsyncDelete: GET; DEL if ours, -1 if the
 // key is gone, else 0.
-func fastRedsyncDelete(f *fastPath, keys, argv []string) (luaReply, bool) {
+func fastRedsyncDelete(f *Path, keys, argv []string) (luaReply, bool) {
 	r, ok := f.plain("GET", keys[:1])
 	if !ok {
 		v, err := f.call("GET", keys[0])
@@ -15,9 +15,9 @@ func fastRedsyncDelete(f *fastPath, keys, argv []string) (luaReply, bool) {
 			return luaReply{}, false // a wrong type: Lua raises
 		}
 		s, isStr := v.(string)
-		r = plainReply{kind: plainNull}
+		r = Reply{kind: plainNull}
 		if isStr {
-			r = plainReply{kind: plainBulk, s: s}
+			r = Reply{kind: plainBulk, s: s}
 		}
 	}
 	switch {
@@ -33,7 +33,7 @@ func fastRedsyncDelete(f *fastPath, keys, argv []string) (luaReply, bool) {
 
 // fastRedsyncTouchSetNX is ScriptRedsyncTouchSetNX: PEXPIRE if ours, else
 // SET NX PX (1 if it took the key, 0 if another holds it).
-func fastRedsyncTouchSetNX(f *fastPath, keys, argv []string) (luaReply, bool) {
+func fastRedsyncTouchSetNX(f *Path, keys, argv []string) (luaReply, bool) {
 	if r, ok, decided := f.owned(argv[0], "GET", keys[0]); !decided {
 		return f.pexpire(keys[0], argv[1])
 	} else if !ok {
@@ -50,14 +50,6 @@ func fastRedsyncTouchSetNX(f *fastPath, keys, argv []string) (luaReply, bool) {
 		return luaInt(0), true
 	}
 	return luaInt(1), true
-}
-
-// keepsRESP2 reports a HELLO that changes nothing the fast path could
-// miss: "HELLO" or "HELLO 2" alone, which every go-redis connection sends
-// first (it names no user, password or client, and keeps RESP2). Any other
-// HELLO taints the connection as before.
-func keepsRESP2(cmd string, args []string) bool {
-	return cmd == "HELLO" && (len(args) == 1 || len(args) == 2 && args[1] == "2")
 }
 
 // ScriptRedislockObtain is bsm/redislock v0.9.4's luaObtain (redislock.go),
@@ -82,7 +74,7 @@ const maxObtainOffset = 1 << 20
 // the TTL before it writes, so the second cannot fail on it; GETRANGE of a
 // key that is not a string raises in Lua, so it falls through (nothing
 // written: SET NX found the key and wrote nothing).
-func fastRedislockObtain(f *fastPath, keys, argv []string) (luaReply, bool) {
+func fastRedislockObtain(f *Path, keys, argv []string) (luaReply, bool) {
 	offset, err := strconv.Atoi(argv[1])
 	if err != nil || offset < 1 || offset > maxObtainOffset || strconv.Itoa(offset) != argv[1] {
 		return luaReply{}, false

@@ -1,4 +1,8 @@
-package views
+// Package jump is the ":" prompt of the run and compare views: go to a
+// true time or a step. It reads and checks the answer and keeps the
+// prompt open with a reason while the answer is wrong; where the cursor
+// then goes is the view's.
+package jump
 
 import (
 	"fmt"
@@ -8,12 +12,14 @@ import (
 
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/lockstep-sim/lockstep/internal/i18n"
+	"github.com/lockstep-sim/lockstep/views/text"
 )
 
-// gotoPrompt is the ":" prompt: go to a true time ("12.5s", "340ms",
+// Prompt is the ":" prompt: go to a true time ("12.5s", "340ms",
 // "1m2s"; a bare number is seconds) or a step ("#340", as the header counts
 // them). A bad answer keeps the prompt open with the text and says why.
-type gotoPrompt struct {
+type Prompt struct {
 	input textinput.Model
 	err   string
 }
@@ -21,8 +27,8 @@ type gotoPrompt struct {
 // gotoLimit bounds what may be typed: a time or a step number is short.
 const gotoLimit = 24
 
-// newGotoPrompt opens the prompt; steps: the view can go to a step too.
-func newGotoPrompt(steps bool) *gotoPrompt {
+// New opens the prompt; steps: the view can go to a step too.
+func New(steps bool) *Prompt {
 	ti := textinput.New()
 	ti.Prompt = ""
 	ti.Placeholder = "12.5s or #340"
@@ -32,7 +38,7 @@ func newGotoPrompt(steps bool) *gotoPrompt {
 	ti.CharLimit = gotoLimit
 	ti.Width = gotoLimit
 	ti.Focus()
-	return &gotoPrompt{input: ti}
+	return &Prompt{input: ti}
 }
 
 // parseGoto reads an answer to the ":" prompt for a run of steps steps that
@@ -56,29 +62,29 @@ func parseGoto(s string, steps int, end time.Duration) (step int, at time.Durati
 			return 0, 0, false, fmt.Errorf("%q: not a time (12.5s, 340ms, 1m2s) or a step (#340)", s)
 		}
 		if f < 0 || f > end.Seconds() {
-			return 0, 0, false, fmt.Errorf("%q: the run is from 0s to %s", s, secs(end))
+			return 0, 0, false, fmt.Errorf("%q: the run is from 0s to %s", s, text.Secs(end))
 		}
 		d = time.Duration(f * float64(time.Second))
 	}
 	if d < 0 || d > end {
-		return 0, 0, false, fmt.Errorf("%q: the run is from 0s to %s", s, secs(end))
+		return 0, 0, false, fmt.Errorf("%q: the run is from 0s to %s", s, text.Secs(end))
 	}
 	return 0, d, false, nil
 }
 
-// gotoAnswer is where an answered ":" prompt goes: a step or a true time.
-type gotoAnswer struct {
-	step   int
-	at     time.Duration
-	isStep bool
+// Answer is where an answered ":" prompt goes: a step or a true time.
+type Answer struct {
+	Step   int
+	At     time.Duration
+	IsStep bool
 }
 
-// update handles a key while the prompt is open, for a run of steps steps
+// Update handles a key while the prompt is open, for a run of steps steps
 // (-1: the view has no one step count, so only times are answered) that
 // ends at end. closed: the prompt is done, with ans nil when it was
 // cancelled; cmd is the input's, or tea.Quit for ctrl+c. The run and the
 // compare view both read their ":" through it.
-func (g *gotoPrompt) update(msg tea.KeyMsg, steps int, end time.Duration) (ans *gotoAnswer, closed bool, cmd tea.Cmd) {
+func (g *Prompt) Update(msg tea.KeyMsg, steps int, end time.Duration) (ans *Answer, closed bool, cmd tea.Cmd) {
 	switch msg.Type {
 	case tea.KeyEsc:
 		return nil, true, nil
@@ -95,43 +101,29 @@ func (g *gotoPrompt) update(msg tea.KeyMsg, steps int, end time.Duration) (ans *
 			g.err = err.Error()
 			return nil, false, nil
 		}
-		return &gotoAnswer{step: step, at: at, isStep: isStep}, true, nil
+		return &Answer{Step: step, At: at, IsStep: isStep}, true, nil
 	}
 	g.err = ""
 	g.input, cmd = g.input.Update(msg)
 	return nil, false, cmd
 }
 
-// footer is the footer line while the prompt is open; what says what it
+// Footer is the footer line while the prompt is open; what says what it
 // goes to (tr("time or step")).
-func (g *gotoPrompt) footer(st Styles, what string, w int) string {
+func (g *Prompt) Footer(st text.Styles, what string, w int) string {
 	line := st.Focus.Render(tr("go to ")+what+": ") + g.input.View()
 	if g.err != "" {
-		return fit(line+"  "+st.Bad.Render("✖ "+g.err), w)
+		return text.Fit(line+"  "+st.Bad.Render("✖ "+g.err), w)
 	}
-	return fit(line+st.Muted.Render(tr("  enter go · esc cancel")), w)
+	return text.Fit(line+st.Muted.Render(tr("  enter go · esc cancel")), w)
 }
 
-// updateGoto handles a key while the run view's ":" prompt is open.
-func (m *RunModel) updateGoto(msg tea.KeyMsg) tea.Cmd {
-	ans, closed, cmd := m.jump.update(msg, m.pl.Steps(), m.pl.End())
-	if !closed {
-		return cmd
-	}
-	m.jump = nil
-	if ans == nil {
-		if cmd == nil {
-			m.setStatus(true, "cancelled")
-		}
-		return cmd
-	}
-	if ans.isStep {
-		m.pl.Seek(ans.step)
-	} else {
-		m.pl.SeekTime(ans.at)
-	}
-	return m.seeked()
-}
+// Value is the answer as typed so far.
+func (g *Prompt) Value() string { return g.input.Value() }
 
-// gotoFooter is the footer line while the ":" prompt is open.
-func (m *RunModel) gotoFooter(w int) string { return m.jump.footer(m.c.st, tr("time or step"), w) }
+// Err is why the last answer was refused ("" when none was, or it has been
+// edited since).
+func (g *Prompt) Err() string { return g.err }
+
+// tr renders the prompt's chrome in the current language (internal/i18n).
+func tr(format string, args ...any) string { return i18n.T(format, args...) }

@@ -1,4 +1,9 @@
-package views
+// Package text lays out the TUI's screens as lines of an exact number of
+// terminal cells: fitting, boxes, side by side, wrapping and reflowing
+// (CJK included), the compact spellings of times and durations, and the
+// styles. It knows nothing of scenarios or bubbletea: the panels
+// (views/panels) and the screens (views) are built from it.
+package text
 
 import (
 	"strings"
@@ -11,12 +16,12 @@ import (
 // layout can add up widths and heights exactly and never emit more lines
 // than the terminal has.
 
-// fit truncates or pads s (which may hold ANSI styling) to exactly w cells.
-func fit(s string, w int) string {
+// Fit truncates or pads s (which may hold ANSI styling) to exactly w cells.
+func Fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	sw := width(s)
+	sw := Width(s)
 	if sw > w {
 		// Only padding past w (a list pads its lines to its own idea of
 		// the width): cut it without an ellipsis, nothing is lost.
@@ -25,7 +30,7 @@ func fit(s string, w int) string {
 			tail = ""
 		}
 		s = ansi.Truncate(s, w, tail)
-		sw = width(s)
+		sw = Width(s)
 	}
 	if sw < w {
 		s += strings.Repeat(" ", w-sw)
@@ -33,12 +38,12 @@ func fit(s string, w int) string {
 	return s
 }
 
-// fitLines makes lines exactly h lines of width w: cut or padded.
-func fitLines(lines []string, w, h int) []string {
+// FitLines makes lines exactly h lines of width w: cut or padded.
+func FitLines(lines []string, w, h int) []string {
 	out := make([]string, h)
 	for i := range out {
 		if i < len(lines) {
-			out[i] = fit(lines[i], w)
+			out[i] = Fit(lines[i], w)
 		} else {
 			out[i] = strings.Repeat(" ", max(w, 0))
 		}
@@ -46,11 +51,11 @@ func fitLines(lines []string, w, h int) []string {
 	return out
 }
 
-// box frames lines in a w×h border with a title. A focused box has a heavy
+// Box frames lines in a w×h border with a title. A focused box has a heavy
 // border and a ▸ before its title, so focus shows without colour too.
-func box(st Styles, title string, lines []string, w, h int, focused bool) []string {
+func Box(st Styles, title string, lines []string, w, h int, focused bool) []string {
 	if w < 4 || h < 2 {
-		return fitLines(nil, w, h)
+		return FitLines(nil, w, h)
 	}
 	tl, tr, bl, br, hz, vt := "┌", "┐", "└", "┘", "─", "│"
 	if focused {
@@ -68,15 +73,15 @@ func box(st Styles, title string, lines []string, w, h int, focused bool) []stri
 	top := tl + hz + ts + strings.Repeat(hz, max(0, w-3-ansi.StringWidth(t))) + tr
 	out := make([]string, 0, h)
 	out = append(out, top)
-	for _, l := range fitLines(lines, w-2, h-2) {
+	for _, l := range FitLines(lines, w-2, h-2) {
 		out = append(out, vt+l+vt)
 	}
 	out = append(out, bl+strings.Repeat(hz, w-2)+br)
 	return out
 }
 
-// hjoin puts blocks side by side; each must have lines of its own fixed width.
-func hjoin(blocks ...[]string) []string {
+// HJoin puts blocks side by side; each must have lines of its own fixed width.
+func HJoin(blocks ...[]string) []string {
 	h := 0
 	for _, b := range blocks {
 		h = max(h, len(b))
@@ -98,16 +103,16 @@ func hjoin(blocks ...[]string) []string {
 	return out
 }
 
-// render joins lines, never more than h of them.
-func render(lines []string, h int) string {
+// Render joins lines, never more than h of them.
+func Render(lines []string, h int) string {
 	if len(lines) > h {
 		lines = lines[:h]
 	}
 	return strings.Join(lines, "\n")
 }
 
-// tooSmall is the whole screen when the terminal is below the minimum.
-func tooSmall(w, h, minW, minH int) string {
+// TooSmall is the whole screen when the terminal is below the minimum.
+func TooSmall(w, h, minW, minH int) string {
 	msg := []string{
 		"terminal too small",
 		"",
@@ -118,16 +123,16 @@ func tooSmall(w, h, minW, minH int) string {
 	}
 	lines := make([]string, 0, len(msg))
 	for _, m := range msg {
-		lines = append(lines, fit(m, w))
+		lines = append(lines, Fit(m, w))
 	}
-	return render(lines, h)
+	return Render(lines, h)
 }
 
-// width is ansi.StringWidth(s), counted directly when s is printable ASCII
+// Width is ansi.StringWidth(s), counted directly when s is printable ASCII
 // and SGR-style CSI sequences only (most of a frame's lines): fit measures
 // every line of every panel each frame, and segmenting graphemes is the
 // bulk of a frame's cost. Anything else goes to ansi.StringWidth.
-func width(s string) int {
+func Width(s string) int {
 	n := 0
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {

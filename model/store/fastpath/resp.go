@@ -1,4 +1,4 @@
-package store
+package fastpath
 
 import (
 	"bufio"
@@ -7,12 +7,12 @@ import (
 	"github.com/alicebob/miniredis/v2/server"
 )
 
-// parseReply reads the one RESP reply in b as server.ParseReply would from a
+// ParseReply reads the one RESP reply in b as server.ParseReply would from a
 // reader over b. The shapes nearly every reply has (a simple string, an
 // integer, a null, a plain bulk string) are read straight from b: that
 // spares ParseReply's line copy and buffer on every command. Anything else,
 // or anything unusual about those shapes, goes to ParseReply through rd.
-func parseReply(b []byte, rd *bufio.Reader, src *bytes.Buffer) (any, error) {
+func ParseReply(b []byte, rd *bufio.Reader, src *bytes.Buffer) (any, error) {
 	if v, ok := parseCommon(b); ok {
 		return v, nil
 	}
@@ -20,7 +20,7 @@ func parseReply(b []byte, rd *bufio.Reader, src *bytes.Buffer) (any, error) {
 	return server.ParseReply(rd)
 }
 
-// parseCommon is parseReply's fast path; ok false means "ask ParseReply".
+// parseCommon is ParseReply's fast path; ok false means "ask ParseReply".
 // It only accepts a buffer that holds exactly one well-formed reply.
 func parseCommon(b []byte) (v any, ok bool) {
 	i := bytes.IndexByte(b, '\n')

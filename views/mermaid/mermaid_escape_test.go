@@ -1,4 +1,4 @@
-package views
+package mermaid
 
 import (
 	"strings"
@@ -13,7 +13,7 @@ import (
 // arrow inside a name) cannot end a statement early.
 func TestMermaidEscapesControlAndSyntax(t *testing.T) {
 	evil := "x\x1b]0;pwned\x07\x1b[2J"
-	d := MermaidEvents("t"+evil, []string{"A" + evil, "B->>C", "resource"}, []sim.Event{
+	d := Events("t"+evil, []string{"A" + evil, "B->>C", "resource"}, []sim.Event{
 		{Proc: "A" + evil, Kind: "note", Msg: "line1\nline2; %% comment " + evil},
 	})
 	if strings.ContainsAny(d, "\x1b\x07") {

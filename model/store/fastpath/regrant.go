@@ -1,4 +1,4 @@
-package store
+package fastpath
 
 // ScriptRegrantAcquire is bsm/redislock's obtain.lua for one key: SET NX,
 // or, when the key already holds our token, a re-grant that renews its TTL
@@ -18,7 +18,7 @@ return false`
 // fastRegrantAcquire is ScriptRegrantAcquire. SET validates the TTL before
 // it writes (an error falls back to Lua), so the PEXPIRE after it cannot
 // fail.
-func fastRegrantAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
+func fastRegrantAcquire(f *Path, keys, argv []string) (luaReply, bool) {
 	r, err := f.call("SET", keys[0], argv[0], "NX", "PX", argv[1])
 	if err != nil {
 		return luaReply{}, false

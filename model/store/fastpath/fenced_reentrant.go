@@ -1,4 +1,4 @@
-package store
+package fastpath
 
 import (
 	"math"
@@ -26,7 +26,7 @@ return redis.call("incr", KEYS[2])`
 // fastReentrantFencedAcquire is ScriptReentrantFencedAcquire. Every write
 // that could fail is known not to before the first one (a script is not
 // rolled back), or real Lua decides.
-func fastReentrantFencedAcquire(f *fastPath, keys, argv []string) (luaReply, bool) {
+func fastReentrantFencedAcquire(f *Path, keys, argv []string) (luaReply, bool) {
 	const name = "reentrant-fenced-acquire"
 	if !validPEXPIRE(argv[1]) {
 		return luaReply{}, false

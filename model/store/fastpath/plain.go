@@ -1,4 +1,4 @@
-package store
+package fastpath
 
 import (
 	"math"
@@ -18,7 +18,7 @@ import (
 // lock (auth and pub/sub checks) and another for the command itself. The
 // plain lock commands (SET with NX and/or PX, SETNX, GET, DEL, PEXPIRE,
 // EXISTS) are answered here instead, through miniredis's direct API on the
-// node's DB 0: the data still lives in miniredis, and the reply is written
+// store's DB 0: the data still lives in miniredis, and the reply is written
 // with the same Peer methods the command's handler uses, so it is the same
 // bytes.
 //
@@ -33,7 +33,7 @@ import (
 // before touching anything: an argument count or option other than the
 // forms below, a key of another type (WRONGTYPE, or SET over it), a TTL that
 // is not a positive integer or would overflow (error replies, and PEXPIRE's
-// delete-now), and, through hook, a connection in MULTI or with connection
+// delete-now), and, through the store, a connection in MULTI or with connection
 // state it cannot see, and every command on a replica. Commands the plain
 // path answers are not counted in INFO's total_commands_processed (neither
 // is a script the Lua fast path answers); nothing in the model reads it.
@@ -48,16 +48,16 @@ const (
 	plainBulk                  // $len s
 )
 
-// plainReply is a reply of the plain fast path, before it is written.
-type plainReply struct {
+// Reply is a reply of the plain fast path, before it is written.
+type Reply struct {
 	kind plainKind
 	n    int
 	s    string
 }
 
-// appendRESP appends r as miniredis's RESP2 writer sends it (Writer's
+// AppendRESP appends r as miniredis's RESP2 writer sends it (Writer's
 // WriteNull, WriteInline("OK"), WriteInt, WriteBulk).
-func (r plainReply) appendRESP(b []byte) []byte {
+func (r Reply) AppendRESP(b []byte) []byte {
 	switch r.kind {
 	case plainNull:
 		return append(b, "$-1\r\n"...)
@@ -75,8 +75,8 @@ func (r plainReply) appendRESP(b []byte) []byte {
 	return append(b, "\r\n"...)
 }
 
-// value is r as parseReply reads it back (what redis.call hands a script).
-func (r plainReply) value() any {
+// value is r as ParseReply reads it back (what redis.call hands a script).
+func (r Reply) value() any {
 	switch r.kind {
 	case plainOK:
 		return server.Simple("OK")
@@ -88,11 +88,11 @@ func (r plainReply) value() any {
 	return nil
 }
 
-// plain answers cmd (upper case) with args (the key first) on the node's
+// plain answers cmd (upper case) with args (the key first) on the store's
 // DB 0, or returns ok=false, having changed nothing, when real dispatch must
 // answer. It calls f.writing before its first change to the data.
-func (f *fastPath) plain(cmd string, args []string) (r plainReply, ok bool) {
-	db := f.st.db()
+func (f *Path) plain(cmd string, args []string) (r Reply, ok bool) {
+	db := f.st.DB()
 	switch cmd {
 	case "GET":
 		return f.plainGet(db, args)
@@ -103,18 +103,23 @@ func (f *fastPath) plain(cmd string, args []string) (r plainReply, ok bool) {
 			return r, false
 		}
 		if db.Exists(args[0]) {
-			return plainReply{kind: plainInt}, true
+			return Reply{kind: plainInt}, true
 		}
 		f.writingAbsent(args[0])
-		f.st.forgetPost()
+		f.st.WroteUnknown()
 		_ = db.Set(args[0], args[1]) // absent: cannot be of another type
-		return plainReply{kind: plainInt, n: 1}, true
+		return Reply{kind: plainInt, n: 1}, true
 	case "DEL":
 		if len(args) == 0 {
 			return r, false
 		}
 		// Deleting touches no other key's TTL: no need to sync them.
-		return plainReply{kind: plainInt, n: f.st.delKeys(args)}, true
+		// A copy, as in call: a slice passed to an interface's method
+		// escapes, and would take every caller's variadic slice with it.
+		f.del = append(f.del[:0], args...)
+		n := f.st.Del(f.del)
+		clear(f.del)
+		return Reply{kind: plainInt, n: n}, true
 	case "EXISTS":
 		if len(args) == 0 {
 			return r, false
@@ -125,7 +130,7 @@ func (f *fastPath) plain(cmd string, args []string) (r plainReply, ok bool) {
 				n++
 			}
 		}
-		return plainReply{kind: plainInt, n: n}, true
+		return Reply{kind: plainInt, n: n}, true
 	case "PEXPIRE":
 		return f.plainPExpire(db, args)
 	}
@@ -133,7 +138,7 @@ func (f *fastPath) plain(cmd string, args []string) (r plainReply, ok bool) {
 }
 
 // plainGet is GET key.
-func (f *fastPath) plainGet(db *miniredis.RedisDB, args []string) (r plainReply, ok bool) {
+func (f *Path) plainGet(db *miniredis.RedisDB, args []string) (r Reply, ok bool) {
 	if len(args) != 1 {
 		return r, false
 	}
@@ -141,16 +146,16 @@ func (f *fastPath) plainGet(db *miniredis.RedisDB, args []string) (r plainReply,
 	switch err {
 	case nil:
 		f.saw(args[0], true)
-		return plainReply{kind: plainBulk, s: v}, true
+		return Reply{kind: plainBulk, s: v}, true
 	case miniredis.ErrKeyNotFound:
 		f.saw(args[0], false)
-		return plainReply{kind: plainNull}, true
+		return Reply{kind: plainNull}, true
 	}
 	return r, false // WRONGTYPE
 }
 
 // plainPExpire is PEXPIRE key ms; options (NX, XX, GT, LT) go to miniredis.
-func (f *fastPath) plainPExpire(db *miniredis.RedisDB, args []string) (r plainReply, ok bool) {
+func (f *Path) plainPExpire(db *miniredis.RedisDB, args []string) (r Reply, ok bool) {
 	if len(args) != 2 {
 		return r, false
 	}
@@ -159,17 +164,17 @@ func (f *fastPath) plainPExpire(db *miniredis.RedisDB, args []string) (r plainRe
 		return r, false
 	}
 	if !db.Exists(args[0]) {
-		return plainReply{kind: plainInt}, true
+		return Reply{kind: plainInt}, true
 	}
 	f.writing()
-	f.st.forgetPost()
+	f.st.WroteUnknown()
 	db.SetTTL(args[0], ttl)
-	return plainReply{kind: plainInt, n: 1}, true
+	return Reply{kind: plainInt, n: 1}, true
 }
 
 // plainSet is SET key value [NX] [PX ms] (NX before PX, as the lock recipes
 // send it); any other option goes to miniredis.
-func (f *fastPath) plainSet(db *miniredis.RedisDB, args []string) (r plainReply, ok bool) {
+func (f *Path) plainSet(db *miniredis.RedisDB, args []string) (r Reply, ok bool) {
 	if len(args) < 2 {
 		return r, false
 	}
@@ -191,7 +196,7 @@ func (f *fastPath) plainSet(db *miniredis.RedisDB, args []string) (r plainReply,
 	if nx {
 		if db.Exists(key) {
 			f.saw(key, true)
-			return plainReply{kind: plainNull}, true
+			return Reply{kind: plainNull}, true
 		}
 		f.writingAbsent(key)
 	} else if t := db.Type(key); t != "" && t != "string" {
@@ -207,11 +212,11 @@ func (f *fastPath) plainSet(db *miniredis.RedisDB, args []string) (r plainReply,
 	}
 	if nx && ttl > 0 {
 		// Absent before (NX), synced (writingAbsent): exactly this.
-		f.st.knowPost(Effect{Key: key, Type: "string", Value: value, Expires: true, ExpireAt: f.st.lastE + ttl})
+		f.st.WroteString(key, value, ttl)
 	} else {
-		f.st.forgetPost()
+		f.st.WroteUnknown()
 	}
-	return plainReply{kind: plainOK}, true
+	return Reply{kind: plainOK}, true
 }
 
 // plainMillis parses a TTL in milliseconds the way SET PX and PEXPIRE do

@@ -1,4 +1,4 @@
-package views
+package text
 
 import (
 	"strconv"
@@ -10,14 +10,14 @@ import (
 	"github.com/rivo/uniseg"
 )
 
-// reflow rewraps hard-wrapped text (a story) to width w, keeping paragraphs.
-func reflow(text string, w int) []string {
+// Reflow rewraps hard-wrapped text (a story) to width w, keeping paragraphs.
+func Reflow(text string, w int) []string {
 	var out []string
 	for i, para := range strings.Split(strings.TrimSpace(text), "\n\n") {
 		if i > 0 {
 			out = append(out, "")
 		}
-		out = append(out, wrap(joinLines(para), w)...)
+		out = append(out, Wrap(joinLines(para), w)...)
 	}
 	return out
 }
@@ -53,14 +53,14 @@ func cjkPunct(r rune) bool {
 	return strings.ContainsRune("，。：；！？、（）《》「」『』", r)
 }
 
-// wrap fills lines of at most w cells with the words of s (plain text, no
+// Wrap fills lines of at most w cells with the words of s (plain text, no
 // styling). Latin text breaks only at spaces: unlike ansi.Wordwrap it never
 // breaks at a hyphen, so "redis-1" stays whole. Chinese has no spaces, so a
 // run of CJK text may also break where Unicode's line-breaking rules allow
 // one next to a wide character (UAX #14, by uniseg): between two ideographs,
 // after "，" but never before it, never after "（". A word longer than a
 // line is split.
-func wrap(s string, w int) []string {
+func Wrap(s string, w int) []string {
 	w = max(w, 2) // room for one wide rune
 	var f filler
 	f.w = w
@@ -146,13 +146,35 @@ func cjkPieces(word string) []string {
 
 func itoa(v int) string { return strconv.Itoa(v) }
 
-// secs renders a true or clock time as "31.002s".
-func secs(d time.Duration) string {
+// WrapIndent wraps s to w columns, the lines after the first indented by
+// indent spaces.
+func WrapIndent(s string, w, indent int) []string {
+	if w <= indent+8 {
+		return []string{s}
+	}
+	lines := Wrap(s, w)
+	out := lines[:1]
+	if len(lines) > 1 {
+		pad := strings.Repeat(" ", indent)
+		for _, l := range Wrap(strings.Join(lines[1:], " "), w-indent) {
+			out = append(out, pad+l)
+		}
+	}
+	return out
+}
+
+// Pad pads s with spaces to w terminal cells (a CJK rune is two).
+func Pad(s string, w int) string {
+	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
+}
+
+// Secs renders a true or clock time as "31.002s".
+func Secs(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', 3, 64) + "s"
 }
 
-// short renders a duration compactly for narrow columns: "30s", "1.5s", "250ms".
-func short(d time.Duration) string {
+// Short renders a duration compactly for narrow columns: "30s", "1.5s", "250ms".
+func Short(d time.Duration) string {
 	neg := d < 0
 	if neg {
 		d = -d
@@ -176,19 +198,19 @@ func short(d time.Duration) string {
 	return s
 }
 
-// signed renders an offset with its sign: "+20s", "-1.5s", "±0".
-func signed(d time.Duration) string {
+// Signed renders an offset with its sign: "+20s", "-1.5s", "±0".
+func Signed(d time.Duration) string {
 	if d == 0 {
 		return "±0"
 	}
 	if d > 0 {
-		return "+" + short(d)
+		return "+" + Short(d)
 	}
-	return short(d)
+	return Short(d)
 }
 
-// bar draws frac (0..1) of width w as a bar of █ and ░.
-func bar(frac float64, w int) string {
+// Bar draws frac (0..1) of width w as a bar of █ and ░.
+func Bar(frac float64, w int) string {
 	if w <= 0 {
 		return ""
 	}
@@ -197,8 +219,8 @@ func bar(frac float64, w int) string {
 	return strings.Repeat("█", n) + strings.Repeat("░", w-n)
 }
 
-// speedLabel renders simulated seconds per wall second: "2×", "1/4×".
-func speedLabel(s float64) string {
+// SpeedLabel renders simulated seconds per wall second: "2×", "1/4×".
+func SpeedLabel(s float64) string {
 	if s >= 1 {
 		return strconv.FormatFloat(s, 'f', -1, 64) + "×"
 	}

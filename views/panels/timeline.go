@@ -1,4 +1,4 @@
-package views
+package panels
 
 import (
 	"strings"
@@ -8,16 +8,17 @@ import (
 
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/views/text"
 )
 
 func timeNS(ns int64) time.Duration { return time.Duration(ns) }
 
-// timelineLines draws the lanes in w×h: one per client (█ while it believes
+// Timeline draws the lanes in w×h: one per client (█ while it believes
 // it holds the lock), one per node (the key owner's letter while the lock
 // key is present), a marks row (! two or more believe at once, ▼ fault, ✖
 // violation) and the time axis. Only the visible window is computed, and
 // only history up to the cursor is drawn.
-func timelineLines(st Styles, ss *scenario.Player, snap scenario.Snapshot, span time.Duration, w, h int) []string {
+func Timeline(st text.Styles, ss *scenario.Player, snap scenario.Snapshot, span time.Duration, w, h int) []string {
 	hist := ss.History()
 	labelW := 2
 	for _, l := range hist.Clients {
@@ -72,7 +73,7 @@ func timelineLines(st Styles, ss *scenario.Player, snap scenario.Snapshot, span 
 	}
 	blank := func() []rune { return []rune(strings.Repeat(" ", cols)) }
 	var rows []string
-	label := func(name string) string { return fit(termtext.Escape(name), labelW-1) + " " }
+	label := func(name string) string { return text.Fit(termtext.Escape(name), labelW-1) + " " }
 	for _, l := range hist.Clients {
 		row := blank()
 		fill(l.Spans, row, func(scenario.Span) rune { return '█' }, true)
@@ -159,8 +160,8 @@ func ownerLetters(clients []scenario.Lane) map[string]rune {
 
 // axis is the time scale: the window's ends and the cursor's time.
 func axis(t0, t1, cur time.Duration, cols, curCol int) string {
-	l, r := short(t0), short(t1)
-	c := "▲" + secs(cur)
+	l, r := text.Short(t0), text.Short(t1)
+	c := "▲" + text.Secs(cur)
 	line := []rune(strings.Repeat(" ", cols))
 	copy(line, []rune(l))
 	if len(r) < cols {

@@ -1,0 +1,31 @@
+package store
+
+import (
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+)
+
+// fastHost is the Store as the fast path (package fastpath) sees it: its
+// DB 0 and the bookkeeping each write of the fast path must keep (the
+// touched keys' states before the command, miniredis's TTLs brought up to
+// date, the known state after it). A type of its own, so that these stay
+// off the Store's API.
+type fastHost Store
+
+func (h *fastHost) DB() *miniredis.RedisDB { return h.db0 }
+
+func (h *fastHost) Writing(absent string) {
+	s := (*Store)(h)
+	s.capturePreKnowing(absent, nil)
+	s.syncTTLs()
+}
+
+func (h *fastHost) WroteUnknown() { (*Store)(h).forgetPost() }
+
+func (h *fastHost) WroteString(key, value string, ttl time.Duration) {
+	s := (*Store)(h)
+	s.knowPost(Effect{Key: key, Type: "string", Value: value, Expires: true, ExpireAt: s.lastE + ttl})
+}
+
+func (h *fastHost) Del(keys []string) int { return (*Store)(h).delKeys(keys) }
