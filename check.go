@@ -9,6 +9,7 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/shquote"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/tracefile"
 )
 
 const checkSynopsis = `Usage: lockstep check [--json] [--expect EXPECT] HISTORY.jsonl (or - for stdin)
@@ -56,7 +57,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return bad("%v", err)
 	}
 	defer in.Close()
-	reps, err := scenario.CheckHistory(name, io.LimitReader(in, maxHistoryBytes), xs)
+	reps, err := tracefile.CheckHistory(name, io.LimitReader(in, maxHistoryBytes), xs)
 	if err != nil {
 		return bad("%v", err)
 	}

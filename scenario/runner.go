@@ -82,6 +82,10 @@ func (r *Runner) EventCount() int { return r.w.K.Trace().Len() }
 // Now is the true simulated time.
 func (r *Runner) Now() time.Duration { return r.w.Now() }
 
+// Client is the client profile the run uses ("" for none): the
+// strategy's profile when Opts names one, else the scenario's own.
+func (r *Runner) Client() string { return runClient(r.S, r.Opts) }
+
 // Over reports whether the run has ended.
 func (r *Runner) Over() bool { return r.over }
 

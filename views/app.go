@@ -1,6 +1,6 @@
 // Package views is lockstep's terminal interface: a picker of scenarios, the
 // run view (step, play, inject faults, export), the compare view and help.
-// Views draw from scenario.Snapshots and never poke the simulated world.
+// Views draw from player.Snapshots and never poke the simulated world.
 package views
 
 import (

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -72,13 +73,13 @@ scenarios:
 // draws them; the loader may refuse such names, the view does not rely on it.
 func TestNamesEscaped(t *testing.T) {
 	st := NewStyles(DefaultTheme)
-	snap := scenario.Snapshot{
-		Clients: []scenario.ClientSnap{{Name: "A" + hostile, State: "holding", Believes: true, Token: hostile, OwnsKey: true}},
-		Nodes: []scenario.NodeSnap{{Name: "r" + hostile, Up: true, ClockRate: 1,
-			Keys: []scenario.KeySnap{{Key: "k" + hostile, Lock: true, Owner: hostile, TTL: 1}, {Key: hostile, Value: hostile}}}},
+	snap := player.Snapshot{
+		Clients: []player.ClientSnap{{Name: "A" + hostile, State: "holding", Believes: true, Token: hostile, OwnsKey: true}},
+		Nodes: []player.NodeSnap{{Name: "r" + hostile, Up: true, ClockRate: 1,
+			Keys: []player.KeySnap{{Key: "k" + hostile, Lock: true, Owner: hostile, TTL: 1}, {Key: hostile, Value: hostile}}}},
 		Sentinels:     []string{hostile},
 		SentinelsCut:  []bool{false},
-		SentinelsDown: []scenario.MasterDown{{Master: hostile, Down: 1}},
+		SentinelsDown: []player.MasterDown{{Master: hostile, Down: 1}},
 	}
 	cl, _ := clientLines(st, snap, 100, -1, false) // unselected: a selected line is stripped of styling
 	nl, _ := nodeLines(st, snap, 100, -1, false, timeNS(5e9))
@@ -86,7 +87,7 @@ func TestNamesEscaped(t *testing.T) {
 	cols := logCols{time: 7, proc: procWidth(snap)}
 	lines := append(append(cl, nl...), eventLine(st, e, "", cols, false), sentinelLine(st, snap))
 	lines = append(lines, wrapEvent(st, e, "", cols, 60)...)
-	lines = append(lines, resourceLine(st, scenario.ResourceSnap{Writes: []model.Write{{Client: hostile}}}))
-	lines = append(lines, resourceLines(st, scenario.ResourceSnap{Writes: []model.Write{{Client: hostile}}}, 40)...)
+	lines = append(lines, resourceLine(st, player.ResourceSnap{Writes: []model.Write{{Client: hostile}}}))
+	lines = append(lines, resourceLines(st, player.ResourceSnap{Writes: []model.Write{{Client: hostile}}}, 40)...)
 	noControl(t, "panels", strings.Join(lines, "\n"))
 }

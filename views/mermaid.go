@@ -9,6 +9,7 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -17,7 +18,7 @@ import (
 // grants, faults and violations as notes. r must keep its events
 // (scenario.NewRunner with keep = true).
 func Mermaid(r *scenario.Runner) string {
-	return MermaidEvents(r.S.Name, Participants(r.Snapshot()), r.Events())
+	return MermaidEvents(r.S.Name, Participants(player.Of(r)), r.Events())
 }
 
 // MermaidScenario plays s under o to the end and returns its diagram; this
@@ -34,7 +35,7 @@ func MermaidScenario(s *scenario.Scenario, o scenario.Options) (string, error) {
 
 // Participants are a snapshot's processes in diagram order: clients, nodes,
 // then the resource.
-func Participants(s scenario.Snapshot) []string {
+func Participants(s player.Snapshot) []string {
 	var ps []string
 	for _, c := range s.Clients {
 		ps = append(ps, c.Name)

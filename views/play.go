@@ -4,8 +4,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 )
 
 // tickMsg drives the play loop. gen is the generation it was armed in: a
@@ -76,7 +75,7 @@ func (c *clock) slower() tea.Cmd {
 // seek or speed change). Otherwise every player goes to now + speed ×
 // frame, clamped to the end of the longest of their runs, and advance
 // returns that time. The caller redraws and calls next or stop.
-func (c *clock) advance(msg tickMsg, now time.Duration, ps ...*scenario.Player) (time.Duration, bool) {
+func (c *clock) advance(msg tickMsg, now time.Duration, ps ...*player.Player) (time.Duration, bool) {
 	if msg.gen != c.gen || !c.playing {
 		return 0, false
 	}
@@ -101,7 +100,7 @@ const maxIdle = 5 * time.Second
 // step before t and the earliest next step lies more than maxIdle of play
 // ahead, play jumps to maxIdle before it, so the last seconds before the
 // event still run at the chosen speed.
-func skipIdle(t time.Duration, speed float64, ps []*scenario.Player) time.Duration {
+func skipIdle(t time.Duration, speed float64, ps []*player.Player) time.Duration {
 	next, ok := time.Duration(0), false
 	for _, p := range ps {
 		if nt, more := p.NextTime(); more && (!ok || nt < next) {

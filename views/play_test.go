@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 )
 
 // The clock moves every player it drives to one target, now + speed ×
@@ -12,13 +13,13 @@ import (
 // generation, or one that arrives while paused, moves nothing.
 func TestClockDrivesPlayersToOneTarget(t *testing.T) {
 	f := bundled(t)
-	var ps []*scenario.Player
+	var ps []*player.Player
 	for _, strat := range []string{"set-del", "lua-release"} {
 		s, err := f.Find("gc-pause-wrong-delete")
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := scenario.Open(s, scenario.Options{Strategy: strat})
+		p, err := player.Open(s, scenario.Options{Strategy: strat})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +126,7 @@ func TestPlaySkipsIdleTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := scenario.Open(s, scenario.Options{})
+	p, err := player.Open(s, scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/model"
-	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 )
 
 // panel names the run view's focusable panels, in tab order.
@@ -32,9 +32,9 @@ const (
 // RunModel is the run view: one scenario, stepped, played and faulted.
 type RunModel struct {
 	c  *ctx
-	pl *scenario.Player
+	pl *player.Player
 
-	snap     scenario.Snapshot
+	snap     player.Snapshot
 	prev     model.Metrics // metrics one move ago, to highlight what changed
 	clock    clock
 	focus    panel
@@ -55,7 +55,7 @@ type RunModel struct {
 	pinned *pinned // the first violation as last drawn
 }
 
-func newRunModel(c *ctx, pl *scenario.Player) *RunModel {
+func newRunModel(c *ctx, pl *player.Player) *RunModel {
 	m := &RunModel{c: c, pl: pl, clock: newClock(), target: panelClients}
 	m.refresh()
 	m.prev = m.snap.Metrics
@@ -63,7 +63,7 @@ func newRunModel(c *ctx, pl *scenario.Player) *RunModel {
 }
 
 // Player is the run the view shows.
-func (m *RunModel) Player() *scenario.Player { return m.pl }
+func (m *RunModel) Player() *player.Player { return m.pl }
 
 // Gen is the play loop's generation (tests check that it is bumped).
 func (m *RunModel) Gen() int { return m.clock.gen }

@@ -9,6 +9,7 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 )
 
 // View draws the run view at the context's size.
@@ -187,7 +188,7 @@ var stateStyle = map[string]func(Styles) func(...string) string{
 
 // clientLines draws one line per client; it returns the lines and the index
 // of the selected one.
-func clientLines(st Styles, s scenario.Snapshot, w, sel int, active bool) ([]string, int) {
+func clientLines(st Styles, s player.Snapshot, w, sel int, active bool) ([]string, int) {
 	nameW := 1
 	for _, c := range s.Clients {
 		nameW = max(nameW, ansi.StringWidth(termtext.Escape(c.Name)))
@@ -269,7 +270,7 @@ func clientLines(st Styles, s scenario.Snapshot, w, sel int, active bool) ([]str
 // clientState is the state column: the client's state, or "⧗ pub/sub"
 // while it waits for Redisson's release message between two attempts
 // (lock.notify: pubsub), 9 columns wide either way.
-func clientState(st Styles, c scenario.ClientSnap) string {
+func clientState(st Styles, c player.ClientSnap) string {
 	if c.AwaitsRelease {
 		return st.Info.Render("⧗ pub/sub")
 	}
@@ -283,7 +284,7 @@ func clientState(st Styles, c scenario.ClientSnap) string {
 // clientNotes is what a client's line says of its driver, when it is at
 // work: it has sent commands again (↻N). (A wait for a release message on
 // pub/sub is a state of its own: clientState.)
-func clientNotes(st Styles, c scenario.ClientSnap, compact bool) string {
+func clientNotes(st Styles, c player.ClientSnap, compact bool) string {
 	var out string
 	if c.Resends > 0 {
 		if compact {
@@ -296,7 +297,7 @@ func clientNotes(st Styles, c scenario.ClientSnap, compact bool) string {
 }
 
 // nodeLines draws each node and, under it, its keys with TTL bars.
-func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl interface{ Seconds() float64 }) ([]string, int) {
+func nodeLines(st Styles, s player.Snapshot, w, sel int, active bool, ttl interface{ Seconds() float64 }) ([]string, int) {
 	compact := w < 50
 	var out []string
 	selLine := 0
@@ -379,7 +380,7 @@ func nodeLines(st Styles, s scenario.Snapshot, w, sel int, active bool, ttl inte
 // refusedNote is the line under a node about min_replicas_to_write: ⊘
 // while it refuses writes with NOREPLICAS, and how many it refused; ""
 // when it has refused none and refuses none.
-func refusedNote(st Styles, n scenario.NodeSnap, compact bool) string {
+func refusedNote(st Styles, n player.NodeSnap, compact bool) string {
 	var out string
 	if n.Refusing {
 		if compact {
@@ -397,7 +398,7 @@ func refusedNote(st Styles, n scenario.NodeSnap, compact bool) string {
 // sentinelLine is the sentinels at a glance: one mark each (● reaches every
 // master, ⇹ cut off from one), and for each master some of them hold down,
 // how many of how many a failover needs.
-func sentinelLine(st Styles, s scenario.Snapshot) string {
+func sentinelLine(st Styles, s player.Snapshot) string {
 	var b strings.Builder
 	b.WriteString(tr("sentinels "))
 	for _, cut := range s.SentinelsCut {
@@ -421,7 +422,7 @@ func sentinelLine(st Styles, s scenario.Snapshot) string {
 	return b.String()
 }
 
-func resourceLines(st Styles, r scenario.ResourceSnap, w int) []string {
+func resourceLines(st Styles, r player.ResourceSnap, w int) []string {
 	out := []string{
 		tr("counter   %d", r.Value),
 		tr("max token %d", r.MaxToken),
@@ -469,7 +470,7 @@ func counterName(name string) string {
 
 // duplicatesNote is the writes refused as duplicates (resource.idempotency:
 // job), when there are any.
-func duplicatesNote(st Styles, r scenario.ResourceSnap) string {
+func duplicatesNote(st Styles, r player.ResourceSnap) string {
 	if r.Duplicates == 0 {
 		return ""
 	}
@@ -477,7 +478,7 @@ func duplicatesNote(st Styles, r scenario.ResourceSnap) string {
 }
 
 // resourceLine is the resource panel condensed to one line.
-func resourceLine(st Styles, r scenario.ResourceSnap) string {
+func resourceLine(st Styles, r player.ResourceSnap) string {
 	counter := tr("counter %d", r.Value)
 	if len(r.Named) > 0 {
 		parts := make([]string, 0, len(r.Named))

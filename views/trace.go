@@ -2,15 +2,16 @@ package views
 
 import (
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 )
 
 // NewTrace makes the TUI for a recorded trace (lockstep tui --trace): the
-// run view of pl, a Player opened with scenario.OpenTrace, with nothing
+// run view of pl, a Player opened with tracefile.OpenTrace, with nothing
 // to pick and nothing to compare. Stepping, seeking, the timeline, the log
 // and the panels work as for a live run; what needs the simulation (fault
 // injection, writing the run as a scenario, comparing strategies) is
 // refused with pl.Recorded() as the reason.
-func NewTrace(pl *scenario.Player, cfg Config) *Model {
+func NewTrace(pl *player.Player, cfg Config) *Model {
 	c := newCtx(cfg.OutDir)
 	empty := &scenario.File{}
 	m := &Model{c: c, file: empty, cfg: cfg, picker: newPicker(c, empty), ready: make(chan struct{})}

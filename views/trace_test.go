@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/model/tracelog"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/tracefile"
 )
 
 // traceModel records name's run (from the frozen bundled file) as a trace,
@@ -33,7 +34,7 @@ func traceModel(t *testing.T, name string, w, h int) *Model {
 	if err := tw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	pl, err := scenario.OpenTrace(name+".jsonl", &buf, "")
+	pl, err := tracefile.OpenTrace(name+".jsonl", &buf, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,5 @@
 //go:build !race
 
-package scenario
+package player
 
 const raceEnabled = false

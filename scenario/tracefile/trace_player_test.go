@@ -1,4 +1,4 @@
-package scenario
+package tracefile
 
 import (
 	"bytes"
@@ -8,10 +8,12 @@ import (
 	"testing"
 
 	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 )
 
 // traceView is what a snapshot shows, as one comparable string.
-func traceView(s Snapshot) string {
+func traceView(s player.Snapshot) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "t=%d ev=%d %+v %q res=%d/%d/%d\n", s.Now, s.Event, s.Metrics, s.FirstViolation, s.Resource.Value, s.Resource.Accepted, s.Resource.Rejected)
 	for _, c := range s.Clients {
@@ -58,7 +60,7 @@ func TestTracePlayerMatchesTheRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			live, err := Open(bundledScenario(t, name), Options{})
+			live, err := player.Open(bundledScenario(t, name), scenario.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +92,7 @@ func TestTracePlayerMatchesTheRun(t *testing.T) {
 const traceMaxHolds = 500
 
 // totalHolds is how many holds the scenario's clients make in all.
-func totalHolds(s *Scenario) int {
+func totalHolds(s *scenario.Scenario) int {
 	n := 0
 	for _, c := range s.Clients {
 		n += max(c.Holds, 1)

@@ -1,4 +1,4 @@
-package scenario
+package player
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -28,26 +29,28 @@ import (
 //
 // A Player is used from one goroutine; Close ends its runners.
 type Player struct {
-	s    *Scenario
-	opts Options
+	s    *scenario.Scenario
+	opts scenario.Options
 
-	sk  snapshotSource // a Seeker; a trace player for a recorded trace
-	idx int            // the cursor's step: the world is as after bounds[idx] trace events
-	at  time.Duration  // cursor true time: at or after times[idx], before the next step
+	sk  Source        // a Seeker; a trace player for a recorded trace
+	idx int           // the cursor's step: the world is as after bounds[idx] trace events
+	at  time.Duration // cursor true time: at or after times[idx], before the next step
 
 	bounds []int           // trace events after each step; bounds[0] = 0
 	times  []time.Duration // true time at each step
 	events []sim.Event     // the oracle's full trace
 	hist   *History
-	final  *Report
+	final  *scenario.Report
 	end    time.Duration
 	// recorded says why a Player opened from a trace (OpenTrace) refuses
 	// faults and export; "" for a simulated run.
 	recorded string
 }
 
-// snapshotSource serves the world's snapshot at a step of the run.
-type snapshotSource interface {
+// Source serves the world's snapshot at a step of the run: a Seeker
+// re-simulates it; a recorded trace's player (scenario/tracefile) rebuilds
+// it from the trace.
+type Source interface {
 	Snapshot(step int, at time.Duration) Snapshot
 	Stats() SeekStats
 	Spacing() int
@@ -60,8 +63,33 @@ type snapshotSource interface {
 // simulated run.
 func (p *Player) Recorded() string { return p.recorded }
 
+// Recording is a run that is played back, not re-simulated: each of its
+// events is one step.
+type Recording struct {
+	Scenario *scenario.Scenario // as far as the views need one
+	Events   []sim.Event
+	History  *History
+	Final    *scenario.Report
+	// Note is why the Player refuses faults and export (Recorded); not "".
+	Note string
+}
+
+// OpenRecording returns a Player at step 0 over rec whose snapshots src
+// serves: step i is after the first i events.
+func OpenRecording(rec Recording, src Source) *Player {
+	p := &Player{s: rec.Scenario, sk: src, recorded: rec.Note, events: rec.Events, hist: rec.History, final: rec.Final}
+	p.bounds, p.times = make([]int, len(rec.Events)+1), make([]time.Duration, len(rec.Events)+1)
+	for i := range rec.Events {
+		p.bounds[i+1], p.times[i+1] = i+1, rec.Events[i].At
+	}
+	if n := len(rec.Events); n > 0 {
+		p.end = rec.Events[n-1].At
+	}
+	return p
+}
+
 // Open plays s under opts to the end and returns a Player at step 0.
-func Open(s *Scenario, opts Options) (*Player, error) {
+func Open(s *scenario.Scenario, opts scenario.Options) (*Player, error) {
 	return OpenContext(context.Background(), s, opts, nil)
 }
 
@@ -69,7 +97,7 @@ func Open(s *Scenario, opts Options) (*Player, error) {
 // when ctx is done (the error is then ctx's), and progress, when not nil,
 // counts the trace events played so far. opts.Context is ignored: the
 // Player outlives the build that made it.
-func OpenContext(ctx context.Context, s *Scenario, opts Options, progress *atomic.Int64) (*Player, error) {
+func OpenContext(ctx context.Context, s *scenario.Scenario, opts scenario.Options, progress *atomic.Int64) (*Player, error) {
 	opts.Context = nil
 	p := &Player{s: s, opts: opts}
 	if err := p.replay(ctx, progress); err != nil {
@@ -87,12 +115,12 @@ func OpenContext(ctx context.Context, s *Scenario, opts Options, progress *atomi
 func (p *Player) replay(ctx context.Context, progress *atomic.Int64) error {
 	opts := p.opts
 	opts.Context = ctx
-	o, err := NewRunner(p.s, opts, true)
+	o, err := scenario.NewRunner(p.s, opts, true)
 	if err != nil {
 		return err
 	}
 	defer o.Close()
-	h := o.Record()
+	h := Record(o)
 	p.bounds, p.times = []int{0}, []time.Duration{0}
 	for {
 		more := o.Step()
@@ -125,10 +153,10 @@ func (p *Player) Close() {
 }
 
 // Scenario is the scenario being played.
-func (p *Player) Scenario() *Scenario { return p.s }
+func (p *Player) Scenario() *scenario.Scenario { return p.s }
 
 // Options are the options of the run, live-injected faults included.
-func (p *Player) Options() Options { return p.opts }
+func (p *Player) Options() scenario.Options { return p.opts }
 
 // Event is the number of trace events at the cursor.
 func (p *Player) Event() int { return p.bounds[p.idx] }
@@ -155,7 +183,7 @@ func (p *Player) End() time.Duration { return p.end }
 func (p *Player) AtEnd() bool { return p.idx == len(p.bounds)-1 }
 
 // Final is the report of the whole run.
-func (p *Player) Final() *Report { return p.final }
+func (p *Player) Final() *scenario.Report { return p.final }
 
 // History is the timeline of the whole run (a view clips it at the cursor).
 func (p *Player) History() *History { return p.hist }
@@ -281,7 +309,7 @@ func (p *Player) NextMarkTime() (time.Duration, bool) {
 // overwritten), as if it were written in the file, and returns the options
 // of the run with f injected and f as it will strike. Opening a Player
 // with them (OpenContext) gives a run identical to this one up to now.
-func (p *Player) WithFault(f faults.Fault) (Options, faults.Fault, error) {
+func (p *Player) WithFault(f faults.Fault) (scenario.Options, faults.Fault, error) {
 	if p.recorded != "" {
 		return p.opts, f, errors.New(p.recorded)
 	}
@@ -333,5 +361,5 @@ func (p *Player) Export() ([]byte, error) {
 	if p.recorded != "" {
 		return nil, errors.New(p.recorded)
 	}
-	return Export(p.s, p.opts, p.final)
+	return scenario.Export(p.s, p.opts, p.final)
 }

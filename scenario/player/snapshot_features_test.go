@@ -1,6 +1,10 @@
-package scenario
+package player
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/lockstep-sim/lockstep/scenario"
+)
 
 // endSnapshot plays bundled scenario name to its end and snapshots it.
 func endSnapshot(t *testing.T, name string) Snapshot {
@@ -9,7 +13,7 @@ func endSnapshot(t *testing.T, name string) Snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Open(s, Options{})
+	p, err := Open(s, scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

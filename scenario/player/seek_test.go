@@ -1,17 +1,19 @@
-package scenario
+package player
 
 import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/lockstep-sim/lockstep/scenario"
 )
 
 // stepTimes plays s to the end and returns the true time after each step
 // (a step is one Runner.Step: what the TUI's n and b move by).
-func stepTimes(t testing.TB, s *Scenario, o Options) []time.Duration {
+func stepTimes(t testing.TB, s *scenario.Scenario, o scenario.Options) []time.Duration {
 	t.Helper()
-	r, err := NewRunner(s, o, false)
+	r, err := scenario.NewRunner(s, o, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,9 +32,9 @@ func stepTimes(t testing.TB, s *Scenario, o Options) []time.Duration {
 }
 
 // freshSnapshot is the snapshot a runner built from scratch shows at step i.
-func freshSnapshot(t testing.TB, s *Scenario, i int, at time.Duration) Snapshot {
+func freshSnapshot(t testing.TB, s *scenario.Scenario, i int, at time.Duration) Snapshot {
 	t.Helper()
-	r, err := NewRunner(s, Options{}, false)
+	r, err := scenario.NewRunner(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +42,7 @@ func freshSnapshot(t testing.TB, s *Scenario, i int, at time.Duration) Snapshot 
 	for p := 0; p < i; p++ {
 		r.Step()
 	}
-	return r.SnapshotAt(at)
+	return At(r, at)
 }
 
 // TestSeekerShowsTheSameWorld: whatever mix of checkpoints, cached windows
@@ -49,8 +51,8 @@ func freshSnapshot(t testing.TB, s *Scenario, i int, at time.Duration) Snapshot 
 func TestSeekerShowsTheSameWorld(t *testing.T) {
 	for _, name := range []string{"fair-fifo", "sentinel-split-brain"} {
 		s := bundledScenario(t, name)
-		times := stepTimes(t, s, Options{})
-		sk, err := NewSeeker(s, Options{}, times)
+		times := stepTimes(t, s, scenario.Options{})
+		sk, err := NewSeeker(s, scenario.Options{}, times)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,9 +86,9 @@ func TestSeekReexecutesAtMostKPlusDistance(t *testing.T) {
 		name = "fair-fifo" // views' TestHoldBackAtTheEndOfALongRun still holds b on counter-30x200
 	}
 	s := bundledScenario(t, name)
-	times := stepTimes(t, s, Options{})
+	times := stepTimes(t, s, scenario.Options{})
 	last := len(times) - 1
-	sk, err := NewSeeker(s, Options{}, times)
+	sk, err := NewSeeker(s, scenario.Options{}, times)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,9 +163,9 @@ func TestSeekReexecutesAtMostKPlusDistance(t *testing.T) {
 // step; it comes from the nearest checkpoint, at most 2K steps away.
 func TestSeekBetweenStepsIsBounded(t *testing.T) {
 	s := bundledScenario(t, "fair-fifo")
-	times := stepTimes(t, s, Options{})
+	times := stepTimes(t, s, scenario.Options{})
 	last := len(times) - 1
-	sk, err := NewSeeker(s, Options{}, times)
+	sk, err := NewSeeker(s, scenario.Options{}, times)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package scenario
+package tracefile
 
 import (
 	"github.com/lockstep-sim/lockstep/model"

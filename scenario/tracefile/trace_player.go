@@ -1,4 +1,4 @@
-package scenario
+package tracefile
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/model/tracelog"
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 )
 
 // RecordedNote is why a Player opened from a trace refuses what needs the
@@ -67,7 +69,7 @@ func (t *tracePlayer) advance(s *traceState, k int, j *judge.Judge) {
 }
 
 // Snapshot is the state after i events, drawn at true time at.
-func (t *tracePlayer) Snapshot(i int, at time.Duration) Snapshot {
+func (t *tracePlayer) Snapshot(i int, at time.Duration) player.Snapshot {
 	c := i / traceCheckpointEvery
 	s := t.checks[c].clone()
 	for k := c*traceCheckpointEvery + 1; k <= i; k++ {
@@ -79,17 +81,17 @@ func (t *tracePlayer) Snapshot(i int, at time.Duration) Snapshot {
 	return s.snapshot(t, i, at)
 }
 
-func (t *tracePlayer) Stats() SeekStats { return SeekStats{Steps: t.steps} }
-func (t *tracePlayer) Spacing() int     { return traceCheckpointEvery }
-func (t *tracePlayer) Settle()          {}
-func (t *tracePlayer) Close()           {}
+func (t *tracePlayer) Stats() player.SeekStats { return player.SeekStats{Steps: t.steps} }
+func (t *tracePlayer) Spacing() int            { return traceCheckpointEvery }
+func (t *tracePlayer) Settle()                 {}
+func (t *tracePlayer) Close()                  {}
 
 // OpenTrace reads a recorded trace (docs/trace-format.md) and returns a
 // Player at step 0 whose every step is one event of the trace; pick names
 // the trace of a file that holds several ("" when it holds one). Its
 // snapshots are rebuilt from the trace's events and history alone; it
 // refuses faults and export (Recorded).
-func OpenTrace(name string, r io.Reader, pick string) (*Player, error) {
+func OpenTrace(name string, r io.Reader, pick string) (*player.Player, error) {
 	ts, err := tracelog.Read(name, r)
 	if err != nil {
 		return nil, err
@@ -99,16 +101,13 @@ func OpenTrace(name string, r io.Reader, pick string) (*Player, error) {
 		return nil, err
 	}
 	t := newTracePlayer(tr)
-	p := &Player{s: traceScenario(tr), sk: t, recorded: RecordedNote, events: tr.Events}
-	p.bounds, p.times = make([]int, len(tr.Events)+1), make([]time.Duration, len(tr.Events)+1)
-	for i := range tr.Events {
-		p.bounds[i+1], p.times[i+1] = i+1, tr.Events[i].At
-	}
+	end := time.Duration(0)
 	if n := len(tr.Events); n > 0 {
-		p.end = tr.Events[n-1].At
+		end = tr.Events[n-1].At
 	}
-	p.hist, p.final = t.forward(p.end)
-	return p, nil
+	hist, final := t.forward(end)
+	rec := player.Recording{Scenario: traceScenario(tr), Events: tr.Events, History: hist, Final: final, Note: RecordedNote}
+	return player.OpenRecording(rec, t), nil
 }
 
 // pickTrace is the trace named pick, or the only one.
@@ -153,9 +152,9 @@ func newTracePlayer(tr *tracelog.Trace) *tracePlayer {
 
 // traceScenario is the scenario a trace's header describes, as far as the
 // views need one: names, the lock, the duration, and the note as its story.
-func traceScenario(tr *tracelog.Trace) *Scenario {
+func traceScenario(tr *tracelog.Trace) *scenario.Scenario {
 	h := &tr.Header
-	s := &Scenario{Name: h.Scenario, Title: h.Title, Duration: h.Duration(), Seed: h.Seed,
+	s := &scenario.Scenario{Name: h.Scenario, Title: h.Title, Duration: h.Duration(), Seed: h.Seed,
 		Story: "Recorded trace: the panels, the timeline and the log are rebuilt from its events alone. " +
 			"Nothing re-simulates it, so faults cannot be injected, the run cannot be written as a scenario " +
 			"and strategies cannot be compared here: open the scenario itself (lockstep tui -s NAME) for that."}

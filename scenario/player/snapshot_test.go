@@ -1,27 +1,29 @@
-package scenario
+package player
 
 import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/lockstep-sim/lockstep/scenario"
 )
 
-func bundledScenario(t *testing.T, name string) *Scenario {
+func bundledScenario(t *testing.T, name string) *scenario.Scenario {
 	t.Helper()
-	return loadOne(t, "../scenarios.yaml", name)
+	return loadOne(t, "../../scenarios.yaml", name)
 }
 
 // At the first violation of gc-pause-wrong-delete the snapshot shows the
 // story's picture: A paused and still believing, B owning the key.
 func TestSnapshotAtViolation(t *testing.T) {
-	r, err := NewRunner(bundledScenario(t, "gc-pause-wrong-delete"), Options{}, false)
+	r, err := scenario.NewRunner(bundledScenario(t, "gc-pause-wrong-delete"), scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
 	for r.Metrics().Violations == 0 && r.Step() {
 	}
-	s := r.Snapshot()
+	s := Of(r)
 	if s.Event != r.EventCount() || s.Now != r.Now() || s.Quorum != 1 {
 		t.Fatalf("header fields: %+v", s)
 	}
@@ -48,27 +50,27 @@ func TestSnapshotAtViolation(t *testing.T) {
 // leaves the trace unchanged.
 func TestSnapshotDoesNotPerturb(t *testing.T) {
 	s := bundledScenario(t, "gc-pause-wrong-delete")
-	plain, _ := NewRunner(s, Options{}, false)
+	plain, _ := scenario.NewRunner(s, scenario.Options{}, false)
 	defer plain.Close()
 	want := plain.Run()
-	r, _ := NewRunner(s, Options{}, false)
+	r, _ := scenario.NewRunner(s, scenario.Options{}, false)
 	defer r.Close()
 	for r.Step() {
-		r.Snapshot()
-		r.SnapshotAt(r.Now() + time.Millisecond/2)
+		Of(r)
+		At(r, r.Now()+time.Millisecond/2)
 	}
 	if got := r.Report(); got.TraceHash != want.TraceHash {
 		t.Fatalf("trace changed by snapshots: %s vs %s", got.TraceHash, want.TraceHash)
 	}
 }
 
-// SnapshotAt between events counts TTLs and leases down.
+// At between events counts TTLs and leases down.
 func TestSnapshotAtCountsDown(t *testing.T) {
-	r, _ := NewRunner(bundledScenario(t, "gc-pause-wrong-delete"), Options{}, false)
+	r, _ := scenario.NewRunner(bundledScenario(t, "gc-pause-wrong-delete"), scenario.Options{}, false)
 	defer r.Close()
 	for r.EventCount() < 3 && r.Step() {
 	}
-	s0, s1 := r.Snapshot(), r.SnapshotAt(r.Now()+5*time.Second)
+	s0, s1 := Of(r), At(r, r.Now()+5*time.Second)
 	d := s0.Nodes[0].Keys[0].TTL - s1.Nodes[0].Keys[0].TTL
 	if d != 5*time.Second {
 		t.Fatalf("TTL fell by %v over 5s", d)
@@ -79,9 +81,9 @@ func TestSnapshotAtCountsDown(t *testing.T) {
 }
 
 func TestHistoryLanes(t *testing.T) {
-	r, _ := NewRunner(bundledScenario(t, "gc-pause-wrong-delete"), Options{}, false)
+	r, _ := scenario.NewRunner(bundledScenario(t, "gc-pause-wrong-delete"), scenario.Options{}, false)
 	defer r.Close()
-	h := r.Record()
+	h := Record(r)
 	r.Run()
 	h.Close(r.Now())
 	a := h.Clients[0].Spans
@@ -96,7 +98,7 @@ func TestHistoryLanes(t *testing.T) {
 		t.Errorf("marks: %d faults, %d violations", len(h.Faults), len(h.Violations))
 	}
 	// Recording observes only.
-	plain, _ := NewRunner(r.S, Options{}, false)
+	plain, _ := scenario.NewRunner(r.S, scenario.Options{}, false)
 	defer plain.Close()
 	if plain.Run().TraceHash != r.Report().TraceHash {
 		t.Fatal("recording changed the trace")
@@ -107,18 +109,18 @@ func TestHistoryLanes(t *testing.T) {
 // hold it down; after the failover they watch the new master, which they
 // reach.
 func TestSnapshotSentinels(t *testing.T) {
-	r, err := NewRunner(bundledScenario(t, "sentinel-split-brain"), Options{}, false)
+	r, err := scenario.NewRunner(bundledScenario(t, "sentinel-split-brain"), scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
 	r.RunUntil(2 * time.Second)
-	s := r.Snapshot()
+	s := Of(r)
 	if !reflect.DeepEqual(s.SentinelsDown, []MasterDown{{"redis-1", 3}}) || !reflect.DeepEqual(s.SentinelsCut, []bool{true, true, true}) {
 		t.Fatalf("at %v: down %+v, cut %v", s.Now, s.SentinelsDown, s.SentinelsCut)
 	}
 	r.RunUntil(4 * time.Second)
-	s = r.Snapshot()
+	s = Of(r)
 	if !reflect.DeepEqual(s.SentinelsDown, []MasterDown{{"redis-1-r1", 0}}) || !reflect.DeepEqual(s.SentinelsCut, []bool{false, false, false}) {
 		t.Fatalf("at %v: down %+v, cut %v", s.Now, s.SentinelsDown, s.SentinelsCut)
 	}

@@ -1,10 +1,12 @@
-package scenario
+package player
 
 import (
 	"context"
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/lockstep-sim/lockstep/scenario"
 )
 
 // Seek tuning. A world cannot be copied (clients are coroutines, nodes are
@@ -53,8 +55,8 @@ const (
 //
 // Snapshot, Close and Stats must be called from one goroutine.
 type Seeker struct {
-	s     *Scenario
-	o     Options
+	s     *scenario.Scenario
+	o     scenario.Options
 	times []time.Duration // true time at each step; len = last+1
 	k     int
 
@@ -64,13 +66,13 @@ type Seeker struct {
 
 	mu       sync.Mutex
 	cond     *sync.Cond
-	parked   []*Runner // parked[j] is at step j*k; nil: missing (slot 0 is always a fresh runner)
-	cursor   int       // the last step asked for: the builder works nearest it first
+	parked   []*scenario.Runner // parked[j] is at step j*k; nil: missing (slot 0 is always a fresh runner)
+	cursor   int                // the last step asked for: the builder works nearest it first
 	building bool
 	closed   bool
 	stopped  bool // the builder gave up: Settle must not wait for it
 
-	live    *Runner // the runner at the cursor, or nil
+	live    *scenario.Runner // the runner at the cursor, or nil
 	liveAt  int
 	windows []window // most recently filled first
 	stats   SeekStats
@@ -92,7 +94,7 @@ type SeekStats struct {
 // NewSeeker serves snapshots of s under o, whose run has a step at each of
 // times (times[0] = 0, at the start; times[i] is the true time after i
 // Runner.Steps). The builder goroutine starts at once; Close stops it.
-func NewSeeker(s *Scenario, o Options, times []time.Duration) (*Seeker, error) {
+func NewSeeker(s *scenario.Scenario, o scenario.Options, times []time.Duration) (*Seeker, error) {
 	if len(times) == 0 {
 		return nil, fmt.Errorf("scenario %s: a run has at least its start", s.Name)
 	}
@@ -107,10 +109,10 @@ func NewSeeker(s *Scenario, o Options, times []time.Duration) (*Seeker, error) {
 		k:    max(SeekMinSpacing, (last+n-1)/n),
 		done: make(chan struct{}), wake: make(chan struct{}, 1)}
 	sk.cond = sync.NewCond(&sk.mu)
-	sk.parked = make([]*Runner, last/sk.k+1)
+	sk.parked = make([]*scenario.Runner, last/sk.k+1)
 	// Step 0's runner is built here, so that an error surfaces now: every
 	// later runner is the same world, built the same way.
-	r, err := NewRunner(s, o, false)
+	r, err := scenario.NewRunner(s, o, false)
 	if err != nil {
 		cancel()
 		return nil, err
@@ -140,7 +142,7 @@ func (sk *Seeker) Snapshot(i int, t time.Duration) Snapshot {
 		}
 	}
 	if sk.live != nil && sk.liveAt == i {
-		return sk.live.SnapshotAt(t)
+		return At(sk.live, t)
 	}
 	if atStep && (sk.live == nil || sk.liveAt > i) {
 		// Going back: fill i's block, so the next steps back are free.
@@ -150,7 +152,7 @@ func (sk *Seeker) Snapshot(i int, t time.Duration) Snapshot {
 		}
 	}
 	sk.runnerAt(i)
-	return sk.live.SnapshotAt(t)
+	return At(sk.live, t)
 }
 
 func (sk *Seeker) cached(i int) (Snapshot, bool) {
@@ -165,7 +167,7 @@ func (sk *Seeker) cached(i int) (Snapshot, bool) {
 // source takes the runner nearest at or before step i: the live one, a
 // parked one (which leaves its slot missing, for the builder), or a fresh
 // one at step 0. It reports the runner and its step.
-func (sk *Seeker) source(i int) (*Runner, int) {
+func (sk *Seeker) source(i int) (*scenario.Runner, int) {
 	sk.mu.Lock()
 	j := min(i/sk.k, len(sk.parked)-1)
 	for j > 0 && sk.parked[j] == nil {
@@ -185,7 +187,7 @@ func (sk *Seeker) source(i int) (*Runner, int) {
 		return r, j * sk.k
 	}
 	sk.mu.Unlock()
-	r, err := NewRunner(sk.s, sk.o, false)
+	r, err := scenario.NewRunner(sk.s, sk.o, false)
 	if err != nil {
 		// The same scenario built the run being sought; it cannot fail now.
 		panic(fmt.Sprintf("seek: rebuilding %s: %v", sk.s.Name, err))
@@ -194,7 +196,7 @@ func (sk *Seeker) source(i int) (*Runner, int) {
 }
 
 // advance steps r from step from to step to, counting the work.
-func (sk *Seeker) advance(r *Runner, from, to int, each func(int)) {
+func (sk *Seeker) advance(r *scenario.Runner, from, to int, each func(int)) {
 	k0 := r.KernelSteps()
 	for p := from; p < to; p++ {
 		r.Step()
@@ -228,7 +230,7 @@ func (sk *Seeker) retire() {
 }
 
 // park puts r, at step at, in its checkpoint slot if that slot is missing.
-func (sk *Seeker) park(r *Runner, at int) bool {
+func (sk *Seeker) park(r *scenario.Runner, at int) bool {
 	sk.mu.Lock()
 	defer sk.mu.Unlock()
 	j := at / sk.k
@@ -249,7 +251,7 @@ func (sk *Seeker) fill(i int) {
 	snaps := make([]Snapshot, 0, i-lo+1)
 	take := func(p int) {
 		if p >= lo {
-			snaps = append(snaps, r.SnapshotAt(sk.times[p]))
+			snaps = append(snaps, At(r, sk.times[p]))
 		}
 	}
 	take(at)
@@ -289,7 +291,7 @@ func (sk *Seeker) build(ctx context.Context) {
 				return
 			}
 		}
-		r, err := NewRunner(sk.s, sk.o, false)
+		r, err := scenario.NewRunner(sk.s, sk.o, false)
 		if err != nil { // cannot happen: NewSeeker built the same world
 			sk.mu.Lock()
 			sk.building, sk.stopped = false, true

@@ -1,4 +1,4 @@
-package scenario
+package tracefile
 
 import (
 	"bytes"
@@ -6,21 +6,22 @@ import (
 	"testing"
 
 	"github.com/lockstep-sim/lockstep/model/tracelog"
+	"github.com/lockstep-sim/lockstep/scenario"
 )
 
 // recordTrace runs a bundled scenario, recording its trace.
-func recordTrace(t *testing.T, name string) ([]byte, *Report) {
+func recordTrace(t *testing.T, name string) ([]byte, *scenario.Report) {
 	t.Helper()
 	return recordTraceB(t, name)
 }
 
-func recordTraceB(t testing.TB, name string) ([]byte, *Report) {
+func recordTraceB(t testing.TB, name string) ([]byte, *scenario.Report) {
 	t.Helper()
 	s, err := loadBundled(t).Find(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewRunner(s, Options{}, false)
+	r, err := scenario.NewRunner(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestRecordingKeepsTheTraceHash(t *testing.T) {
 		"sentinel-split-brain", "redlock-k3-crash", "fair-fifo", "reentrant-nested",
 		"replica-clock-ahead-redis7", "replica-clock-ahead-redis6", "evicted-lock-volatile-lru"} { // a replicated record reads the replica's key
 		_, rec := recordTrace(t, name)
-		r, err := NewRunner(bundledScenario(t, name), Options{}, false)
+		r, err := scenario.NewRunner(bundledScenario(t, name), scenario.Options{}, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,11 +157,11 @@ func TestCheckHistoryBadLines(t *testing.T) {
 
 // --expect is an expect: block's body.
 func TestParseExpect(t *testing.T) {
-	xs, err := ParseExpect("--expect", `{safe: false, violations: ">= 1"}`)
+	xs, err := scenario.ParseExpect("--expect", `{safe: false, violations: ">= 1"}`)
 	if err != nil || len(xs) != 2 || xs[1].Op != ">=" || xs[1].Value != 1 {
 		t.Fatalf("%+v %v", xs, err)
 	}
-	if _, err := ParseExpect("--expect", "speed: 3"); err == nil || !strings.HasPrefix(err.Error(), "--expect:1:1:") {
+	if _, err := scenario.ParseExpect("--expect", "speed: 3"); err == nil || !strings.HasPrefix(err.Error(), "--expect:1:1:") {
 		t.Errorf("unknown metric: %v", err)
 	}
 }

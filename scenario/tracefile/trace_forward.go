@@ -1,4 +1,4 @@
-package scenario
+package tracefile
 
 import (
 	"sort"
@@ -6,6 +6,8 @@ import (
 
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -18,17 +20,17 @@ type metricsChange struct {
 
 // forward plays the whole trace once: checkpoints, the metrics after every
 // event (a judge fed the history), the timeline, the final report.
-func (t *tracePlayer) forward(end time.Duration) (*History, *Report) {
+func (t *tracePlayer) forward(end time.Duration) (*player.History, *scenario.Report) {
 	h := &t.tr.Header
 	j := judge.New(judge.Config{Nodes: h.NodeNames(), Clients: h.ClientNames(), Quorum: max(h.Quorum, 1), Watchdog: h.Watchdog,
 		Resources: h.Resources()})
 	s := newTraceState(h)
-	hist := &History{}
+	hist := &player.History{}
 	for _, c := range h.Clients {
-		hist.Clients = append(hist.Clients, Lane{Name: c.Name})
+		hist.Clients = append(hist.Clients, player.Lane{Name: c.Name})
 	}
 	for _, n := range h.Nodes {
-		hist.Nodes = append(hist.Nodes, Lane{Name: n.Name})
+		hist.Nodes = append(hist.Nodes, player.Lane{Name: n.Name})
 	}
 	for k := 0; k <= len(t.tr.Events); k++ {
 		t.advance(s, k, j)
@@ -57,20 +59,20 @@ func (t *tracePlayer) metricsAt(i int) (model.Metrics, string) {
 
 // lanes records the timeline after event e: who believes it holds the
 // lock, whose key each node holds, faults and violations.
-func (t *tracePlayer) lanes(hist *History, s *traceState, e *sim.Event) {
+func (t *tracePlayer) lanes(hist *player.History, s *traceState, e *sim.Event) {
 	now := e.At
 	switch e.Kind {
 	case "fault":
-		hist.Faults = append(hist.Faults, Mark{At: now, Seq: e.Seq, Proc: e.Proc, Text: e.Msg})
+		hist.Faults = append(hist.Faults, player.Mark{At: now, Seq: e.Seq, Proc: e.Proc, Text: e.Msg})
 	case "VIOLATION":
-		hist.Violations = append(hist.Violations, Mark{At: now, Seq: e.Seq, Proc: e.Proc, Text: e.Msg})
+		hist.Violations = append(hist.Violations, player.Mark{At: now, Seq: e.Seq, Proc: e.Proc, Text: e.Msg})
 	}
 	for i, c := range s.clients {
 		label := ""
 		if c.believes && c.state != string(model.StateCrashed) {
 			label = c.token
 		}
-		hist.Clients[i].set(now, label, -1)
+		hist.Clients[i].Set(now, label, -1)
 	}
 	for i, n := range s.nodes {
 		label, est := "", time.Duration(-1)
@@ -82,7 +84,7 @@ func (t *tracePlayer) lanes(hist *History, s *traceState, e *sim.Event) {
 		if len(hist.Nodes[i].Spans) > 0 {
 			est = n.key.Expires
 		}
-		hist.Nodes[i].set(now, label, est)
+		hist.Nodes[i].Set(now, label, est)
 	}
 }
 
@@ -98,11 +100,11 @@ func (t *tracePlayer) ownerName(v string) string {
 }
 
 // report is the final report of the trace, as check would give it.
-func (t *tracePlayer) report(j *judge.Judge, end time.Duration) *Report {
+func (t *tracePlayer) report(j *judge.Judge, end time.Duration) *scenario.Report {
 	h := &t.tr.Header
 	m := j.Metrics()
-	return &Report{Scenario: h.Scenario, Title: h.Title, Strategy: h.Strategy, Seed: h.Seed, Metrics: m,
+	return &scenario.Report{Scenario: h.Scenario, Title: h.Title, Strategy: h.Strategy, Seed: h.Seed, Metrics: m,
 		MaxWaitMS: m.MaxWait.Milliseconds(), SimTimeMS: end.Milliseconds(), Events: len(t.tr.Events),
 		OK: m.Safe && !m.Stuck, FirstViolation: j.FirstViolation(), StuckReason: j.StuckReason(),
-		TraceHash: t.tr.End.TraceHash, Expectations: []ExpectResult{}}
+		TraceHash: t.tr.End.TraceHash, Expectations: []scenario.ExpectResult{}}
 }

@@ -1,18 +1,19 @@
-package scenario
+package tracefile
 
 import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 )
 
 // snapshot draws the state after event i at true time at, as
 // Runner.SnapshotAt draws a live world: the lock key counts down (by true
 // time, scaled by the node's clock rate) and vanishes at its expiry.
-func (s *traceState) snapshot(t *tracePlayer, i int, at time.Duration) Snapshot {
+func (s *traceState) snapshot(t *tracePlayer, i int, at time.Duration) player.Snapshot {
 	h := &t.tr.Header
-	snap := Snapshot{Scenario: h.Scenario, Strategy: h.Strategy, Seed: h.Seed, Key: h.Key, Now: at, Event: i,
+	snap := player.Snapshot{Scenario: h.Scenario, Strategy: h.Strategy, Seed: h.Seed, Key: h.Key, Now: at, Event: i,
 		Over: i == len(t.tr.Events), Metrics: s.metrics, FirstViolation: s.first, Quorum: h.Quorum,
 		Sentinels: h.Sentinels, SentinelQuorum: h.SentinelQuorum, SentinelsCut: make([]bool, len(h.Sentinels))}
 	if len(s.cuts) > 0 {
@@ -21,15 +22,15 @@ func (s *traceState) snapshot(t *tracePlayer, i int, at time.Duration) Snapshot 
 	owned := make([]int, len(s.clients))
 	for ni, n := range s.nodes {
 		hn := h.Nodes[ni]
-		ns := NodeSnap{Name: hn.Name, Replica: n.replica, Up: !n.down, ClockOffset: n.clock.Offset(at), ClockRate: n.clock.Rate()}
+		ns := player.NodeSnap{Name: hn.Name, Replica: n.replica, Up: !n.down, ClockOffset: n.clock.Offset(at), ClockRate: n.clock.Rate()}
 		ns.Partitioned = s.cutNode(hn.Name)
 		if k, ok := liveKey(n, at); ok {
-			ks := KeySnap{Key: h.Key, Type: "string", Value: k.Owner, Lock: true, TTL: k.TTL}
+			ks := player.KeySnap{Key: h.Key, Type: "string", Value: k.Owner, Lock: true, TTL: k.TTL}
 			ks.Owner = t.ownerName(k.Owner)
 			if ci := t.client(ks.Owner); ci >= 0 && n.lock {
 				owned[ci]++
 			}
-			ns.Keys = []KeySnap{ks}
+			ns.Keys = []player.KeySnap{ks}
 		}
 		snap.Nodes = append(snap.Nodes, ns)
 	}
@@ -73,8 +74,8 @@ func (s *traceState) cutClient(client string) bool {
 }
 
 // clientSnap draws one client: what it believes beside what is true.
-func (s *traceState) clientSnap(name string, holds int, c traceClient, at time.Duration, owns bool) ClientSnap {
-	cs := ClientSnap{Name: name, State: c.state, Hold: c.hold, Holds: holds, InCS: c.inCS, Until: -1,
+func (s *traceState) clientSnap(name string, holds int, c traceClient, at time.Duration, owns bool) player.ClientSnap {
+	cs := player.ClientSnap{Name: name, State: c.state, Hold: c.hold, Holds: holds, InCS: c.inCS, Until: -1,
 		ClockOffset: c.clock.Offset(at), ClockRate: c.clock.Rate(), Partitioned: s.cutClient(name)}
 	switch {
 	case c.state == "crashed" || c.state == "done":

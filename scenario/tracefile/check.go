@@ -1,10 +1,11 @@
-package scenario
+package tracefile
 
 import (
 	"io"
 
 	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/model/tracelog"
+	"github.com/lockstep-sim/lockstep/scenario"
 )
 
 // CheckHistory judges a recorded history (`lockstep check`): every trace
@@ -12,12 +13,12 @@ import (
 // and returns a report per trace, checked against expect. The report's
 // Strategy, Seed and TraceHash come from a trace's header and end; a
 // plain history has none.
-func CheckHistory(name string, r io.Reader, expect []Expectation) ([]*Report, error) {
+func CheckHistory(name string, r io.Reader, expect []scenario.Expectation) ([]*scenario.Report, error) {
 	hs, err := tracelog.ReadHistory(name, r)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*Report, 0, len(hs))
+	out := make([]*scenario.Report, 0, len(hs))
 	for _, h := range hs {
 		j := judge.New(judge.Config{Nodes: h.Header.NodeNames(), Clients: h.Header.ClientNames(),
 			Quorum: max(h.Header.Quorum, 1), Watchdog: h.Header.Watchdog, Resources: h.Header.Resources()})
@@ -30,17 +31,16 @@ func CheckHistory(name string, r io.Reader, expect []Expectation) ([]*Report, er
 }
 
 // historyReport is the report of a judged history.
-func historyReport(h *tracelog.HistoryFile, j *judge.Judge, expect []Expectation) *Report {
+func historyReport(h *tracelog.HistoryFile, j *judge.Judge, expect []scenario.Expectation) *scenario.Report {
 	m := j.Metrics()
-	rep := &Report{Scenario: h.Header.Scenario, Title: h.Header.Title, Strategy: h.Header.Strategy, Seed: h.Header.Seed,
+	rep := &scenario.Report{Scenario: h.Header.Scenario, Title: h.Header.Title, Strategy: h.Header.Strategy, Seed: h.Header.Seed,
 		Metrics: m, MaxWaitMS: m.MaxWait.Milliseconds(), SimTimeMS: h.End.Milliseconds(), Events: h.Records,
 		OK: true, FirstViolation: j.FirstViolation(), StuckReason: j.StuckReason(), TraceHash: h.TraceHash,
-		Expectations: []ExpectResult{}}
+		Expectations: []scenario.ExpectResult{}}
 	for _, e := range expect {
-		got, _ := m.Get(e.Metric)
-		ok := e.Check(got)
-		rep.Expectations = append(rep.Expectations, ExpectResult{Field: e.Metric, Want: e.Raw, Got: formatMetric(e.Metric, got), OK: ok})
-		rep.OK = rep.OK && ok
+		res := e.Result(m)
+		rep.Expectations = append(rep.Expectations, res)
+		rep.OK = rep.OK && res.OK
 	}
 	if len(expect) == 0 {
 		rep.OK = m.Safe && !m.Stuck

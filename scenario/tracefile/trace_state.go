@@ -1,4 +1,4 @@
-package scenario
+package tracefile
 
 import (
 	"time"
@@ -6,6 +6,7 @@ import (
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/model/tracelog"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -17,7 +18,7 @@ import (
 type traceState struct {
 	nodes    []traceNode
 	clients  []traceClient
-	res      ResourceSnap
+	res      player.ResourceSnap
 	values   []int64 // per client: the value of the resource it works on (named resources), as its last write left it
 	cuts     map[[2]string]bool
 	metrics  model.Metrics
@@ -51,7 +52,7 @@ func newTraceState(h *tracelog.Header) *traceState {
 	for range h.Clients {
 		s.clients = append(s.clients, traceClient{state: string(model.StateIdle), until: -1})
 	}
-	s.res = ResourceSnap{Fencing: h.Fencing}
+	s.res = player.ResourceSnap{Fencing: h.Fencing}
 	return s
 }
 
@@ -130,8 +131,8 @@ func (s *traceState) write(t *tracePlayer, e *sim.Event, ci int, ok bool, fence,
 		s.res.Rejected++
 	}
 	s.res.Writes = append(s.res.Writes, model.Write{At: int64(e.At), Client: t.tr.Header.Clients[ci].Name, Token: fence, Value: value, Accepted: ok})
-	if len(s.res.Writes) > recentWrites {
-		s.res.Writes = s.res.Writes[len(s.res.Writes)-recentWrites:]
+	if len(s.res.Writes) > player.RecentWrites {
+		s.res.Writes = s.res.Writes[len(s.res.Writes)-player.RecentWrites:]
 	}
 }
 

@@ -1,4 +1,4 @@
-package scenario
+package player
 
 import (
 	"context"
@@ -10,10 +10,11 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/scenario"
 )
 
 // openPlayer opens the bundled scenario name; the test closes it.
-func openPlayer(t *testing.T, name string, o Options) *Player {
+func openPlayer(t *testing.T, name string, o scenario.Options) *Player {
 	t.Helper()
 	p, err := Open(bundledScenario(t, name), o)
 	if err != nil {
@@ -26,7 +27,7 @@ func openPlayer(t *testing.T, name string, o Options) *Player {
 // Back is a deterministic replay: the world one step back equals the world
 // stepped forward to there from scratch; back at the start says so.
 func TestPlayerBackIsTheSameWorld(t *testing.T) {
-	p := openPlayer(t, "gc-pause-wrong-delete", Options{})
+	p := openPlayer(t, "gc-pause-wrong-delete", scenario.Options{})
 	for range 5 {
 		if !p.Step() {
 			t.Fatal("the run ended within 5 steps")
@@ -39,7 +40,7 @@ func TestPlayerBackIsTheSameWorld(t *testing.T) {
 	if !p.Back() || p.Event() != 4 {
 		t.Fatalf("after back: event %d, want 4", p.Event())
 	}
-	fresh := openPlayer(t, "gc-pause-wrong-delete", Options{})
+	fresh := openPlayer(t, "gc-pause-wrong-delete", scenario.Options{})
 	for range 4 {
 		fresh.Step()
 	}
@@ -56,7 +57,7 @@ func TestPlayerBackIsTheSameWorld(t *testing.T) {
 // A step may write several trace lines (a violation and the grant that
 // caused it): back lands before all of them, and n after all of them.
 func TestPlayerBackOverMultiEventStep(t *testing.T) {
-	p := openPlayer(t, "gc-pause-wrong-delete", Options{})
+	p := openPlayer(t, "gc-pause-wrong-delete", scenario.Options{})
 	p.Seek(31)
 	if p.Event() != 32 {
 		t.Fatalf("the violating step should land at event 32, got %d", p.Event())
@@ -75,7 +76,7 @@ func TestPlayerBackOverMultiEventStep(t *testing.T) {
 // on the last step at or before it, clamped to [0, End]; NextTime and
 // PrevTime name the neighbouring steps.
 func TestPlayerSeekTime(t *testing.T) {
-	p := openPlayer(t, "fair-fifo", Options{})
+	p := openPlayer(t, "fair-fifo", scenario.Options{})
 	p.Seek(p.Steps() + 10)
 	if !p.AtEnd() || p.StepAt() != p.Steps() {
 		t.Fatalf("seek past the end: step %d of %d", p.StepAt(), p.Steps())
@@ -110,7 +111,7 @@ func TestPlayerSeekTime(t *testing.T) {
 // NextMark goes to the next fault, then to the violation; NextMarkTime is
 // that step's time.
 func TestPlayerNextMark(t *testing.T) {
-	p := openPlayer(t, "gc-pause-wrong-delete", Options{})
+	p := openPlayer(t, "gc-pause-wrong-delete", scenario.Options{})
 	want := []string{"fault", "VIOLATION"}
 	for n, kind := range want {
 		i, ok := p.NextMark()
@@ -135,7 +136,7 @@ func TestPlayerNextMark(t *testing.T) {
 // old one, the cursor lands on it, and the exported file replays headless
 // to the same outcome with expectations that hold.
 func TestPlayerInjectExportReplay(t *testing.T) {
-	p := openPlayer(t, "gc-pause-wrong-delete", Options{})
+	p := openPlayer(t, "gc-pause-wrong-delete", scenario.Options{})
 	p.Seek(10)
 	at := p.Now()
 	before := eventsBefore(p, at)
@@ -155,11 +156,11 @@ func TestPlayerInjectExportReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Load("live.yaml", data)
+	f, err := scenario.Load("live.yaml", data)
 	if err != nil {
 		t.Fatalf("exported scenario does not load: %v\n%s", err, data)
 	}
-	r, err := NewRunner(f.Scenarios[0], Options{}, false)
+	r, err := scenario.NewRunner(f.Scenarios[0], scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +186,7 @@ func eventsBefore(p *Player, at time.Duration) []string {
 // A fault refused by the validator, or one after the run is over, is not
 // injected and the run is left as it was.
 func TestPlayerInjectRefused(t *testing.T) {
-	p := openPlayer(t, "gc-pause-wrong-delete", Options{})
+	p := openPlayer(t, "gc-pause-wrong-delete", scenario.Options{})
 	p.Seek(3)
 	if err := p.Inject(faults.Fault{Kind: faults.Crash, Target: "no-such-process"}); err == nil {
 		t.Fatal("a fault on a process that does not exist was injected")
@@ -220,13 +221,13 @@ func (c *countdownCtx) Err() error {
 // CancelCheckEvery kernel events of the cancellation, and no Player is made.
 func TestOpenStopsWhenCancelled(t *testing.T) {
 	var progress atomic.Int64
-	p, err := OpenContext(&countdownCtx{Context: context.Background(), n: 5}, bundledScenario(t, "counter-30x200"), Options{}, &progress)
+	p, err := OpenContext(&countdownCtx{Context: context.Background(), n: 5}, bundledScenario(t, "counter-30x200"), scenario.Options{}, &progress)
 	if !errors.Is(err, context.Canceled) || p != nil {
 		t.Fatalf("cancelled open: a player was made: %t, error %v; want context.Canceled", p != nil, err)
 	}
 	// Five checks passed: at most 6 x CancelCheckEvery kernel events ran,
 	// and each writes at most a few trace lines; the whole run has 64,791.
-	if n := progress.Load(); n == 0 || n > 6*CancelCheckEvery*2 {
+	if n := progress.Load(); n == 0 || n > 6*scenario.CancelCheckEvery*2 {
 		t.Fatalf("the cancelled open played %d trace events", n)
 	}
 }
@@ -235,7 +236,7 @@ func TestOpenStopsWhenCancelled(t *testing.T) {
 // that made it, and its seeks run after that build's context is done.
 func TestPlayerOutlivesItsBuildContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	p, err := OpenContext(ctx, bundledScenario(t, "fair-fifo"), Options{Context: ctx}, nil)
+	p, err := OpenContext(ctx, bundledScenario(t, "fair-fifo"), scenario.Options{Context: ctx}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

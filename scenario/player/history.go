@@ -1,8 +1,9 @@
-package scenario
+package player
 
 import (
 	"time"
 
+	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -16,7 +17,7 @@ type History struct {
 	Faults     []Mark
 	Violations []Mark
 
-	r       *Runner
+	r       *scenario.Runner
 	expires []time.Duration // per node: estimated true expiry of the open span; -1 none
 }
 
@@ -43,12 +44,12 @@ type Mark struct {
 
 // Record starts recording the runner's history; call it before stepping.
 // The cost per event is one look at every client and at every node's keys.
-func (r *Runner) Record() *History {
+func Record(r *scenario.Runner) *History {
 	h := &History{r: r}
-	for _, c := range r.w.Clients {
+	for _, c := range r.World().Clients {
 		h.Clients = append(h.Clients, Lane{Name: c.Name})
 	}
-	for _, n := range r.w.Nodes {
+	for _, n := range r.World().Nodes {
 		h.Nodes = append(h.Nodes, Lane{Name: n.Name()})
 		h.expires = append(h.expires, -1)
 	}
@@ -57,7 +58,7 @@ func (r *Runner) Record() *History {
 }
 
 func (h *History) observe(e sim.Event) {
-	w := h.r.w
+	w := h.r.World()
 	now := e.At
 	switch e.Kind {
 	case "fault":
@@ -70,7 +71,7 @@ func (h *History) observe(e sim.Event) {
 		if l := c.Lease(); l != nil && c.State() != "crashed" {
 			label = l.Token
 		}
-		h.Clients[i].set(now, label, -1)
+		h.Clients[i].Set(now, label, -1)
 	}
 	key := w.Cfg.Lock.Key
 	for i, n := range w.Nodes {
@@ -91,15 +92,15 @@ func (h *History) observe(e sim.Event) {
 				}
 			}
 		}
-		h.Nodes[i].set(now, label, h.expires[i])
+		h.Nodes[i].Set(now, label, h.expires[i])
 		h.expires[i] = exp
 	}
 }
 
-// set makes the lane's state at now be label ("" = nothing), closing the
+// Set makes the lane's state at now be label ("" = nothing), closing the
 // open span at now, or at its estimated end when that came earlier (a key
 // expires silently, between events).
-func (l *Lane) set(now time.Duration, label string, estEnd time.Duration) {
+func (l *Lane) Set(now time.Duration, label string, estEnd time.Duration) {
 	var open *Span
 	if n := len(l.Spans); n > 0 && l.Spans[n-1].To < 0 {
 		open = &l.Spans[n-1]

@@ -1,6 +1,6 @@
 //go:build race
 
-package scenario
+package player
 
 // raceEnabled: the race detector slows the simulator about tenfold, so the
 // seek-counting test counts on a smaller scenario.

@@ -1,4 +1,4 @@
-package scenario
+package player
 
 import (
 	"slices"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/scenario"
 )
 
 // Snapshot is a plain-data copy of everything the TUI draws at one instant:
@@ -141,8 +142,8 @@ type Counter struct {
 	Value int64
 }
 
-// recentWrites is how many of the resource's writes a snapshot keeps.
-const recentWrites = 6
+// RecentWrites is how many of the resource's writes a snapshot keeps.
+const RecentWrites = 6
 
 // MasterDown is how many sentinels hold a master down in their own view.
 type MasterDown struct {
@@ -150,21 +151,21 @@ type MasterDown struct {
 	Down   int
 }
 
-// Snapshot copies the world at the runner's true time.
-func (r *Runner) Snapshot() Snapshot { return r.SnapshotAt(r.Now()) }
+// Of copies the world of r at the runner's true time.
+func Of(r *scenario.Runner) Snapshot { return At(r, r.Now()) }
 
-// SnapshotAt copies the world as it looks at true time t, which must not be
+// At copies the world of r as it looks at true time t, which must not be
 // before Now and should not pass the next kernel event (the play loop draws
 // between events, so TTLs and beliefs count down smoothly). It only observes.
-func (r *Runner) SnapshotAt(t time.Duration) Snapshot {
-	w := r.w
+func At(r *scenario.Runner, t time.Duration) Snapshot {
+	w := r.World()
 	if t < w.Now() {
 		t = w.Now()
 	}
 	st := w.Strategy()
 	s := Snapshot{
-		Scenario: r.S.Name, Strategy: st.Name(), Client: runClient(r.S, r.Opts), Seed: w.Cfg.Seed, Key: w.Cfg.Lock.Key,
-		Now: t, Event: r.EventCount(), Over: r.over,
+		Scenario: r.S.Name, Strategy: st.Name(), Client: r.Client(), Seed: w.Cfg.Seed, Key: w.Cfg.Lock.Key,
+		Now: t, Event: r.EventCount(), Over: r.Over(),
 		Metrics: w.Chk.Metrics(), FirstViolation: w.Chk.FirstViolation(), FirstViolationPhrase: w.Chk.FirstViolationPhrase(),
 		Partitions: len(w.Net.Partitions()), Quorum: st.Quorum(w), Sentinels: w.Sentinels,
 	}
@@ -309,8 +310,8 @@ func (s *Snapshot) snapResource(w *model.World) {
 		Rejected: res.Rejected(), Fencing: w.Cfg.Lock.Fencing == "token", Duplicates: res.Duplicates()}
 	s.Resource.Named = namedCounters(w)
 	ws := res.Writes
-	if len(ws) > recentWrites {
-		ws = ws[len(ws)-recentWrites:]
+	if len(ws) > RecentWrites {
+		ws = ws[len(ws)-RecentWrites:]
 	}
 	s.Resource.Writes = append([]model.Write(nil), ws...)
 }
