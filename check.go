@@ -9,6 +9,7 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/shquote"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/scenario/tracefile"
 )
 
@@ -91,7 +92,7 @@ func splitPath(args []string) (string, []string) {
 }
 
 // reportChecks prints the reports and returns the exit code.
-func reportChecks(reps []*scenario.Report, path, expect string, asJSON bool, stdout io.Writer) int {
+func reportChecks(reps []*runner.Report, path, expect string, asJSON bool, stdout io.Writer) int {
 	code := exitOK
 	for _, r := range reps {
 		if !r.OK {

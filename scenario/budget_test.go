@@ -1,4 +1,4 @@
-package scenario
+package scenario_test
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
@@ -21,14 +23,14 @@ const testBudget = 10_000
 
 // hangingScenario is a plain two-client scenario built in Go, bypassing the
 // loader (which refuses the configurations these tests need), changed by mut.
-func hangingScenario(mut func(*Scenario)) *Scenario {
-	s := &Scenario{
+func hangingScenario(mut func(*scenario.Scenario)) *scenario.Scenario {
+	s := &scenario.Scenario{
 		Name: "hanging", Seed: 1, Duration: 10 * time.Second,
-		Network: Network{Latency: time.Millisecond},
-		Redis:   Redis{Nodes: 1, ReplicationLag: 10 * time.Millisecond, Persistence: "none", Clock: "wall"},
-		Lock: Lock{Key: "lock", Strategy: model.StrategyLuaRelease, TTL: 5 * time.Second, Timeout: time.Second,
-			Fencing: "none", Redlock: Redlock{DriftFactor: 0.01, RequestTimeout: 50 * time.Millisecond}},
-		Clients: []Client{
+		Network: scenario.Network{Latency: time.Millisecond},
+		Redis:   scenario.Redis{Nodes: 1, ReplicationLag: 10 * time.Millisecond, Persistence: "none", Clock: "wall"},
+		Lock: scenario.Lock{Key: "lock", Strategy: model.StrategyLuaRelease, TTL: 5 * time.Second, Timeout: time.Second,
+			Fencing: "none", Redlock: scenario.Redlock{DriftFactor: 0.01, RequestTimeout: 50 * time.Millisecond}},
+		Clients: []scenario.Client{
 			{Name: "A", Holds: 1, Work: 3 * time.Second},
 			{Name: "B", Start: time.Millisecond, Holds: 1, Work: time.Second},
 		},
@@ -39,44 +41,44 @@ func hangingScenario(mut func(*Scenario)) *Scenario {
 
 // hangingConfigs are configurations that would run for ever (or for
 // billions of events): virtual time stands still or crawls by nanoseconds.
-var hangingConfigs = map[string]func(*Scenario){
-	"watchdog every 1ns, latency 0": func(s *Scenario) {
+var hangingConfigs = map[string]func(*scenario.Scenario){
+	"watchdog every 1ns, latency 0": func(s *scenario.Scenario) {
 		s.Network.Latency = 0
-		s.Lock.Watchdog = &Watchdog{Every: time.Nanosecond}
+		s.Lock.Watchdog = &scenario.Watchdog{Every: time.Nanosecond}
 	},
-	"retry 1e9 attempts, delay 0, latency 0": func(s *Scenario) {
+	"retry 1e9 attempts, delay 0, latency 0": func(s *scenario.Scenario) {
 		s.Network.Latency = 0
-		s.Lock.Retry = &Retry{Attempts: 1_000_000_000, Backoff: 1}
+		s.Lock.Retry = &scenario.Retry{Attempts: 1_000_000_000, Backoff: 1}
 	},
-	"redlock retry 1e9 attempts, delay 0, latency 0": func(s *Scenario) {
+	"redlock retry 1e9 attempts, delay 0, latency 0": func(s *scenario.Scenario) {
 		s.Network.Latency = 0
 		s.Lock.Strategy = model.StrategyRedlock
 		s.Redis.Nodes = 3
-		s.Lock.Retry = &Retry{Attempts: 1_000_000_000, Backoff: 1}
+		s.Lock.Retry = &scenario.Retry{Attempts: 1_000_000_000, Backoff: 1}
 	},
-	"fair lock, retry 1e9 attempts, delay 0, latency 0": func(s *Scenario) {
+	"fair lock, retry 1e9 attempts, delay 0, latency 0": func(s *scenario.Scenario) {
 		s.Network.Latency = 0
 		s.Lock.Fair = true
-		s.Lock.Retry = &Retry{Attempts: 1_000_000_000, Backoff: 1}
+		s.Lock.Retry = &scenario.Retry{Attempts: 1_000_000_000, Backoff: 1}
 	},
-	"reentrant, 1e9 nested re-entries, latency 0": func(s *Scenario) {
+	"reentrant, 1e9 nested re-entries, latency 0": func(s *scenario.Scenario) {
 		s.Network.Latency = 0
 		s.Lock.Reentrant = true
-		s.Clients = []Client{{Name: "A", Holds: 1, Nested: 1_000_000_000}}
+		s.Clients = []scenario.Client{{Name: "A", Holds: 1, Nested: 1_000_000_000}}
 	},
-	"1e9 holds, no work, no think, latency 0": func(s *Scenario) {
+	"1e9 holds, no work, no think, latency 0": func(s *scenario.Scenario) {
 		s.Network.Latency = 0
-		s.Clients = []Client{{Name: "A", Holds: 1_000_000_000}}
+		s.Clients = []scenario.Client{{Name: "A", Holds: 1_000_000_000}}
 	},
-	"retry 1e9 attempts, delay 0, during a pause of the holder": func(s *Scenario) {
+	"retry 1e9 attempts, delay 0, during a pause of the holder": func(s *scenario.Scenario) {
 		s.Network.Latency = 0
-		s.Lock.Retry = &Retry{Attempts: 1_000_000_000, Backoff: 1}
+		s.Lock.Retry = &scenario.Retry{Attempts: 1_000_000_000, Backoff: 1}
 		s.Faults = []faults.Fault{{At: 100 * time.Millisecond, Kind: faults.Pause, Target: "A", For: 5 * time.Second}}
 	},
-	"retry 1e9 attempts against an isolated node, latency 0, timeout 1ns": func(s *Scenario) {
+	"retry 1e9 attempts against an isolated node, latency 0, timeout 1ns": func(s *scenario.Scenario) {
 		s.Network.Latency = 0
 		s.Lock.Timeout = time.Nanosecond
-		s.Lock.Retry = &Retry{Attempts: 1_000_000_000, Backoff: 1}
+		s.Lock.Retry = &scenario.Retry{Attempts: 1_000_000_000, Backoff: 1}
 		s.Faults = []faults.Fault{{At: 0, Kind: faults.Isolate, Target: "redis-1", For: 10 * time.Second}}
 	},
 }
@@ -86,15 +88,15 @@ var hangingConfigs = map[string]func(*Scenario){
 // RunUntil, Rewind): each ends after exactly the budget, and the report,
 // its verdict, its text and the trace all say why.
 func TestHangingConfigsEndOnTheBudget(t *testing.T) {
-	drivers := map[string]func(r *Runner) *Runner{
-		"Run": func(r *Runner) *Runner { r.Run(); return r },
-		"Step": func(r *Runner) *Runner {
+	drivers := map[string]func(r *runner.Runner) *runner.Runner{
+		"Run": func(r *runner.Runner) *runner.Runner { r.Run(); return r },
+		"Step": func(r *runner.Runner) *runner.Runner {
 			for r.Step() {
 			}
 			return r
 		},
-		"RunUntil": func(r *Runner) *Runner { r.RunUntil(r.S.Duration); r.Step(); return r },
-		"Rewind": func(r *Runner) *Runner {
+		"RunUntil": func(r *runner.Runner) *runner.Runner { r.RunUntil(r.S.Duration); r.Step(); return r },
+		"Rewind": func(r *runner.Runner) *runner.Runner {
 			nr, err := r.Rewind(1 << 40)
 			if err != nil {
 				panic(err)
@@ -105,7 +107,7 @@ func TestHangingConfigsEndOnTheBudget(t *testing.T) {
 	for name, mut := range hangingConfigs {
 		for dname, drive := range drivers {
 			t.Run(name+"/"+dname, func(t *testing.T) {
-				r, err := NewRunner(hangingScenario(mut), Options{EventBudget: testBudget}, true)
+				r, err := runner.NewRunner(hangingScenario(mut), scenario.Options{EventBudget: testBudget}, true)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -117,7 +119,7 @@ func TestHangingConfigsEndOnTheBudget(t *testing.T) {
 	}
 }
 
-func checkExhausted(t *testing.T, r *Runner) {
+func checkExhausted(t *testing.T, r *runner.Runner) {
 	t.Helper()
 	rep := r.Report()
 	if !r.Over() || !rep.BudgetExhausted || !r.BudgetExhausted() || rep.Cancelled {
@@ -162,20 +164,20 @@ func checkExhausted(t *testing.T, r *Runner) {
 // over normally, not exhausted (the budget counts refused events, not
 // spent ones), and the default budget leaves every bundled scenario whole.
 func TestBudgetNotSpentByAFinishedRun(t *testing.T) {
-	s := bundledScenario(t, "gc-pause-lua-release")
-	full := newRunnerT(t, s, Options{})
+	s := scenario.BundledScenario(t, "gc-pause-lua-release")
+	full := newRunnerT(t, s, scenario.Options{})
 	rep := full.Run()
 	full.Close()
 	if rep.BudgetExhausted {
 		t.Fatal("the default budget cut a bundled scenario short")
 	}
-	exact := newRunnerT(t, s, Options{EventBudget: rep.KernelSteps})
+	exact := newRunnerT(t, s, scenario.Options{EventBudget: rep.KernelSteps})
 	defer exact.Close()
 	if got := exact.Run(); got.BudgetExhausted || got.TraceHash != rep.TraceHash {
 		t.Errorf("with a budget of exactly its %d events: exhausted %t, trace %s want %s",
 			rep.KernelSteps, got.BudgetExhausted, got.TraceHash, rep.TraceHash)
 	}
-	short := newRunnerT(t, s, Options{EventBudget: rep.KernelSteps - 1})
+	short := newRunnerT(t, s, scenario.Options{EventBudget: rep.KernelSteps - 1})
 	defer short.Close()
 	if got := short.Run(); !got.BudgetExhausted || got.KernelSteps != rep.KernelSteps-1 {
 		t.Errorf("with one event less: exhausted %t after %d events", got.BudgetExhausted, got.KernelSteps)
@@ -183,9 +185,9 @@ func TestBudgetNotSpentByAFinishedRun(t *testing.T) {
 }
 
 // newRunnerT is NewRunner for tests, keeping the events.
-func newRunnerT(t *testing.T, s *Scenario, o Options) *Runner {
+func newRunnerT(t *testing.T, s *scenario.Scenario, o scenario.Options) *runner.Runner {
 	t.Helper()
-	r, err := NewRunner(s, o, true)
+	r, err := runner.NewRunner(s, o, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,13 +209,13 @@ func TestHugeWaitsNeitherHangNorWrap(t *testing.T) {
 		{"work 1e17ns at 0.001x", 1e17, 0.001},
 		{"work math.MaxInt64 at 10x", math.MaxInt64, 10},
 	} {
-		s := hangingScenario(func(s *Scenario) {
-			s.Clients = []Client{{Name: "A", Start: time.Second, Holds: 1, Work: tc.work}}
+		s := hangingScenario(func(s *scenario.Scenario) {
+			s.Clients = []scenario.Client{{Name: "A", Start: time.Second, Holds: 1, Work: tc.work}}
 			if tc.drift != 0 {
 				s.Faults = []faults.Fault{{At: 0, Kind: faults.ClockDrift, Target: "A", Rate: tc.drift}}
 			}
 		})
-		r := newRunnerT(t, s, Options{EventBudget: testBudget})
+		r := newRunnerT(t, s, scenario.Options{EventBudget: testBudget})
 		rep := r.Run()
 		r.Close()
 		if rep.BudgetExhausted || rep.Acquired != 1 || r.World().Client("A").State() != model.StateWorking {
@@ -247,17 +249,17 @@ func TestExtremeFaultsStayInBounds(t *testing.T) {
 	}
 	for _, name := range slices.Sorted(maps.Keys(fs)) {
 		for _, watchdog := range []bool{false, true} {
-			s := hangingScenario(func(s *Scenario) {
+			s := hangingScenario(func(s *scenario.Scenario) {
 				s.Faults = []faults.Fault{fs[name]}
 				s.Redis.Replicas = 1
-				s.Lock.Retry = &Retry{Attempts: 5, Delay: 100 * time.Millisecond, Backoff: 1}
+				s.Lock.Retry = &scenario.Retry{Attempts: 5, Delay: 100 * time.Millisecond, Backoff: 1}
 				if watchdog {
-					s.Lock.Watchdog = &Watchdog{Every: time.Second}
+					s.Lock.Watchdog = &scenario.Watchdog{Every: time.Second}
 				}
 			})
 			var hash string
 			for range 2 {
-				r := newRunnerT(t, s, Options{EventBudget: testBudget})
+				r := newRunnerT(t, s, scenario.Options{EventBudget: testBudget})
 				rep := r.Run()
 				r.Close()
 				if rep.BudgetExhausted || !r.Over() || r.Now() > s.Duration {

@@ -1,4 +1,4 @@
-package scenario
+package scenario_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -20,7 +22,7 @@ func TestCancelInsideARun(t *testing.T) {
 	for _, n := range []int{1, 10, 500, 1023, 1024, 1025, 5000} {
 		ctx, cancel := context.WithCancel(context.Background())
 		s := hangingScenario(hangingConfigs["watchdog every 1ns, latency 0"])
-		r := newRunnerT(t, s, Options{EventBudget: 100 * CancelCheckEvery, Context: ctx})
+		r := newRunnerT(t, s, scenario.Options{EventBudget: 100 * scenario.CancelCheckEvery, Context: ctx})
 		cancelledAt := int64(-1)
 		r.OnEvent(func(sim.Event) {
 			if r.EventCount() == n && cancelledAt < 0 {
@@ -37,8 +39,8 @@ func TestCancelInsideARun(t *testing.T) {
 		if !rep.Cancelled || rep.BudgetExhausted || rep.OK {
 			t.Errorf("event %d: cancelled %t, budget_exhausted %t, ok %t: want a cancelled, failed run", n, rep.Cancelled, rep.BudgetExhausted, rep.OK)
 		}
-		if after < 1 || after > CancelCheckEvery {
-			t.Errorf("event %d: cancelled after %d kernel events, ran %d more; want 1..%d", n, cancelledAt, after, CancelCheckEvery)
+		if after < 1 || after > scenario.CancelCheckEvery {
+			t.Errorf("event %d: cancelled after %d kernel events, ran %d more; want 1..%d", n, cancelledAt, after, scenario.CancelCheckEvery)
 		}
 		if v := rep.Verdict(); !strings.HasPrefix(v, "CANCELLED (") {
 			t.Errorf("event %d: verdict %q", n, v)
@@ -55,7 +57,7 @@ func TestCancelInsideARun(t *testing.T) {
 func TestCancelledBeforeStart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r := newRunnerT(t, bundledScenario(t, "gc-pause-lua-release"), Options{Context: ctx})
+	r := newRunnerT(t, scenario.BundledScenario(t, "gc-pause-lua-release"), scenario.Options{Context: ctx})
 	defer r.Close()
 	if rep := r.Run(); !rep.Cancelled || rep.KernelSteps != 0 {
 		t.Errorf("cancelled %t after %d kernel events, want cancelled after 0", rep.Cancelled, rep.KernelSteps)
@@ -70,20 +72,20 @@ func TestCancelledBeforeStart(t *testing.T) {
 // goroutines: miniredis serves its in-process connections on goroutines of
 // its own that come and go on their own schedule.
 func TestCloseReleasesEveryCoroutine(t *testing.T) {
-	cases := map[string]func() *Runner{
-		"exhausted": func() *Runner {
-			r := newRunnerT(t, hangingScenario(hangingConfigs["watchdog every 1ns, latency 0"]), Options{EventBudget: testBudget})
+	cases := map[string]func() *runner.Runner{
+		"exhausted": func() *runner.Runner {
+			r := newRunnerT(t, hangingScenario(hangingConfigs["watchdog every 1ns, latency 0"]), scenario.Options{EventBudget: testBudget})
 			r.Run()
 			return r
 		},
-		"exhausted mid-retry": func() *Runner {
-			r := newRunnerT(t, hangingScenario(hangingConfigs["retry 1e9 attempts, delay 0, during a pause of the holder"]), Options{EventBudget: testBudget})
+		"exhausted mid-retry": func() *runner.Runner {
+			r := newRunnerT(t, hangingScenario(hangingConfigs["retry 1e9 attempts, delay 0, during a pause of the holder"]), scenario.Options{EventBudget: testBudget})
 			r.Run()
 			return r
 		},
-		"cancelled": func() *Runner {
+		"cancelled": func() *runner.Runner {
 			ctx, cancel := context.WithCancel(context.Background())
-			r := newRunnerT(t, hangingScenario(hangingConfigs["redlock retry 1e9 attempts, delay 0, latency 0"]), Options{Context: ctx})
+			r := newRunnerT(t, hangingScenario(hangingConfigs["redlock retry 1e9 attempts, delay 0, latency 0"]), scenario.Options{Context: ctx})
 			r.OnEvent(func(sim.Event) {
 				if r.EventCount() == 100 {
 					cancel()
@@ -92,16 +94,16 @@ func TestCloseReleasesEveryCoroutine(t *testing.T) {
 			r.Run()
 			return r
 		},
-		"finished": func() *Runner {
-			r := newRunnerT(t, bundledScenario(t, "gc-pause-lua-release"), Options{})
+		"finished": func() *runner.Runner {
+			r := newRunnerT(t, scenario.BundledScenario(t, "gc-pause-lua-release"), scenario.Options{})
 			r.Run()
 			return r
 		},
-		"never started": func() *Runner {
-			return newRunnerT(t, bundledScenario(t, "gc-pause-lua-release"), Options{})
+		"never started": func() *runner.Runner {
+			return newRunnerT(t, scenario.BundledScenario(t, "gc-pause-lua-release"), scenario.Options{})
 		},
-		"stepped a little": func() *Runner {
-			r := newRunnerT(t, bundledScenario(t, "gc-pause-lua-release"), Options{})
+		"stepped a little": func() *runner.Runner {
+			r := newRunnerT(t, scenario.BundledScenario(t, "gc-pause-lua-release"), scenario.Options{})
 			for range 5 {
 				r.Step()
 			}

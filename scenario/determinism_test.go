@@ -1,4 +1,4 @@
-package scenario
+package scenario_test
 
 import (
 	"fmt"
@@ -8,14 +8,16 @@ import (
 	"testing"
 
 	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // traceOf replays s and returns a hash over its full trace, every event's
 // time, process, kind and message, plus the final report's trace hash.
-func traceOf(t *testing.T, s *Scenario, o Options) (uint64, string) {
+func traceOf(t *testing.T, s *scenario.Scenario, o scenario.Options) (uint64, string) {
 	t.Helper()
-	r, err := NewRunner(s, o, false)
+	r, err := runner.NewRunner(s, o, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,13 +32,13 @@ func traceOf(t *testing.T, s *Scenario, o Options) (uint64, string) {
 // same file and seed give a byte-identical trace, also when runs of other
 // scenarios go on in parallel goroutines and GOMAXPROCS differs.
 func TestDeterminismEveryBundledScenario(t *testing.T) {
-	f := loadBundled(t)
+	f := scenario.LoadBundled(t)
 	if len(f.Scenarios) == 0 {
 		t.Fatal("no bundled scenarios")
 	}
 	first := make([]uint64, len(f.Scenarios))
 	for i, s := range f.Scenarios {
-		first[i], _ = traceOf(t, s, Options{})
+		first[i], _ = traceOf(t, s, scenario.Options{})
 	}
 	prev := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(prev)
@@ -46,7 +48,7 @@ func TestDeterminismEveryBundledScenario(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got, _ := traceOf(t, s, Options{})
+			got, _ := traceOf(t, s, scenario.Options{})
 			if got != first[i] {
 				t.Errorf("%s: trace differs between two runs with the same seed", s.Name)
 			}
@@ -59,7 +61,7 @@ func TestDeterminismEveryBundledScenario(t *testing.T) {
 // with jitter must give a different trace under another seed, or the seed
 // is being ignored.
 func TestSeedChangesRandomRuns(t *testing.T) {
-	f, err := Load("jitter.yaml", []byte(`version: 1
+	f, err := scenario.Load("jitter.yaml", []byte(`version: 1
 scenarios:
   - name: jitter
     duration: 60s
@@ -78,9 +80,9 @@ scenarios:
 		t.Fatal(err)
 	}
 	s := f.Scenarios[0]
-	a, _ := traceOf(t, s, Options{})
+	a, _ := traceOf(t, s, scenario.Options{})
 	seed := s.Seed + 1
-	b, _ := traceOf(t, s, Options{Seed: &seed})
+	b, _ := traceOf(t, s, scenario.Options{Seed: &seed})
 	if a == b {
 		t.Fatal("changing the seed did not change a run with retry jitter")
 	}
@@ -88,12 +90,12 @@ scenarios:
 
 // TestRewindReplaysExactly: Rewind(k) gives the same state as stepping to k.
 func TestRewindReplaysExactly(t *testing.T) {
-	f := loadBundled(t)
+	f := scenario.LoadBundled(t)
 	s, err := f.Find("gc-pause-wrong-delete")
 	if err != nil {
 		t.Skip("scenario missing")
 	}
-	r, err := NewRunner(s, Options{}, true)
+	r, err := runner.NewRunner(s, scenario.Options{}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,11 +127,11 @@ func TestRewindReplaysExactly(t *testing.T) {
 // (a runner that does not keep events holds none) and the resource keeps
 // only its recent writes.
 func TestLongRunHoldsNoHistory(t *testing.T) {
-	s, err := loadBundled(t).Find("counter-30x200")
+	s, err := scenario.LoadBundled(t).Find("counter-30x200")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewRunner(s, Options{}, false)
+	r, err := runner.NewRunner(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

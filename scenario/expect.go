@@ -12,6 +12,14 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+// ExpectResult is one expectation checked against the run.
+type ExpectResult struct {
+	Field string `json:"field"`
+	Want  string `json:"want"`
+	Got   string `json:"got"`
+	OK    bool   `json:"ok"`
+}
+
 // Result is e checked against the metrics m, as a report lists it.
 func (e Expectation) Result(m model.Metrics) ExpectResult {
 	got, _ := m.Get(e.Metric)

@@ -1,10 +1,13 @@
-package scenario
+package scenario_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 	"text/tabwriter"
+
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 // TestLiteratureTable runs every bundled scenario (the seeds' stories and
@@ -12,13 +15,13 @@ import (
 // block. With -v it prints them as one table: scenario, strategy, expected,
 // got, ok.
 func TestLiteratureTable(t *testing.T) {
-	f := loadBundled(t)
+	f := scenario.LoadBundled(t)
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SCENARIO\tSTRATEGY\tEXPECTED\tGOT\tOK")
 	failed := 0
 	for _, s := range f.Scenarios {
-		r, err := NewRunner(s, Options{}, false)
+		r, err := runner.NewRunner(s, scenario.Options{}, false)
 		if err != nil {
 			t.Fatalf("%s: %v", s.Name, err)
 		}

@@ -10,21 +10,22 @@ import (
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/player"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // Mermaid is a Mermaid sequenceDiagram of the run so far: clients, nodes and
 // the resource as participants, commands and resource calls as arrows,
 // grants, faults and violations as notes. r must keep its events
-// (scenario.NewRunner with keep = true).
-func Mermaid(r *scenario.Runner) string {
+// (runner.NewRunner with keep = true).
+func Mermaid(r *runner.Runner) string {
 	return MermaidEvents(r.S.Name, Participants(player.Of(r)), r.Events())
 }
 
 // MermaidScenario plays s under o to the end and returns its diagram; this
 // is what `lockstep run --mermaid` prints.
 func MermaidScenario(s *scenario.Scenario, o scenario.Options) (string, error) {
-	r, err := scenario.NewRunner(s, o, true)
+	r, err := runner.NewRunner(s, o, true)
 	if err != nil {
 		return "", err
 	}

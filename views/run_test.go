@@ -14,6 +14,7 @@ import (
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/player"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 func TestStepForwardAndBack(t *testing.T) {
@@ -170,7 +171,7 @@ func replayWritten(t *testing.T, m *Model) {
 		data, _ := os.ReadFile(path)
 		t.Fatalf("written scenario does not load: %v\n%s", err, data)
 	}
-	r, err := scenario.NewRunner(f.Scenarios[0], scenario.Options{}, false)
+	r, err := runner.NewRunner(f.Scenarios[0], scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/model/tracelog"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/scenario/tracefile"
 )
 
@@ -21,7 +22,7 @@ func traceModel(t *testing.T, name string, w, h int) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := scenario.NewRunner(s, scenario.Options{}, false)
+	r, err := runner.NewRunner(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package player
 import (
 	"time"
 
-	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -17,7 +17,7 @@ type History struct {
 	Faults     []Mark
 	Violations []Mark
 
-	r       *scenario.Runner
+	r       *runner.Runner
 	expires []time.Duration // per node: estimated true expiry of the open span; -1 none
 }
 
@@ -44,7 +44,7 @@ type Mark struct {
 
 // Record starts recording the runner's history; call it before stepping.
 // The cost per event is one look at every client and at every node's keys.
-func Record(r *scenario.Runner) *History {
+func Record(r *runner.Runner) *History {
 	h := &History{r: r}
 	for _, c := range r.World().Clients {
 		h.Clients = append(h.Clients, Lane{Name: c.Name})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -40,7 +41,7 @@ type Player struct {
 	times  []time.Duration // true time at each step
 	events []sim.Event     // the oracle's full trace
 	hist   *History
-	final  *scenario.Report
+	final  *runner.Report
 	end    time.Duration
 	// recorded says why a Player opened from a trace (OpenTrace) refuses
 	// faults and export; "" for a simulated run.
@@ -69,7 +70,7 @@ type Recording struct {
 	Scenario *scenario.Scenario // as far as the views need one
 	Events   []sim.Event
 	History  *History
-	Final    *scenario.Report
+	Final    *runner.Report
 	// Note is why the Player refuses faults and export (Recorded); not "".
 	Note string
 }
@@ -115,7 +116,7 @@ func OpenContext(ctx context.Context, s *scenario.Scenario, opts scenario.Option
 func (p *Player) replay(ctx context.Context, progress *atomic.Int64) error {
 	opts := p.opts
 	opts.Context = ctx
-	o, err := scenario.NewRunner(p.s, opts, true)
+	o, err := runner.NewRunner(p.s, opts, true)
 	if err != nil {
 		return err
 	}
@@ -183,7 +184,7 @@ func (p *Player) End() time.Duration { return p.end }
 func (p *Player) AtEnd() bool { return p.idx == len(p.bounds)-1 }
 
 // Final is the report of the whole run.
-func (p *Player) Final() *scenario.Report { return p.final }
+func (p *Player) Final() *runner.Report { return p.final }
 
 // History is the timeline of the whole run (a view clips it at the cursor).
 func (p *Player) History() *History { return p.hist }
@@ -361,5 +362,5 @@ func (p *Player) Export() ([]byte, error) {
 	if p.recorded != "" {
 		return nil, errors.New(p.recorded)
 	}
-	return scenario.Export(p.s, p.opts, p.final)
+	return scenario.Export(p.s, p.opts, &p.final.Metrics)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 // openPlayer opens the bundled scenario name; the test closes it.
@@ -160,7 +161,7 @@ func TestPlayerInjectExportReplay(t *testing.T) {
 	if err != nil {
 		t.Fatalf("exported scenario does not load: %v\n%s", err, data)
 	}
-	r, err := scenario.NewRunner(f.Scenarios[0], scenario.Options{}, false)
+	r, err := runner.NewRunner(f.Scenarios[0], scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 // Seek tuning. A world cannot be copied (clients are coroutines, nodes are
@@ -66,13 +67,13 @@ type Seeker struct {
 
 	mu       sync.Mutex
 	cond     *sync.Cond
-	parked   []*scenario.Runner // parked[j] is at step j*k; nil: missing (slot 0 is always a fresh runner)
-	cursor   int                // the last step asked for: the builder works nearest it first
+	parked   []*runner.Runner // parked[j] is at step j*k; nil: missing (slot 0 is always a fresh runner)
+	cursor   int              // the last step asked for: the builder works nearest it first
 	building bool
 	closed   bool
 	stopped  bool // the builder gave up: Settle must not wait for it
 
-	live    *scenario.Runner // the runner at the cursor, or nil
+	live    *runner.Runner // the runner at the cursor, or nil
 	liveAt  int
 	windows []window // most recently filled first
 	stats   SeekStats
@@ -109,10 +110,10 @@ func NewSeeker(s *scenario.Scenario, o scenario.Options, times []time.Duration) 
 		k:    max(SeekMinSpacing, (last+n-1)/n),
 		done: make(chan struct{}), wake: make(chan struct{}, 1)}
 	sk.cond = sync.NewCond(&sk.mu)
-	sk.parked = make([]*scenario.Runner, last/sk.k+1)
+	sk.parked = make([]*runner.Runner, last/sk.k+1)
 	// Step 0's runner is built here, so that an error surfaces now: every
 	// later runner is the same world, built the same way.
-	r, err := scenario.NewRunner(s, o, false)
+	r, err := runner.NewRunner(s, o, false)
 	if err != nil {
 		cancel()
 		return nil, err
@@ -167,7 +168,7 @@ func (sk *Seeker) cached(i int) (Snapshot, bool) {
 // source takes the runner nearest at or before step i: the live one, a
 // parked one (which leaves its slot missing, for the builder), or a fresh
 // one at step 0. It reports the runner and its step.
-func (sk *Seeker) source(i int) (*scenario.Runner, int) {
+func (sk *Seeker) source(i int) (*runner.Runner, int) {
 	sk.mu.Lock()
 	j := min(i/sk.k, len(sk.parked)-1)
 	for j > 0 && sk.parked[j] == nil {
@@ -187,7 +188,7 @@ func (sk *Seeker) source(i int) (*scenario.Runner, int) {
 		return r, j * sk.k
 	}
 	sk.mu.Unlock()
-	r, err := scenario.NewRunner(sk.s, sk.o, false)
+	r, err := runner.NewRunner(sk.s, sk.o, false)
 	if err != nil {
 		// The same scenario built the run being sought; it cannot fail now.
 		panic(fmt.Sprintf("seek: rebuilding %s: %v", sk.s.Name, err))
@@ -196,7 +197,7 @@ func (sk *Seeker) source(i int) (*scenario.Runner, int) {
 }
 
 // advance steps r from step from to step to, counting the work.
-func (sk *Seeker) advance(r *scenario.Runner, from, to int, each func(int)) {
+func (sk *Seeker) advance(r *runner.Runner, from, to int, each func(int)) {
 	k0 := r.KernelSteps()
 	for p := from; p < to; p++ {
 		r.Step()
@@ -230,7 +231,7 @@ func (sk *Seeker) retire() {
 }
 
 // park puts r, at step at, in its checkpoint slot if that slot is missing.
-func (sk *Seeker) park(r *scenario.Runner, at int) bool {
+func (sk *Seeker) park(r *runner.Runner, at int) bool {
 	sk.mu.Lock()
 	defer sk.mu.Unlock()
 	j := at / sk.k
@@ -291,7 +292,7 @@ func (sk *Seeker) build(ctx context.Context) {
 				return
 			}
 		}
-		r, err := scenario.NewRunner(sk.s, sk.o, false)
+		r, err := runner.NewRunner(sk.s, sk.o, false)
 		if err != nil { // cannot happen: NewSeeker built the same world
 			sk.mu.Lock()
 			sk.building, sk.stopped = false, true

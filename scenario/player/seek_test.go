@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 // stepTimes plays s to the end and returns the true time after each step
 // (a step is one Runner.Step: what the TUI's n and b move by).
 func stepTimes(t testing.TB, s *scenario.Scenario, o scenario.Options) []time.Duration {
 	t.Helper()
-	r, err := scenario.NewRunner(s, o, false)
+	r, err := runner.NewRunner(s, o, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func stepTimes(t testing.TB, s *scenario.Scenario, o scenario.Options) []time.Du
 // freshSnapshot is the snapshot a runner built from scratch shows at step i.
 func freshSnapshot(t testing.TB, s *scenario.Scenario, i int, at time.Duration) Snapshot {
 	t.Helper()
-	r, err := scenario.NewRunner(s, scenario.Options{}, false)
+	r, err := runner.NewRunner(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

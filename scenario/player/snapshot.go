@@ -7,7 +7,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/model/judge"
-	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 // Snapshot is a plain-data copy of everything the TUI draws at one instant:
@@ -152,12 +152,12 @@ type MasterDown struct {
 }
 
 // Of copies the world of r at the runner's true time.
-func Of(r *scenario.Runner) Snapshot { return At(r, r.Now()) }
+func Of(r *runner.Runner) Snapshot { return At(r, r.Now()) }
 
 // At copies the world of r as it looks at true time t, which must not be
 // before Now and should not pass the next kernel event (the play loop draws
 // between events, so TTLs and beliefs count down smoothly). It only observes.
-func At(r *scenario.Runner, t time.Duration) Snapshot {
+func At(r *runner.Runner, t time.Duration) Snapshot {
 	w := r.World()
 	if t < w.Now() {
 		t = w.Now()

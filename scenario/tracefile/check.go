@@ -6,6 +6,7 @@ import (
 	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/model/tracelog"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 // CheckHistory judges a recorded history (`lockstep check`): every trace
@@ -13,12 +14,12 @@ import (
 // and returns a report per trace, checked against expect. The report's
 // Strategy, Seed and TraceHash come from a trace's header and end; a
 // plain history has none.
-func CheckHistory(name string, r io.Reader, expect []scenario.Expectation) ([]*scenario.Report, error) {
+func CheckHistory(name string, r io.Reader, expect []scenario.Expectation) ([]*runner.Report, error) {
 	hs, err := tracelog.ReadHistory(name, r)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*scenario.Report, 0, len(hs))
+	out := make([]*runner.Report, 0, len(hs))
 	for _, h := range hs {
 		j := judge.New(judge.Config{Nodes: h.Header.NodeNames(), Clients: h.Header.ClientNames(),
 			Quorum: max(h.Header.Quorum, 1), Watchdog: h.Header.Watchdog, Resources: h.Header.Resources()})
@@ -31,9 +32,9 @@ func CheckHistory(name string, r io.Reader, expect []scenario.Expectation) ([]*s
 }
 
 // historyReport is the report of a judged history.
-func historyReport(h *tracelog.HistoryFile, j *judge.Judge, expect []scenario.Expectation) *scenario.Report {
+func historyReport(h *tracelog.HistoryFile, j *judge.Judge, expect []scenario.Expectation) *runner.Report {
 	m := j.Metrics()
-	rep := &scenario.Report{Scenario: h.Header.Scenario, Title: h.Header.Title, Strategy: h.Header.Strategy, Seed: h.Header.Seed,
+	rep := &runner.Report{Scenario: h.Header.Scenario, Title: h.Header.Title, Strategy: h.Header.Strategy, Seed: h.Header.Seed,
 		Metrics: m, MaxWaitMS: m.MaxWait.Milliseconds(), SimTimeMS: h.End.Milliseconds(), Events: h.Records,
 		OK: true, FirstViolation: j.FirstViolation(), StuckReason: j.StuckReason(), TraceHash: h.TraceHash,
 		Expectations: []scenario.ExpectResult{}}

@@ -7,21 +7,22 @@ import (
 
 	"github.com/lockstep-sim/lockstep/model/tracelog"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 // recordTrace runs a bundled scenario, recording its trace.
-func recordTrace(t *testing.T, name string) ([]byte, *scenario.Report) {
+func recordTrace(t *testing.T, name string) ([]byte, *runner.Report) {
 	t.Helper()
 	return recordTraceB(t, name)
 }
 
-func recordTraceB(t testing.TB, name string) ([]byte, *scenario.Report) {
+func recordTraceB(t testing.TB, name string) ([]byte, *runner.Report) {
 	t.Helper()
 	s, err := loadBundled(t).Find(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := scenario.NewRunner(s, scenario.Options{}, false)
+	r, err := runner.NewRunner(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestRecordingKeepsTheTraceHash(t *testing.T) {
 		"sentinel-split-brain", "redlock-k3-crash", "fair-fifo", "reentrant-nested",
 		"replica-clock-ahead-redis7", "replica-clock-ahead-redis6", "evicted-lock-volatile-lru"} { // a replicated record reads the replica's key
 		_, rec := recordTrace(t, name)
-		r, err := scenario.NewRunner(bundledScenario(t, name), scenario.Options{}, false)
+		r, err := runner.NewRunner(bundledScenario(t, name), scenario.Options{}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

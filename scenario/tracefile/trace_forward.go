@@ -8,6 +8,7 @@ import (
 	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/player"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -20,7 +21,7 @@ type metricsChange struct {
 
 // forward plays the whole trace once: checkpoints, the metrics after every
 // event (a judge fed the history), the timeline, the final report.
-func (t *tracePlayer) forward(end time.Duration) (*player.History, *scenario.Report) {
+func (t *tracePlayer) forward(end time.Duration) (*player.History, *runner.Report) {
 	h := &t.tr.Header
 	j := judge.New(judge.Config{Nodes: h.NodeNames(), Clients: h.ClientNames(), Quorum: max(h.Quorum, 1), Watchdog: h.Watchdog,
 		Resources: h.Resources()})
@@ -100,10 +101,10 @@ func (t *tracePlayer) ownerName(v string) string {
 }
 
 // report is the final report of the trace, as check would give it.
-func (t *tracePlayer) report(j *judge.Judge, end time.Duration) *scenario.Report {
+func (t *tracePlayer) report(j *judge.Judge, end time.Duration) *runner.Report {
 	h := &t.tr.Header
 	m := j.Metrics()
-	return &scenario.Report{Scenario: h.Scenario, Title: h.Title, Strategy: h.Strategy, Seed: h.Seed, Metrics: m,
+	return &runner.Report{Scenario: h.Scenario, Title: h.Title, Strategy: h.Strategy, Seed: h.Seed, Metrics: m,
 		MaxWaitMS: m.MaxWait.Milliseconds(), SimTimeMS: end.Milliseconds(), Events: len(t.tr.Events),
 		OK: m.Safe && !m.Stuck, FirstViolation: j.FirstViolation(), StuckReason: j.StuckReason(),
 		TraceHash: t.tr.End.TraceHash, Expectations: []scenario.ExpectResult{}}

@@ -1,4 +1,4 @@
-package scenario
+package runner
 
 import "github.com/lockstep-sim/lockstep/internal/i18n"
 

@@ -1,4 +1,4 @@
-package scenario
+package runner
 
 import (
 	"bytes"
@@ -8,29 +8,8 @@ import (
 	"strings"
 
 	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/scenario"
 )
-
-// MetricNames are the metrics in the order reports list them (the format's
-// names, from model's table).
-var MetricNames = model.MetricNames()
-
-// isBoolMetric reports whether metric takes true/false rather than a count.
-func isBoolMetric(metric string) bool {
-	x, ok := model.LookupMetric(metric)
-	return ok && x.Kind == model.Flag
-}
-
-// isMillisMetric reports whether metric is a duration, compared in whole
-// milliseconds.
-func isMillisMetric(metric string) bool {
-	x, ok := model.LookupMetric(metric)
-	return ok && x.Kind == model.Millis
-}
-
-func formatMetric(name string, v int64) string {
-	x, _ := model.LookupMetric(name)
-	return x.Format(v)
-}
 
 // metricOf is metric x of a report: max_wait as the report states it.
 func metricOf(rep *Report, x model.Metric) int64 {
@@ -91,10 +70,10 @@ func (c *Column) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	type extra struct {
-		Nodes        int       `json:"nodes"`
-		Why          string    `json:"why"`
-		FaultsBefore []string  `json:"faults_before_violation,omitempty"`
-		Dropped      []Dropped `json:"dropped,omitempty"`
+		Nodes        int                `json:"nodes"`
+		Why          string             `json:"why"`
+		FaultsBefore []string           `json:"faults_before_violation,omitempty"`
+		Dropped      []scenario.Dropped `json:"dropped,omitempty"`
 	}
 	more, err := encodeNoHTML(extra{c.Nodes, c.Why, c.FaultsBefore, c.Dropped})
 	if err != nil {

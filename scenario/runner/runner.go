@@ -1,4 +1,4 @@
-package scenario
+package runner
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -14,8 +15,8 @@ import (
 // "event k" means the same thing in the TUI, in --trace and in Rewind.
 // Runners share nothing, so many can run in parallel goroutines.
 type Runner struct {
-	S    *Scenario
-	Opts Options
+	S    *scenario.Scenario
+	Opts scenario.Options
 
 	w             *model.World
 	faults        []faults.Fault
@@ -31,15 +32,15 @@ type Runner struct {
 
 // NewRunner builds the world of s. With keep, the runner remembers every
 // trace event (the TUI wants them; a headless run streams instead).
-func NewRunner(s *Scenario, o Options, keep bool) (*Runner, error) {
-	w, err := model.NewWorld(ModelConfig(s, o))
+func NewRunner(s *scenario.Scenario, o scenario.Options, keep bool) (*Runner, error) {
+	w, err := model.NewWorld(scenario.ModelConfig(s, o))
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", s.Name, err)
 	}
-	r := &Runner{S: s, Opts: o, w: w, keep: keep, faults: FaultSchedule(s, o)}
+	r := &Runner{S: s, Opts: o, w: w, keep: keep, faults: scenario.FaultSchedule(s, o)}
 	// The budget lives in the kernel, so that every loop that runs events
 	// (Step, RunUntil, Rewind, end) is bounded by it, not only this file's.
-	w.K.SetBudget(int(o.budget()))
+	w.K.SetBudget(int(o.Budget()))
 	w.K.Trace().SubscribeMsgIf(r.observe, r.wantMsg)
 	faults.Schedule(w, r.faults)
 	return r, nil
@@ -122,7 +123,7 @@ func (r *Runner) stepKernel() bool {
 		r.end()
 		return false
 	}
-	if ctx := r.Opts.Context; ctx != nil && r.steps%CancelCheckEvery == 0 && ctx.Err() != nil {
+	if ctx := r.Opts.Context; ctx != nil && r.steps%scenario.CancelCheckEvery == 0 && ctx.Err() != nil {
 		r.cancelled = true
 		r.end()
 		return false
@@ -206,3 +207,15 @@ func (r *Runner) Rewind(k int) (*Runner, error) {
 
 // Metrics are the metrics so far.
 func (r *Runner) Metrics() model.Metrics { return r.w.Chk.Metrics() }
+
+// runClient is the profile a run of s under o uses: a profile named as
+// o's strategy, none under another plain strategy, else s's own.
+func runClient(s *scenario.Scenario, o scenario.Options) string {
+	switch {
+	case scenario.IsProfile(o.Strategy):
+		return o.Strategy
+	case o.Strategy != "" && o.Strategy != s.Lock.Strategy:
+		return ""
+	}
+	return s.Lock.Client
+}

@@ -1,4 +1,4 @@
-package scenario
+package runner
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -27,14 +28,14 @@ type Report struct {
 	// format names (MarshalJSON, from model's table); max_wait in
 	// milliseconds.
 	model.Metrics
-	MaxWaitMS      int64          `json:"-"`
-	SimTimeMS      int64          `json:"sim_time_ms"`
-	Events         int            `json:"events"`
-	Expectations   []ExpectResult `json:"expectations"`
-	OK             bool           `json:"ok"`
-	FirstViolation string         `json:"first_violation,omitempty"`
-	StuckReason    string         `json:"stuck_reason,omitempty"`
-	FirstDeadlock  string         `json:"first_deadlock,omitempty"` // clients waiting for each other's keys
+	MaxWaitMS      int64                   `json:"-"`
+	SimTimeMS      int64                   `json:"sim_time_ms"`
+	Events         int                     `json:"events"`
+	Expectations   []scenario.ExpectResult `json:"expectations"`
+	OK             bool                    `json:"ok"`
+	FirstViolation string                  `json:"first_violation,omitempty"`
+	StuckReason    string                  `json:"stuck_reason,omitempty"`
+	FirstDeadlock  string                  `json:"first_deadlock,omitempty"` // clients waiting for each other's keys
 	// TitleZH is the title in Simplified Chinese, for the text report under
 	// --lang zh; --json carries only the English (machine output is
 	// language-neutral).
@@ -58,14 +59,6 @@ type Report struct {
 	Reproduce string `json:"-"`
 }
 
-// ExpectResult is one expectation checked against the run.
-type ExpectResult struct {
-	Field string `json:"field"`
-	Want  string `json:"want"`
-	Got   string `json:"got"`
-	OK    bool   `json:"ok"`
-}
-
 // Report is the report of the run as it stands (final once the run is over).
 func (r *Runner) Report() *Report {
 	m := r.Metrics()
@@ -75,21 +68,18 @@ func (r *Runner) Report() *Report {
 		SimTimeMS: r.Now().Milliseconds(), Events: r.EventCount(), OK: true,
 		FirstViolation: r.w.Chk.FirstViolation(), StuckReason: r.w.Chk.StuckReason(),
 		TraceHash: fmt.Sprintf("%016x", r.w.K.Trace().Hash()), Skipped: r.skippedFaults,
-		Expectations:    []ExpectResult{},
+		Expectations:    []scenario.ExpectResult{},
 		BudgetExhausted: r.exhausted, Cancelled: r.cancelled, KernelSteps: r.steps,
 	}
 	rep.FirstDeadlock = r.w.Chk.FirstDeadlock()
-	rep.TitleZH, rep.firstP, rep.stuckP = r.S.TitleIn(LangChinese), r.w.Chk.FirstViolationPhrase(), r.w.Chk.StuckReasonPhrase()
+	rep.TitleZH, rep.firstP, rep.stuckP = r.S.TitleIn(scenario.LangChinese), r.w.Chk.FirstViolationPhrase(), r.w.Chk.StuckReasonPhrase()
 	if r.exhausted || r.cancelled {
 		rep.OK = false
 	}
 	for _, e := range r.S.Expect {
-		got, _ := m.Get(e.Metric)
-		ok := e.Check(got)
-		rep.Expectations = append(rep.Expectations, ExpectResult{Field: e.Metric, Want: e.Raw, Got: formatMetric(e.Metric, got), OK: ok})
-		if !ok {
-			rep.OK = false
-		}
+		res := e.Result(m)
+		rep.Expectations = append(rep.Expectations, res)
+		rep.OK = rep.OK && res.OK
 	}
 	return rep
 }
@@ -178,7 +168,16 @@ func (rep *Report) writeFindings(w io.Writer, l i18n.Lang) {
 // there is one.
 func (rep *Report) in(l i18n.Lang, en string, p judge.Phrase) string {
 	if l == i18n.ZH && p.ID != "" {
-		return p.In(LangChinese)
+		return p.In(scenario.LangChinese)
 	}
 	return en
+}
+
+// clientText is how the reports name a profile after the strategy:
+// " (client redsync)", "" for none.
+func clientText(l i18n.Lang, client string) string {
+	if client == "" {
+		return ""
+	}
+	return l.Sprintf(" (client %s)", client)
 }

@@ -1,4 +1,4 @@
-package scenario
+package runner
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -27,13 +28,13 @@ type Column struct {
 	FaultsBefore []string
 	// Dropped are the modifiers of the scenario's lock design this column's
 	// strategy cannot run (DesignFor), so it ran without them.
-	Dropped []Dropped
+	Dropped []scenario.Dropped
 }
 
 // Comparison is a scenario run once per strategy, with the same clients,
 // faults and seed (scenario-format.md, "Comparison").
 type Comparison struct {
-	Scenario *Scenario
+	Scenario *scenario.Scenario
 	Columns  []*Column
 	// Reproduce is the command WriteText prints when the comparison failed;
 	// the CLI sets it from its own invocation. "" prints the bundled file's.
@@ -56,13 +57,13 @@ func (c *Comparison) OK() bool {
 // at least one.
 func CheckStrategies(names []string) error {
 	known := func() string {
-		return strings.Join(model.Strategies, ", ") + "; profiles: " + strings.Join(ProfileNames, ", ")
+		return strings.Join(model.Strategies, ", ") + "; profiles: " + strings.Join(scenario.ProfileNames, ", ")
 	}
 	if len(names) == 0 {
 		return fmt.Errorf("no strategies to compare (known: %s)", known())
 	}
 	for i, n := range names {
-		if !slices.Contains(model.Strategies, n) && !IsProfile(n) {
+		if !slices.Contains(model.Strategies, n) && !scenario.IsProfile(n) {
 			return fmt.Errorf("unknown strategy %q (known: %s)", n, known())
 		}
 		if slices.Contains(names[:i], n) {
@@ -79,7 +80,7 @@ func CheckStrategies(names []string) error {
 // strategy cannot run (reentrant under Redlock, fair under set-del) are
 // dropped there, by the loader's own rules (DesignFor), and listed in that
 // column's Dropped.
-func Compare(s *Scenario, strategies []string, o Options) (*Comparison, error) {
+func Compare(s *scenario.Scenario, strategies []string, o scenario.Options) (*Comparison, error) {
 	if err := CheckStrategies(strategies); err != nil {
 		return nil, err
 	}
@@ -97,8 +98,8 @@ func Compare(s *Scenario, strategies []string, o Options) (*Comparison, error) {
 }
 
 // compareOne plays one column and explains its verdict.
-func compareOne(s *Scenario, o Options) (*Column, error) {
-	run, dropped, err := ForStrategy(s, o.Strategy)
+func compareOne(s *scenario.Scenario, o scenario.Options) (*Column, error) {
+	run, dropped, err := scenario.ForStrategy(s, o.Strategy)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +132,7 @@ func compareOne(s *Scenario, o Options) (*Column, error) {
 	rep := r.Run()
 	if o.Strategy != s.Lock.Strategy && o.Strategy != s.Lock.Client {
 		// The file's expectations describe its own strategy only.
-		rep.Expectations, rep.OK = []ExpectResult{}, true
+		rep.Expectations, rep.OK = []scenario.ExpectResult{}, true
 	}
 	col := &Column{Report: rep, Nodes: len(r.World().Shards), FaultsBefore: before, Dropped: dropped}
 	switch {
@@ -157,7 +158,7 @@ type compareRow struct {
 // metric but the verdict (from model's table), then what tells the worlds
 // apart.
 var compareRows = func() []compareRow {
-	rows := []compareRow{{keyNodes, func(c *Column) string { return strconv.Itoa(c.Nodes) }}}
+	rows := []compareRow{{scenario.KeyNodes, func(c *Column) string { return strconv.Itoa(c.Nodes) }}}
 	for _, x := range model.MetricTable() {
 		if x.Verdict {
 			continue
@@ -300,4 +301,13 @@ func writeTable(w io.Writer, rows [][]string) {
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 	}
+}
+
+// Name is how a comparison names its column: the profile it was asked
+// for, or the strategy.
+func (c *Column) Name() string {
+	if c.Client != "" {
+		return c.Client
+	}
+	return c.Strategy
 }
