@@ -43,8 +43,9 @@ type Player struct {
 	hist   *History
 	final  *runner.Report
 	end    time.Duration
-	// recorded says why a Player opened from a trace (OpenTrace) refuses
-	// faults and export; "" for a simulated run.
+	// recorded says why a Player opened from a trace
+	// (tracefile.OpenTrace) refuses faults and export; "" for a simulated
+	// run.
 	recorded string
 }
 
@@ -60,8 +61,8 @@ type Source interface {
 }
 
 // Recorded is why the Player refuses to inject faults or export: it plays
-// a recorded trace (OpenTrace), which nothing re-simulates; "" for a
-// simulated run.
+// a recorded trace (tracefile.OpenTrace), which nothing re-simulates; ""
+// for a simulated run.
 func (p *Player) Recorded() string { return p.recorded }
 
 // Recording is a run that is played back, not re-simulated: each of its

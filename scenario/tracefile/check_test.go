@@ -155,14 +155,3 @@ func TestCheckHistoryBadLines(t *testing.T) {
 		}
 	}
 }
-
-// --expect is an expect: block's body.
-func TestParseExpect(t *testing.T) {
-	xs, err := scenario.ParseExpect("--expect", `{safe: false, violations: ">= 1"}`)
-	if err != nil || len(xs) != 2 || xs[1].Op != ">=" || xs[1].Value != 1 {
-		t.Fatalf("%+v %v", xs, err)
-	}
-	if _, err := scenario.ParseExpect("--expect", "speed: 3"); err == nil || !strings.HasPrefix(err.Error(), "--expect:1:1:") {
-		t.Errorf("unknown metric: %v", err)
-	}
-}

@@ -9,7 +9,7 @@ import (
 )
 
 // snapshot draws the state after event i at true time at, as
-// Runner.SnapshotAt draws a live world: the lock key counts down (by true
+// player.At draws a live world: the lock key counts down (by true
 // time, scaled by the node's clock rate) and vanishes at its expiry.
 func (s *traceState) snapshot(t *tracePlayer, i int, at time.Duration) player.Snapshot {
 	h := &t.tr.Header

@@ -1,4 +1,4 @@
-package scenario_test
+package runner
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/lockstep-sim/lockstep/scenario"
-	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -57,7 +56,7 @@ func TestCancelInsideARun(t *testing.T) {
 func TestCancelledBeforeStart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r := newRunnerT(t, scenario.BundledScenario(t, "gc-pause-lua-release"), scenario.Options{Context: ctx})
+	r := newRunnerT(t, bundledScenario(t, "gc-pause-lua-release"), scenario.Options{Context: ctx})
 	defer r.Close()
 	if rep := r.Run(); !rep.Cancelled || rep.KernelSteps != 0 {
 		t.Errorf("cancelled %t after %d kernel events, want cancelled after 0", rep.Cancelled, rep.KernelSteps)
@@ -72,18 +71,18 @@ func TestCancelledBeforeStart(t *testing.T) {
 // goroutines: miniredis serves its in-process connections on goroutines of
 // its own that come and go on their own schedule.
 func TestCloseReleasesEveryCoroutine(t *testing.T) {
-	cases := map[string]func() *runner.Runner{
-		"exhausted": func() *runner.Runner {
+	cases := map[string]func() *Runner{
+		"exhausted": func() *Runner {
 			r := newRunnerT(t, hangingScenario(hangingConfigs["watchdog every 1ns, latency 0"]), scenario.Options{EventBudget: testBudget})
 			r.Run()
 			return r
 		},
-		"exhausted mid-retry": func() *runner.Runner {
+		"exhausted mid-retry": func() *Runner {
 			r := newRunnerT(t, hangingScenario(hangingConfigs["retry 1e9 attempts, delay 0, during a pause of the holder"]), scenario.Options{EventBudget: testBudget})
 			r.Run()
 			return r
 		},
-		"cancelled": func() *runner.Runner {
+		"cancelled": func() *Runner {
 			ctx, cancel := context.WithCancel(context.Background())
 			r := newRunnerT(t, hangingScenario(hangingConfigs["redlock retry 1e9 attempts, delay 0, latency 0"]), scenario.Options{Context: ctx})
 			r.OnEvent(func(sim.Event) {
@@ -94,16 +93,16 @@ func TestCloseReleasesEveryCoroutine(t *testing.T) {
 			r.Run()
 			return r
 		},
-		"finished": func() *runner.Runner {
-			r := newRunnerT(t, scenario.BundledScenario(t, "gc-pause-lua-release"), scenario.Options{})
+		"finished": func() *Runner {
+			r := newRunnerT(t, bundledScenario(t, "gc-pause-lua-release"), scenario.Options{})
 			r.Run()
 			return r
 		},
-		"never started": func() *runner.Runner {
-			return newRunnerT(t, scenario.BundledScenario(t, "gc-pause-lua-release"), scenario.Options{})
+		"never started": func() *Runner {
+			return newRunnerT(t, bundledScenario(t, "gc-pause-lua-release"), scenario.Options{})
 		},
-		"stepped a little": func() *runner.Runner {
-			r := newRunnerT(t, scenario.BundledScenario(t, "gc-pause-lua-release"), scenario.Options{})
+		"stepped a little": func() *Runner {
+			r := newRunnerT(t, bundledScenario(t, "gc-pause-lua-release"), scenario.Options{})
 			for range 5 {
 				r.Step()
 			}

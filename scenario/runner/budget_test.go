@@ -1,4 +1,4 @@
-package scenario_test
+package runner
 
 import (
 	"bytes"
@@ -11,7 +11,6 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
-	"github.com/lockstep-sim/lockstep/scenario/runner"
 
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
@@ -88,15 +87,15 @@ var hangingConfigs = map[string]func(*scenario.Scenario){
 // RunUntil, Rewind): each ends after exactly the budget, and the report,
 // its verdict, its text and the trace all say why.
 func TestHangingConfigsEndOnTheBudget(t *testing.T) {
-	drivers := map[string]func(r *runner.Runner) *runner.Runner{
-		"Run": func(r *runner.Runner) *runner.Runner { r.Run(); return r },
-		"Step": func(r *runner.Runner) *runner.Runner {
+	drivers := map[string]func(r *Runner) *Runner{
+		"Run": func(r *Runner) *Runner { r.Run(); return r },
+		"Step": func(r *Runner) *Runner {
 			for r.Step() {
 			}
 			return r
 		},
-		"RunUntil": func(r *runner.Runner) *runner.Runner { r.RunUntil(r.S.Duration); r.Step(); return r },
-		"Rewind": func(r *runner.Runner) *runner.Runner {
+		"RunUntil": func(r *Runner) *Runner { r.RunUntil(r.S.Duration); r.Step(); return r },
+		"Rewind": func(r *Runner) *Runner {
 			nr, err := r.Rewind(1 << 40)
 			if err != nil {
 				panic(err)
@@ -107,7 +106,7 @@ func TestHangingConfigsEndOnTheBudget(t *testing.T) {
 	for name, mut := range hangingConfigs {
 		for dname, drive := range drivers {
 			t.Run(name+"/"+dname, func(t *testing.T) {
-				r, err := runner.NewRunner(hangingScenario(mut), scenario.Options{EventBudget: testBudget}, true)
+				r, err := NewRunner(hangingScenario(mut), scenario.Options{EventBudget: testBudget}, true)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -119,7 +118,7 @@ func TestHangingConfigsEndOnTheBudget(t *testing.T) {
 	}
 }
 
-func checkExhausted(t *testing.T, r *runner.Runner) {
+func checkExhausted(t *testing.T, r *Runner) {
 	t.Helper()
 	rep := r.Report()
 	if !r.Over() || !rep.BudgetExhausted || !r.BudgetExhausted() || rep.Cancelled {
@@ -164,7 +163,7 @@ func checkExhausted(t *testing.T, r *runner.Runner) {
 // over normally, not exhausted (the budget counts refused events, not
 // spent ones), and the default budget leaves every bundled scenario whole.
 func TestBudgetNotSpentByAFinishedRun(t *testing.T) {
-	s := scenario.BundledScenario(t, "gc-pause-lua-release")
+	s := bundledScenario(t, "gc-pause-lua-release")
 	full := newRunnerT(t, s, scenario.Options{})
 	rep := full.Run()
 	full.Close()
@@ -185,9 +184,9 @@ func TestBudgetNotSpentByAFinishedRun(t *testing.T) {
 }
 
 // newRunnerT is NewRunner for tests, keeping the events.
-func newRunnerT(t *testing.T, s *scenario.Scenario, o scenario.Options) *runner.Runner {
+func newRunnerT(t *testing.T, s *scenario.Scenario, o scenario.Options) *Runner {
 	t.Helper()
-	r, err := runner.NewRunner(s, o, true)
+	r, err := NewRunner(s, o, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package scenario_test
+package runner
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
-	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -17,7 +16,7 @@ import (
 // time, process, kind and message, plus the final report's trace hash.
 func traceOf(t *testing.T, s *scenario.Scenario, o scenario.Options) (uint64, string) {
 	t.Helper()
-	r, err := runner.NewRunner(s, o, false)
+	r, err := NewRunner(s, o, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +31,7 @@ func traceOf(t *testing.T, s *scenario.Scenario, o scenario.Options) (uint64, st
 // same file and seed give a byte-identical trace, also when runs of other
 // scenarios go on in parallel goroutines and GOMAXPROCS differs.
 func TestDeterminismEveryBundledScenario(t *testing.T) {
-	f := scenario.LoadBundled(t)
+	f := loadBundled(t)
 	if len(f.Scenarios) == 0 {
 		t.Fatal("no bundled scenarios")
 	}
@@ -90,12 +89,12 @@ scenarios:
 
 // TestRewindReplaysExactly: Rewind(k) gives the same state as stepping to k.
 func TestRewindReplaysExactly(t *testing.T) {
-	f := scenario.LoadBundled(t)
+	f := loadBundled(t)
 	s, err := f.Find("gc-pause-wrong-delete")
 	if err != nil {
 		t.Skip("scenario missing")
 	}
-	r, err := runner.NewRunner(s, scenario.Options{}, true)
+	r, err := NewRunner(s, scenario.Options{}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,11 +126,11 @@ func TestRewindReplaysExactly(t *testing.T) {
 // (a runner that does not keep events holds none) and the resource keeps
 // only its recent writes.
 func TestLongRunHoldsNoHistory(t *testing.T) {
-	s, err := scenario.LoadBundled(t).Find("counter-30x200")
+	s, err := loadBundled(t).Find("counter-30x200")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := runner.NewRunner(s, scenario.Options{}, false)
+	r, err := NewRunner(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
