@@ -215,7 +215,7 @@ func (t *trace) abort() {
 // runOne plays one scenario to the end, writing its trace (header,
 // events, history, end: docs/trace-format.md) to out if asked.
 func runOne(s *scenario.Scenario, opts scenario.Options, out io.Writer) (*runner.Report, error) {
-	r, err := runner.NewRunner(s, opts, false)
+	r, err := runner.New(s, opts, false)
 	if err != nil {
 		return nil, err
 	}

@@ -43,7 +43,7 @@ func checkFound(t *testing.T, sr *StrategyResult, maxFaults int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := runner.NewRunner(f.Scenarios[0], scenario.Options{}, false)
+	r, err := runner.New(f.Scenarios[0], scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

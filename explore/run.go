@@ -267,7 +267,7 @@ func search(ctx context.Context, cfg Config, gens []*Generator, out []*StrategyR
 // runOnce runs w under a schedule and returns its report; ctx (nil: none)
 // can cut the run short, which the report says (Cancelled).
 func runOnce(ctx context.Context, w *World, sched []faults.Fault) (*runner.Report, error) {
-	r, err := runner.NewRunner(w.Base, w.options(ctx, sched), false)
+	r, err := runner.New(w.Base, w.options(ctx, sched), false)
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ func TestRandomFaultLinesHaveIDs(t *testing.T) {
 			if i%10 == 9 {
 				opts.EventBudget = 300 // the budget line
 			}
-			r, err := runner.NewRunner(w.Base, opts, false)
+			r, err := runner.New(w.Base, opts, false)
 			if err != nil {
 				t.Fatal(err)
 			}

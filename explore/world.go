@@ -85,7 +85,7 @@ func (w *World) check() error {
 	if w.err != nil {
 		return w.err
 	}
-	r, err := runner.NewRunner(w.Base, w.options(context.Background(), nil), false)
+	r, err := runner.New(w.Base, w.options(context.Background(), nil), false)
 	if err != nil {
 		return err
 	}

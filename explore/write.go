@@ -169,7 +169,7 @@ func checkReplay(path string, data []byte, budget int64) error {
 	if err != nil {
 		return fmt.Errorf("counterexample does not load: %w", err)
 	}
-	r, err := runner.NewRunner(f.Scenarios[0], scenario.Options{EventBudget: budget}, false)
+	r, err := runner.New(f.Scenarios[0], scenario.Options{EventBudget: budget}, false)
 	if err != nil {
 		return err
 	}

@@ -50,7 +50,7 @@ func TestWriteReplays(t *testing.T) {
 				t.Errorf("%s: story lacks %q:\n%s", sr.Strategy, want, got.Story)
 			}
 		}
-		r, err := runner.NewRunner(got, scenario.Options{}, false)
+		r, err := runner.New(got, scenario.Options{}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,7 +23,7 @@ func TestUnseenScenarios(t *testing.T) {
 	}
 	for _, s := range f.Scenarios {
 		t.Run(s.Name, func(t *testing.T) {
-			r, err := runner.NewRunner(s, scenario.Options{}, false)
+			r, err := runner.New(s, scenario.Options{}, false)
 			if err != nil {
 				t.Fatal(err)
 			}

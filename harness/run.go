@@ -191,7 +191,7 @@ func runOnce(t *testing.T, s *scenario.Scenario, quorum int, factory Factory, ve
 func newDriver(t *testing.T, s *scenario.Scenario, quorum int, factory Factory) (*driver, error) {
 	d := &driver{t: t, quorum: quorum, factory: factory, epoch: time.Now(), byName: map[string]*Client{}, held: map[string][]func(){},
 		wake: make(chan struct{}, 1)}
-	r, err := runner.NewRunner(s, scenario.Options{Custom: &strategy{d}}, true)
+	r, err := runner.New(s, scenario.Options{Custom: &strategy{d}}, true)
 	if err != nil {
 		return nil, err
 	}

@@ -57,7 +57,7 @@ func TestTraceRecordMatchesRecordTrace(t *testing.T) {
 // runRecorded runs s with a recorder attached; finish returns the file.
 func runRecorded(t *testing.T, s *scenario.Scenario, attach func(*runner.Runner) (finish func() []byte)) []byte {
 	t.Helper()
-	r, err := runner.NewRunner(s, scenario.Options{}, false)
+	r, err := runner.New(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

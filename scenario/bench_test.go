@@ -18,7 +18,7 @@ func BenchmarkBundledFile(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		simTime = 0
 		for _, s := range f.Scenarios {
-			r, err := runner.NewRunner(s, scenario.Options{}, false)
+			r, err := runner.New(s, scenario.Options{}, false)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -37,7 +37,7 @@ func BenchmarkEachBundledScenario(b *testing.B) {
 		b.Run(s.Name, func(b *testing.B) {
 			var simTime time.Duration
 			for b.Loop() {
-				r, err := runner.NewRunner(s, scenario.Options{}, false)
+				r, err := runner.New(s, scenario.Options{}, false)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -60,7 +60,7 @@ func benchScenario(b *testing.B, name string) {
 		b.ReportAllocs()
 		var steps, events int
 		for b.Loop() {
-			r, err := runner.NewRunner(s, scenario.Options{}, false)
+			r, err := runner.New(s, scenario.Options{}, false)
 			if err != nil {
 				b.Fatal(err)
 			}

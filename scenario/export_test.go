@@ -22,7 +22,7 @@ func TestExportRoundTrip(t *testing.T) {
 				{At: s.Duration / 7, Kind: faults.ClockJump, Target: "redis-1", By: 3*time.Second + 1},
 				{At: s.Duration / 5, Kind: faults.Pause, Target: s.Clients[0].Name, For: 1500 * time.Millisecond},
 			}}
-			live, err := runner.NewRunner(s, o, false)
+			live, err := runner.New(s, o, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -36,7 +36,7 @@ func TestExportRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n%s", err, data)
 			}
-			r, err := runner.NewRunner(back.Scenarios[0], scenario.Options{}, false)
+			r, err := runner.New(back.Scenarios[0], scenario.Options{}, false)
 			if err != nil {
 				t.Fatal(err)
 			}

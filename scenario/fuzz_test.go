@@ -90,7 +90,7 @@ const fuzzBudget = 20_000
 // and a paused client does nothing while any pause covers it.
 func checkRun(t *testing.T, s *scenario.Scenario, budget int64) {
 	t.Helper()
-	r, err := runner.NewRunner(s, scenario.Options{EventBudget: budget}, false)
+	r, err := runner.New(s, scenario.Options{EventBudget: budget}, false)
 	if err != nil {
 		t.Fatalf("a loaded scenario does not build: %v", err)
 	}

@@ -95,7 +95,7 @@ func TestTranslationsDoNotChangeTheRun(t *testing.T) {
 		plain.I18n = nil
 		var hashes []string
 		for _, x := range []*scenario.Scenario{s, &plain} {
-			r, err := runner.NewRunner(x, scenario.Options{}, false)
+			r, err := runner.New(x, scenario.Options{}, false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -17,7 +17,7 @@ import (
 // metrics and first violation, as its transcript has them.
 func TestJudgeReadsRecordedHistory(t *testing.T) {
 	s := scenario.BundledScenario(t, "gc-pause-wrong-delete")
-	r, err := runner.NewRunner(s, scenario.Options{}, false)
+	r, err := runner.New(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,7 +83,7 @@ func TestDocsNameEveryKindAndMetric(t *testing.T) {
 // after seed; and Get reads each back.
 func TestReportJSONFollowsTheMetricTable(t *testing.T) {
 	s := scenario.BundledScenario(t, "gc-pause-wrong-delete")
-	r, err := runner.NewRunner(s, scenario.Options{}, false)
+	r, err := runner.New(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func knobRun(t *testing.T, yaml, old, new string) (*runner.Report, []sim.Event) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := runner.NewRunner(f.Scenarios[0], scenario.Options{}, true)
+	r, err := runner.New(f.Scenarios[0], scenario.Options{}, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func TestLiteratureTable(t *testing.T) {
 	fmt.Fprintln(tw, "SCENARIO\tSTRATEGY\tEXPECTED\tGOT\tOK")
 	failed := 0
 	for _, s := range f.Scenarios {
-		r, err := runner.NewRunner(s, scenario.Options{}, false)
+		r, err := runner.New(s, scenario.Options{}, false)
 		if err != nil {
 			t.Fatalf("%s: %v", s.Name, err)
 		}

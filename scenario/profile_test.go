@@ -43,7 +43,7 @@ func loadProfiled(t *testing.T, src string) *scenario.Scenario {
 // runTrace runs s and returns its trace events.
 func runTrace(t *testing.T, s *scenario.Scenario) ([]sim.Event, *ranRun) {
 	t.Helper()
-	r, err := runner.NewRunner(s, scenario.Options{}, false)
+	r, err := runner.New(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -483,7 +483,7 @@ scenarios:
       - {name: A, work: 1s}
 `)
 	o := scenario.Options{Strategy: "redsync"}
-	r, err := runner.NewRunner(s, o, false)
+	r, err := runner.New(s, o, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -497,7 +497,7 @@ scenarios:
 		t.Fatal(err)
 	}
 	back := loadProfiled(t, string(out))
-	r2, err := runner.NewRunner(back, scenario.Options{}, false)
+	r2, err := runner.New(back, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

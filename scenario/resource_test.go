@@ -28,7 +28,7 @@ func runVariant(t *testing.T, name string, change func(s *scenario.Scenario)) (*
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	r, err := runner.NewRunner(&c, scenario.Options{}, true)
+	r, err := runner.New(&c, scenario.Options{}, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,10 +7,10 @@ import (
 	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
-// newRunnerT is NewRunner for tests, keeping the events.
+// newRunnerT is runner.New for tests, keeping the events.
 func newRunnerT(t *testing.T, s *scenario.Scenario, o scenario.Options) *runner.Runner {
 	t.Helper()
-	r, err := runner.NewRunner(s, o, true)
+	r, err := runner.New(s, o, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 func bundledEvents(t *testing.T, fn func(scenario string, e sim.Event)) {
 	t.Helper()
 	for _, s := range scenario.LoadBundled(t).Scenarios {
-		r, err := runner.NewRunner(s, scenario.Options{}, false)
+		r, err := runner.New(s, scenario.Options{}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

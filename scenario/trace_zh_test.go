@@ -67,7 +67,7 @@ func hasArg(args []sim.Arg, key string) bool {
 func TestFirstViolationInZH(t *testing.T) {
 	n, stuck := 0, 0
 	for _, s := range scenario.LoadBundled(t).Scenarios {
-		r, err := runner.NewRunner(s, scenario.Options{}, false)
+		r, err := runner.New(s, scenario.Options{}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

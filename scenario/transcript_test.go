@@ -91,7 +91,7 @@ func checkStaleTranscripts(t *testing.T, want map[string]bool) {
 // transcript runs s and renders its trace and report.
 func transcript(t *testing.T, s *scenario.Scenario) []byte {
 	t.Helper()
-	r, err := runner.NewRunner(s, scenario.Options{}, true)
+	r, err := runner.New(s, scenario.Options{}, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func TestPlannedEventsIsALowerBound(t *testing.T) {
 		// The run need only go as far as the plan: one that spends a
 		// budget of exactly the planned events took at least that many.
 		planned := int64(math.Ceil(holds + renewals))
-		r, err := runner.NewRunner(s, scenario.Options{EventBudget: planned}, false)
+		r, err := runner.New(s, scenario.Options{EventBudget: planned}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,7 +17,7 @@ import (
 // Mermaid is a Mermaid sequenceDiagram of the run so far: clients, nodes and
 // the resource as participants, commands and resource calls as arrows,
 // grants, faults and violations as notes. r must keep its events
-// (runner.NewRunner with keep = true).
+// (runner.New with keep = true).
 func Mermaid(r *runner.Runner) string {
 	return MermaidEvents(r.S.Name, Participants(player.Of(r)), r.Events())
 }
@@ -25,7 +25,7 @@ func Mermaid(r *runner.Runner) string {
 // MermaidScenario plays s under o to the end and returns its diagram; this
 // is what `lockstep run --mermaid` prints.
 func MermaidScenario(s *scenario.Scenario, o scenario.Options) (string, error) {
-	r, err := runner.NewRunner(s, o, true)
+	r, err := runner.New(s, o, true)
 	if err != nil {
 		return "", err
 	}

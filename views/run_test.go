@@ -171,7 +171,7 @@ func replayWritten(t *testing.T, m *Model) {
 		data, _ := os.ReadFile(path)
 		t.Fatalf("written scenario does not load: %v\n%s", err, data)
 	}
-	r, err := runner.NewRunner(f.Scenarios[0], scenario.Options{}, false)
+	r, err := runner.New(f.Scenarios[0], scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

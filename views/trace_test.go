@@ -22,7 +22,7 @@ func traceModel(t *testing.T, name string, w, h int) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := runner.NewRunner(s, scenario.Options{}, false)
+	r, err := runner.New(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -99,7 +99,7 @@ func profileTrace(t *testing.T, name string) ([]byte, *runner.Report) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := runner.NewRunner(s, scenario.Options{}, false)
+	r, err := runner.New(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

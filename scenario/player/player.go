@@ -117,7 +117,7 @@ func OpenContext(ctx context.Context, s *scenario.Scenario, opts scenario.Option
 func (p *Player) replay(ctx context.Context, progress *atomic.Int64) error {
 	opts := p.opts
 	opts.Context = ctx
-	o, err := runner.NewRunner(p.s, opts, true)
+	o, err := runner.New(p.s, opts, true)
 	if err != nil {
 		return err
 	}

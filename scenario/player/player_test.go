@@ -161,7 +161,7 @@ func TestPlayerInjectExportReplay(t *testing.T) {
 	if err != nil {
 		t.Fatalf("exported scenario does not load: %v\n%s", err, data)
 	}
-	r, err := runner.NewRunner(f.Scenarios[0], scenario.Options{}, false)
+	r, err := runner.New(f.Scenarios[0], scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -113,7 +113,7 @@ func NewSeeker(s *scenario.Scenario, o scenario.Options, times []time.Duration) 
 	sk.parked = make([]*runner.Runner, last/sk.k+1)
 	// Step 0's runner is built here, so that an error surfaces now: every
 	// later runner is the same world, built the same way.
-	r, err := runner.NewRunner(s, o, false)
+	r, err := runner.New(s, o, false)
 	if err != nil {
 		cancel()
 		return nil, err
@@ -188,7 +188,7 @@ func (sk *Seeker) source(i int) (*runner.Runner, int) {
 		return r, j * sk.k
 	}
 	sk.mu.Unlock()
-	r, err := runner.NewRunner(sk.s, sk.o, false)
+	r, err := runner.New(sk.s, sk.o, false)
 	if err != nil {
 		// The same scenario built the run being sought; it cannot fail now.
 		panic(fmt.Sprintf("seek: rebuilding %s: %v", sk.s.Name, err))
@@ -292,7 +292,7 @@ func (sk *Seeker) build(ctx context.Context) {
 				return
 			}
 		}
-		r, err := runner.NewRunner(sk.s, sk.o, false)
+		r, err := runner.New(sk.s, sk.o, false)
 		if err != nil { // cannot happen: NewSeeker built the same world
 			sk.mu.Lock()
 			sk.building, sk.stopped = false, true

@@ -14,7 +14,7 @@ import (
 // (a step is one Runner.Step: what the TUI's n and b move by).
 func stepTimes(t testing.TB, s *scenario.Scenario, o scenario.Options) []time.Duration {
 	t.Helper()
-	r, err := runner.NewRunner(s, o, false)
+	r, err := runner.New(s, o, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func stepTimes(t testing.TB, s *scenario.Scenario, o scenario.Options) []time.Du
 // freshSnapshot is the snapshot a runner built from scratch shows at step i.
 func freshSnapshot(t testing.TB, s *scenario.Scenario, i int, at time.Duration) Snapshot {
 	t.Helper()
-	r, err := runner.NewRunner(s, scenario.Options{}, false)
+	r, err := runner.New(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ func bundledScenario(t *testing.T, name string) *scenario.Scenario {
 // At the first violation of gc-pause-wrong-delete the snapshot shows the
 // story's picture: A paused and still believing, B owning the key.
 func TestSnapshotAtViolation(t *testing.T) {
-	r, err := runner.NewRunner(bundledScenario(t, "gc-pause-wrong-delete"), scenario.Options{}, false)
+	r, err := runner.New(bundledScenario(t, "gc-pause-wrong-delete"), scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,10 +51,10 @@ func TestSnapshotAtViolation(t *testing.T) {
 // leaves the trace unchanged.
 func TestSnapshotDoesNotPerturb(t *testing.T) {
 	s := bundledScenario(t, "gc-pause-wrong-delete")
-	plain, _ := runner.NewRunner(s, scenario.Options{}, false)
+	plain, _ := runner.New(s, scenario.Options{}, false)
 	defer plain.Close()
 	want := plain.Run()
-	r, _ := runner.NewRunner(s, scenario.Options{}, false)
+	r, _ := runner.New(s, scenario.Options{}, false)
 	defer r.Close()
 	for r.Step() {
 		Of(r)
@@ -67,7 +67,7 @@ func TestSnapshotDoesNotPerturb(t *testing.T) {
 
 // At between events counts TTLs and leases down.
 func TestSnapshotAtCountsDown(t *testing.T) {
-	r, _ := runner.NewRunner(bundledScenario(t, "gc-pause-wrong-delete"), scenario.Options{}, false)
+	r, _ := runner.New(bundledScenario(t, "gc-pause-wrong-delete"), scenario.Options{}, false)
 	defer r.Close()
 	for r.EventCount() < 3 && r.Step() {
 	}
@@ -82,7 +82,7 @@ func TestSnapshotAtCountsDown(t *testing.T) {
 }
 
 func TestHistoryLanes(t *testing.T) {
-	r, _ := runner.NewRunner(bundledScenario(t, "gc-pause-wrong-delete"), scenario.Options{}, false)
+	r, _ := runner.New(bundledScenario(t, "gc-pause-wrong-delete"), scenario.Options{}, false)
 	defer r.Close()
 	h := Record(r)
 	r.Run()
@@ -99,7 +99,7 @@ func TestHistoryLanes(t *testing.T) {
 		t.Errorf("marks: %d faults, %d violations", len(h.Faults), len(h.Violations))
 	}
 	// Recording observes only.
-	plain, _ := runner.NewRunner(r.S, scenario.Options{}, false)
+	plain, _ := runner.New(r.S, scenario.Options{}, false)
 	defer plain.Close()
 	if plain.Run().TraceHash != r.Report().TraceHash {
 		t.Fatal("recording changed the trace")
@@ -110,7 +110,7 @@ func TestHistoryLanes(t *testing.T) {
 // hold it down; after the failover they watch the new master, which they
 // reach.
 func TestSnapshotSentinels(t *testing.T) {
-	r, err := runner.NewRunner(bundledScenario(t, "sentinel-split-brain"), scenario.Options{}, false)
+	r, err := runner.New(bundledScenario(t, "sentinel-split-brain"), scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -106,7 +106,7 @@ func TestHangingConfigsEndOnTheBudget(t *testing.T) {
 	for name, mut := range hangingConfigs {
 		for dname, drive := range drivers {
 			t.Run(name+"/"+dname, func(t *testing.T) {
-				r, err := NewRunner(hangingScenario(mut), scenario.Options{EventBudget: testBudget}, true)
+				r, err := New(hangingScenario(mut), scenario.Options{EventBudget: testBudget}, true)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -183,10 +183,10 @@ func TestBudgetNotSpentByAFinishedRun(t *testing.T) {
 	}
 }
 
-// newRunnerT is NewRunner for tests, keeping the events.
+// newRunnerT is New for tests, keeping the events.
 func newRunnerT(t *testing.T, s *scenario.Scenario, o scenario.Options) *Runner {
 	t.Helper()
-	r, err := NewRunner(s, o, true)
+	r, err := New(s, o, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,7 +103,7 @@ func compareOne(s *scenario.Scenario, o scenario.Options) (*Column, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := NewRunner(run, o, false)
+	r, err := New(run, o, false)
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ import (
 // time, process, kind and message, plus the final report's trace hash.
 func traceOf(t *testing.T, s *scenario.Scenario, o scenario.Options) (uint64, string) {
 	t.Helper()
-	r, err := NewRunner(s, o, false)
+	r, err := New(s, o, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestRewindReplaysExactly(t *testing.T) {
 	if err != nil {
 		t.Skip("scenario missing")
 	}
-	r, err := NewRunner(s, scenario.Options{}, true)
+	r, err := New(s, scenario.Options{}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestLongRunHoldsNoHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewRunner(s, scenario.Options{}, false)
+	r, err := New(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,9 +30,9 @@ type Runner struct {
 	cancelled     bool     // the run ended because Opts.Context was cancelled
 }
 
-// NewRunner builds the world of s. With keep, the runner remembers every
+// New builds the world of s. With keep, the runner remembers every
 // trace event (the TUI wants them; a headless run streams instead).
-func NewRunner(s *scenario.Scenario, o scenario.Options, keep bool) (*Runner, error) {
+func New(s *scenario.Scenario, o scenario.Options, keep bool) (*Runner, error) {
 	w, err := model.NewWorld(scenario.ModelConfig(s, o))
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", s.Name, err)
@@ -195,7 +195,7 @@ func (r *Runner) Close() { r.w.Close() }
 // deterministic, so replaying from the start is exact. The old runner is
 // closed.
 func (r *Runner) Rewind(k int) (*Runner, error) {
-	nr, err := NewRunner(r.S, r.Opts, r.keep)
+	nr, err := New(r.S, r.Opts, r.keep)
 	if err != nil {
 		return nil, err
 	}

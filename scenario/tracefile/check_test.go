@@ -22,7 +22,7 @@ func recordTraceB(t testing.TB, name string) ([]byte, *runner.Report) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := runner.NewRunner(s, scenario.Options{}, false)
+	r, err := runner.New(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestRecordingKeepsTheTraceHash(t *testing.T) {
 		"sentinel-split-brain", "redlock-k3-crash", "fair-fifo", "reentrant-nested",
 		"replica-clock-ahead-redis7", "replica-clock-ahead-redis6", "evicted-lock-volatile-lru"} { // a replicated record reads the replica's key
 		_, rec := recordTrace(t, name)
-		r, err := runner.NewRunner(bundledScenario(t, name), scenario.Options{}, false)
+		r, err := runner.New(bundledScenario(t, name), scenario.Options{}, false)
 		if err != nil {
 			t.Fatal(err)
 		}
