@@ -7,13 +7,14 @@ import (
 
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // BenchmarkBundledFile replays every bundled scenario once per iteration.
 // sim-x is simulated time over wall time for the whole file (product.md asks
 // for at least 1e5 on the bundled scenarios).
 func BenchmarkBundledFile(b *testing.B) {
-	f := scenario.LoadBundled(b)
+	f := scenariotest.File(b)
 	var simTime time.Duration
 	for i := 0; i < b.N; i++ {
 		simTime = 0
@@ -33,7 +34,7 @@ func BenchmarkBundledFile(b *testing.B) {
 // BenchmarkEachBundledScenario reports, per scenario, how many times faster
 // than wall time its simulated time runs.
 func BenchmarkEachBundledScenario(b *testing.B) {
-	for _, s := range scenario.LoadBundled(b).Scenarios {
+	for _, s := range scenariotest.File(b).Scenarios {
 		b.Run(s.Name, func(b *testing.B) {
 			var simTime time.Duration
 			for b.Loop() {
@@ -52,7 +53,7 @@ func BenchmarkEachBundledScenario(b *testing.B) {
 
 // benchScenario replays the bundled scenario called name once per iteration.
 func benchScenario(b *testing.B, name string) {
-	f := scenario.LoadBundled(b)
+	f := scenariotest.File(b)
 	for _, s := range f.Scenarios {
 		if s.Name != name {
 			continue

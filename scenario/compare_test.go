@@ -10,6 +10,7 @@ import (
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 
 	"github.com/lockstep-sim/lockstep/model"
 )
@@ -17,7 +18,7 @@ import (
 // Every bundled scenario tells its story and states what it expects; the
 // literature table (literature_test.go) checks that the expectations hold.
 func TestBundledScenariosAreDocumented(t *testing.T) {
-	for _, s := range scenario.LoadBundled(t).Scenarios {
+	for _, s := range scenariotest.File(t).Scenarios {
 		if s.Title == "" || s.Story == "" || len(s.Expect) == 0 {
 			t.Errorf("%s: needs a title, a story and expectations", s.Name)
 		}
@@ -26,7 +27,7 @@ func TestBundledScenariosAreDocumented(t *testing.T) {
 
 // The headline: a failover loses the single-instance lock, not Redlock's.
 func TestCompareFailoverHeadline(t *testing.T) {
-	s := scenario.LoadOne(t, "../scenarios.yaml", "failover-single-vs-redlock")
+	s := scenariotest.Scenario(t, "failover-single-vs-redlock")
 	cmp, err := runner.Compare(s, runner.DefaultCompare, scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +120,7 @@ func TestCompareNodeMappingAndSkips(t *testing.T) {
 // TTL. (setnx-del has none: its key never expires, so it is safe and stuck
 // instead, and is left out.)
 func TestCompareGCPauseUnsafeForEveryTTLStrategy(t *testing.T) {
-	s := scenario.LoadOne(t, "../scenarios.yaml", "redlock-k1-gc-pause")
+	s := scenariotest.Scenario(t, "redlock-k1-gc-pause")
 	cmp, err := runner.Compare(s, []string{"setnx-expire", "set-del", "lua-release", "redlock"}, scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +130,7 @@ func TestCompareGCPauseUnsafeForEveryTTLStrategy(t *testing.T) {
 			t.Errorf("%s: safe=%v lost_updates=%d, want unsafe with a lost update", c.Strategy, c.Safe, c.LostUpdates)
 		}
 	}
-	fenced := scenario.LoadOne(t, "../scenarios.yaml", "redlock-k1-gc-pause-fenced")
+	fenced := scenariotest.Scenario(t, "redlock-k1-gc-pause-fenced")
 	cmp, err = runner.Compare(fenced, []string{"lua-release", "redlock"}, scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +144,7 @@ func TestCompareGCPauseUnsafeForEveryTTLStrategy(t *testing.T) {
 
 // Columns are deterministic: the same comparison twice gives the same traces.
 func TestCompareDeterministic(t *testing.T) {
-	s := scenario.LoadOne(t, "../scenarios.yaml", "redlock-k3-clock-jump")
+	s := scenariotest.Scenario(t, "redlock-k3-clock-jump")
 	a, err := runner.Compare(s, runner.DefaultCompare, scenario.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // designs are every combination of the lock modifiers, as YAML and as the
@@ -146,7 +147,7 @@ func TestCompareDropsWhatTheLoaderRefuses(t *testing.T) {
 // compare -s reentrant-nested runs Redlock without reentrancy, and says so
 // in the table, in the column's notes and in JSON.
 func TestCompareStatesWhatItDropped(t *testing.T) {
-	s := scenario.LoadOne(t, "../scenarios.yaml", "reentrant-nested")
+	s := scenariotest.Scenario(t, "reentrant-nested")
 	cmp, err := runner.Compare(s, runner.DefaultCompare, scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +165,7 @@ func TestCompareStatesWhatItDropped(t *testing.T) {
 		}
 	}
 	// A comparison that drops nothing has no dropped row.
-	cmp, err = runner.Compare(scenario.LoadOne(t, "../scenarios.yaml", "failover-single-vs-redlock"), runner.DefaultCompare, scenario.Options{})
+	cmp, err = runner.Compare(scenariotest.Scenario(t, "failover-single-vs-redlock"), runner.DefaultCompare, scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +178,7 @@ func TestCompareStatesWhatItDropped(t *testing.T) {
 
 // A design illegal under every strategy is refused by Compare too.
 func TestCompareRefusesAConflictingDesign(t *testing.T) {
-	s := scenario.LoadOne(t, "../scenarios.yaml", "reentrant-nested")
+	s := scenariotest.Scenario(t, "reentrant-nested")
 	c := *s
 	c.Lock.Fair = true
 	_, err := runner.Compare(&c, runner.DefaultCompare, scenario.Options{})

@@ -7,6 +7,7 @@ import (
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // Every bundled scenario, exported with an injected fault, loads back and
@@ -57,7 +58,7 @@ func TestExportRoundTrip(t *testing.T) {
 
 // Without options the export keeps the scenario's name and expectations.
 func TestExportUnchanged(t *testing.T) {
-	s := scenario.BundledScenario(t, "gc-pause-wrong-delete")
+	s := scenariotest.Scenario(t, "gc-pause-wrong-delete")
 	data, err := scenario.Export(s, scenario.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -2,8 +2,9 @@ package scenario
 
 // Test helpers shared by this package's internal tests and its external
 // ones (package scenario_test: the tests that run scenarios, through
-// scenario/runner, which imports this package). The exported names exist
-// only in the test binary.
+// scenario/runner, which imports this package; they load the bundled file
+// through scenario/scenariotest). The exported names exist only in the
+// test binary.
 
 import (
 	"bytes"
@@ -17,14 +18,11 @@ import (
 )
 
 var (
-	LoadBundled     = loadBundled
-	LoadOne         = loadOne
-	BundledScenario = bundledScenario
-	Updating        = updating
-	FirstDiff       = firstDiff
-	CheckOneLine    = checkOneLine
-	CheckError      = checkError
-	LongestPause    = longestPause
+	Updating     = updating
+	FirstDiff    = firstDiff
+	CheckOneLine = checkOneLine
+	CheckError   = checkError
+	LongestPause = longestPause
 )
 
 // The building blocks of inline cases (load_test.go).
@@ -50,26 +48,6 @@ func loadBundled(tb testing.TB) *File {
 		tb.Fatal(err)
 	}
 	return f
-}
-
-// loadOne is scenario name of the file at path.
-func loadOne(t *testing.T, path, name string) *Scenario {
-	t.Helper()
-	f, err := LoadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := f.Find(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// bundledScenario is the bundled scenario name.
-func bundledScenario(t *testing.T, name string) *Scenario {
-	t.Helper()
-	return loadOne(t, "../scenarios.yaml", name)
 }
 
 // The views package's golden tests define -update through

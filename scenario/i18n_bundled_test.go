@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // glossaryTerm is one row of docs/glossary.md's checked table: the English
@@ -59,7 +60,7 @@ func TestBundledTranslations(t *testing.T) {
 	// Scenario names (partitioned-holder-watchdog) are not prose.
 	names := regexp.MustCompile(`\b[a-z0-9]+(-[a-z0-9]+)+\b`)
 	cite := regexp.MustCompile(`(?i)seed 00\d|\.\./shared|shared/seeds`)
-	for _, s := range scenario.LoadBundled(t).Scenarios {
+	for _, s := range scenariotest.File(t).Scenarios {
 		zh := s.I18n
 		if zh == nil || zh.Zh == nil || zh.Zh.Title == "" || zh.Zh.Story == "" {
 			t.Errorf("%s: no zh title and story", s.Name)
@@ -90,7 +91,7 @@ func TestBundledTranslations(t *testing.T) {
 // The translations never reach a run: a scenario with and without its
 // i18n block gives the same trace hash.
 func TestTranslationsDoNotChangeTheRun(t *testing.T) {
-	for _, s := range scenario.LoadBundled(t).Scenarios[:3] {
+	for _, s := range scenariotest.File(t).Scenarios[:3] {
 		plain := *s
 		plain.I18n = nil
 		var hashes []string
@@ -132,7 +133,7 @@ func TestSourcesDoc(t *testing.T) {
 		{"Is Redlock safe?", `antirez, "Is Redlock safe?" (2016)`},
 		{"redis.io", `redis.io, "Distributed Locks with Redis"`},
 	}
-	for _, s := range scenario.LoadBundled(t).Scenarios {
+	for _, s := range scenariotest.File(t).Scenarios {
 		for _, src := range sources {
 			body, ok := sections[src.heading]
 			if !ok {

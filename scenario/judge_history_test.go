@@ -8,6 +8,7 @@ import (
 	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // The judge reads a history, not the world: gc-pause-wrong-delete's
@@ -16,7 +17,7 @@ import (
 // fresh judge that was never attached to a world, give that scenario's
 // metrics and first violation, as its transcript has them.
 func TestJudgeReadsRecordedHistory(t *testing.T) {
-	s := scenario.BundledScenario(t, "gc-pause-wrong-delete")
+	s := scenariotest.Scenario(t, "gc-pause-wrong-delete")
 	r, err := runner.New(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)

@@ -14,12 +14,13 @@ import (
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // Faults of every kind, drawn as explore draws them, survive export and
 // load unchanged: the loader and the exporter read the same field table.
 func TestEveryKindRoundTrips(t *testing.T) {
-	s := scenario.BundledScenario(t, "failover-before-replication")
+	s := scenariotest.Scenario(t, "failover-before-replication")
 	var clients []string
 	for _, c := range s.Clients {
 		clients = append(clients, c.Name)
@@ -82,7 +83,7 @@ func TestDocsNameEveryKindAndMetric(t *testing.T) {
 // The JSON report names every metric of the table, in its order, right
 // after seed; and Get reads each back.
 func TestReportJSONFollowsTheMetricTable(t *testing.T) {
-	s := scenario.BundledScenario(t, "gc-pause-wrong-delete")
+	s := scenariotest.Scenario(t, "gc-pause-wrong-delete")
 	r, err := runner.New(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)

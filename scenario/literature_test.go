@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // TestLiteratureTable runs every bundled scenario (the seeds' stories and
@@ -15,7 +16,7 @@ import (
 // block. With -v it prints them as one table: scenario, strategy, expected,
 // got, ok.
 func TestLiteratureTable(t *testing.T) {
-	f := scenario.LoadBundled(t)
+	f := scenariotest.File(t)
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SCENARIO\tSTRATEGY\tEXPECTED\tGOT\tOK")

@@ -7,13 +7,14 @@ import (
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // runVariant runs bundled scenario name after change has altered a copy of
 // it, and returns the report and the trace's messages.
 func runVariant(t *testing.T, name string, change func(s *scenario.Scenario)) (*runner.Report, string) {
 	t.Helper()
-	s, err := scenario.LoadBundled(t).Find(name)
+	s, err := scenariotest.File(t).Find(name)
 	if err != nil {
 		t.Fatal(err)
 	}

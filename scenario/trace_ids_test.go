@@ -11,6 +11,7 @@ import (
 	"github.com/lockstep-sim/lockstep/model/tracemsg"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -18,7 +19,7 @@ import (
 // trace events, text, id and arguments included.
 func bundledEvents(t *testing.T, fn func(scenario string, e sim.Event)) {
 	t.Helper()
-	for _, s := range scenario.LoadBundled(t).Scenarios {
+	for _, s := range scenariotest.File(t).Scenarios {
 		r, err := runner.New(s, scenario.Options{}, false)
 		if err != nil {
 			t.Fatal(err)

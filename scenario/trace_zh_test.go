@@ -10,6 +10,7 @@ import (
 	"github.com/lockstep-sim/lockstep/model/tracemsg"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -66,7 +67,7 @@ func hasArg(args []sim.Arg, key string) bool {
 // left over.
 func TestFirstViolationInZH(t *testing.T) {
 	n, stuck := 0, 0
-	for _, s := range scenario.LoadBundled(t).Scenarios {
+	for _, s := range scenariotest.File(t).Scenarios {
 		r, err := runner.New(s, scenario.Options{}, false)
 		if err != nil {
 			t.Fatal(err)

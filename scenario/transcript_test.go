@@ -13,6 +13,7 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -40,7 +41,7 @@ var transcriptName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 // TestTranscripts -update` and commit the new transcripts on their own,
 // saying why they changed.
 func TestTranscripts(t *testing.T) {
-	f := scenario.LoadBundled(t)
+	f := scenariotest.File(t)
 	want := map[string]bool{}
 	for _, s := range f.Scenarios {
 		if !transcriptName.MatchString(s.Name) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // The loader refuses a scenario whose planned work is beyond the event
@@ -16,7 +17,7 @@ import (
 // events PlannedEvents predicts. (A hold whose acquire fails is skipped, so
 // the worlds built here do not contend: one client plans every hold.)
 func TestPlannedEventsIsALowerBound(t *testing.T) {
-	scenarios := scenario.LoadBundled(t).Scenarios
+	scenarios := scenariotest.File(t).Scenarios
 	extra := ""
 	for i, w := range []struct{ latency, lock, nested string }{
 		{"0s", "strategy: lua-release, watchdog: {every: 10ms}", "0"},

@@ -12,12 +12,13 @@ import (
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // openPlayer opens the bundled scenario name; the test closes it.
 func openPlayer(t *testing.T, name string, o scenario.Options) *Player {
 	t.Helper()
-	p, err := Open(bundledScenario(t, name), o)
+	p, err := Open(scenariotest.Scenario(t, name), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +223,7 @@ func (c *countdownCtx) Err() error {
 // CancelCheckEvery kernel events of the cancellation, and no Player is made.
 func TestOpenStopsWhenCancelled(t *testing.T) {
 	var progress atomic.Int64
-	p, err := OpenContext(&countdownCtx{Context: context.Background(), n: 5}, bundledScenario(t, "counter-30x200"), scenario.Options{}, &progress)
+	p, err := OpenContext(&countdownCtx{Context: context.Background(), n: 5}, scenariotest.Scenario(t, "counter-30x200"), scenario.Options{}, &progress)
 	if !errors.Is(err, context.Canceled) || p != nil {
 		t.Fatalf("cancelled open: a player was made: %t, error %v; want context.Canceled", p != nil, err)
 	}
@@ -237,7 +238,7 @@ func TestOpenStopsWhenCancelled(t *testing.T) {
 // that made it, and its seeks run after that build's context is done.
 func TestPlayerOutlivesItsBuildContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	p, err := OpenContext(ctx, bundledScenario(t, "fair-fifo"), scenario.Options{Context: ctx}, nil)
+	p, err := OpenContext(ctx, scenariotest.Scenario(t, "fair-fifo"), scenario.Options{Context: ctx}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // stepTimes plays s to the end and returns the true time after each step
@@ -51,7 +52,7 @@ func freshSnapshot(t testing.TB, s *scenario.Scenario, i int, at time.Duration) 
 // stepped to that point shows, between steps too.
 func TestSeekerShowsTheSameWorld(t *testing.T) {
 	for _, name := range []string{"fair-fifo", "sentinel-split-brain"} {
-		s := bundledScenario(t, name)
+		s := scenariotest.Scenario(t, name)
 		times := stepTimes(t, s, scenario.Options{})
 		sk, err := NewSeeker(s, scenario.Options{}, times)
 		if err != nil {
@@ -86,7 +87,7 @@ func TestSeekReexecutesAtMostKPlusDistance(t *testing.T) {
 	if raceEnabled {
 		name = "fair-fifo" // views' TestHoldBackAtTheEndOfALongRun still holds b on counter-30x200
 	}
-	s := bundledScenario(t, name)
+	s := scenariotest.Scenario(t, name)
 	times := stepTimes(t, s, scenario.Options{})
 	last := len(times) - 1
 	sk, err := NewSeeker(s, scenario.Options{}, times)
@@ -163,7 +164,7 @@ func TestSeekReexecutesAtMostKPlusDistance(t *testing.T) {
 // loop, the compare view's shared cursor) needs a runner standing at the
 // step; it comes from the nearest checkpoint, at most 2K steps away.
 func TestSeekBetweenStepsIsBounded(t *testing.T) {
-	s := bundledScenario(t, "fair-fifo")
+	s := scenariotest.Scenario(t, "fair-fifo")
 	times := stepTimes(t, s, scenario.Options{})
 	last := len(times) - 1
 	sk, err := NewSeeker(s, scenario.Options{}, times)

@@ -4,12 +4,13 @@ import (
 	"testing"
 
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // endSnapshot plays bundled scenario name to its end and snapshots it.
 func endSnapshot(t *testing.T, name string) Snapshot {
 	t.Helper()
-	s, err := loadBundled(t).Find(name)
+	s, err := scenariotest.File(t).Find(name)
 	if err != nil {
 		t.Fatal(err)
 	}

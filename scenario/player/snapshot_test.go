@@ -7,17 +7,13 @@ import (
 
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
-
-func bundledScenario(t *testing.T, name string) *scenario.Scenario {
-	t.Helper()
-	return loadOne(t, "../../scenarios.yaml", name)
-}
 
 // At the first violation of gc-pause-wrong-delete the snapshot shows the
 // story's picture: A paused and still believing, B owning the key.
 func TestSnapshotAtViolation(t *testing.T) {
-	r, err := runner.New(bundledScenario(t, "gc-pause-wrong-delete"), scenario.Options{}, false)
+	r, err := runner.New(scenariotest.Scenario(t, "gc-pause-wrong-delete"), scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +46,7 @@ func TestSnapshotAtViolation(t *testing.T) {
 // Snapshots only observe: taking them at every step (and between steps)
 // leaves the trace unchanged.
 func TestSnapshotDoesNotPerturb(t *testing.T) {
-	s := bundledScenario(t, "gc-pause-wrong-delete")
+	s := scenariotest.Scenario(t, "gc-pause-wrong-delete")
 	plain, _ := runner.New(s, scenario.Options{}, false)
 	defer plain.Close()
 	want := plain.Run()
@@ -67,7 +63,7 @@ func TestSnapshotDoesNotPerturb(t *testing.T) {
 
 // At between events counts TTLs and leases down.
 func TestSnapshotAtCountsDown(t *testing.T) {
-	r, _ := runner.New(bundledScenario(t, "gc-pause-wrong-delete"), scenario.Options{}, false)
+	r, _ := runner.New(scenariotest.Scenario(t, "gc-pause-wrong-delete"), scenario.Options{}, false)
 	defer r.Close()
 	for r.EventCount() < 3 && r.Step() {
 	}
@@ -82,7 +78,7 @@ func TestSnapshotAtCountsDown(t *testing.T) {
 }
 
 func TestHistoryLanes(t *testing.T) {
-	r, _ := runner.New(bundledScenario(t, "gc-pause-wrong-delete"), scenario.Options{}, false)
+	r, _ := runner.New(scenariotest.Scenario(t, "gc-pause-wrong-delete"), scenario.Options{}, false)
 	defer r.Close()
 	h := Record(r)
 	r.Run()
@@ -110,7 +106,7 @@ func TestHistoryLanes(t *testing.T) {
 // hold it down; after the failover they watch the new master, which they
 // reach.
 func TestSnapshotSentinels(t *testing.T) {
-	r, err := runner.New(bundledScenario(t, "sentinel-split-brain"), scenario.Options{}, false)
+	r, err := runner.New(scenariotest.Scenario(t, "sentinel-split-brain"), scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
@@ -163,7 +164,7 @@ func checkExhausted(t *testing.T, r *Runner) {
 // over normally, not exhausted (the budget counts refused events, not
 // spent ones), and the default budget leaves every bundled scenario whole.
 func TestBudgetNotSpentByAFinishedRun(t *testing.T) {
-	s := bundledScenario(t, "gc-pause-lua-release")
+	s := scenariotest.Scenario(t, "gc-pause-lua-release")
 	full := newRunnerT(t, s, scenario.Options{})
 	rep := full.Run()
 	full.Close()

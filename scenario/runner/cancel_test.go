@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -56,7 +57,7 @@ func TestCancelInsideARun(t *testing.T) {
 func TestCancelledBeforeStart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r := newRunnerT(t, bundledScenario(t, "gc-pause-lua-release"), scenario.Options{Context: ctx})
+	r := newRunnerT(t, scenariotest.Scenario(t, "gc-pause-lua-release"), scenario.Options{Context: ctx})
 	defer r.Close()
 	if rep := r.Run(); !rep.Cancelled || rep.KernelSteps != 0 {
 		t.Errorf("cancelled %t after %d kernel events, want cancelled after 0", rep.Cancelled, rep.KernelSteps)
@@ -94,15 +95,15 @@ func TestCloseReleasesEveryCoroutine(t *testing.T) {
 			return r
 		},
 		"finished": func() *Runner {
-			r := newRunnerT(t, bundledScenario(t, "gc-pause-lua-release"), scenario.Options{})
+			r := newRunnerT(t, scenariotest.Scenario(t, "gc-pause-lua-release"), scenario.Options{})
 			r.Run()
 			return r
 		},
 		"never started": func() *Runner {
-			return newRunnerT(t, bundledScenario(t, "gc-pause-lua-release"), scenario.Options{})
+			return newRunnerT(t, scenariotest.Scenario(t, "gc-pause-lua-release"), scenario.Options{})
 		},
 		"stepped a little": func() *Runner {
-			r := newRunnerT(t, bundledScenario(t, "gc-pause-lua-release"), scenario.Options{})
+			r := newRunnerT(t, scenariotest.Scenario(t, "gc-pause-lua-release"), scenario.Options{})
 			for range 5 {
 				r.Step()
 			}

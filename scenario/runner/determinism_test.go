@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -31,7 +32,7 @@ func traceOf(t *testing.T, s *scenario.Scenario, o scenario.Options) (uint64, st
 // same file and seed give a byte-identical trace, also when runs of other
 // scenarios go on in parallel goroutines and GOMAXPROCS differs.
 func TestDeterminismEveryBundledScenario(t *testing.T) {
-	f := loadBundled(t)
+	f := scenariotest.File(t)
 	if len(f.Scenarios) == 0 {
 		t.Fatal("no bundled scenarios")
 	}
@@ -89,7 +90,7 @@ scenarios:
 
 // TestRewindReplaysExactly: Rewind(k) gives the same state as stepping to k.
 func TestRewindReplaysExactly(t *testing.T) {
-	f := loadBundled(t)
+	f := scenariotest.File(t)
 	s, err := f.Find("gc-pause-wrong-delete")
 	if err != nil {
 		t.Skip("scenario missing")
@@ -126,7 +127,7 @@ func TestRewindReplaysExactly(t *testing.T) {
 // (a runner that does not keep events holds none) and the resource keeps
 // only its recent writes.
 func TestLongRunHoldsNoHistory(t *testing.T) {
-	s, err := loadBundled(t).Find("counter-30x200")
+	s, err := scenariotest.File(t).Find("counter-30x200")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/lockstep-sim/lockstep/model/tracelog"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // recordTrace runs a bundled scenario, recording its trace.
@@ -18,7 +19,7 @@ func recordTrace(t *testing.T, name string) ([]byte, *runner.Report) {
 
 func recordTraceB(t testing.TB, name string) ([]byte, *runner.Report) {
 	t.Helper()
-	s, err := loadBundled(t).Find(name)
+	s, err := scenariotest.File(t).Find(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func TestRecordingKeepsTheTraceHash(t *testing.T) {
 		"sentinel-split-brain", "redlock-k3-crash", "fair-fifo", "reentrant-nested",
 		"replica-clock-ahead-redis7", "replica-clock-ahead-redis6", "evicted-lock-volatile-lru"} { // a replicated record reads the replica's key
 		_, rec := recordTrace(t, name)
-		r, err := runner.New(bundledScenario(t, name), scenario.Options{}, false)
+		r, err := runner.New(scenariotest.Scenario(t, name), scenario.Options{}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/player"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // traceView is what a snapshot shows, as one comparable string.
@@ -42,7 +43,7 @@ func traceView(s player.Snapshot) string {
 func TestTracePlayerMatchesTheRun(t *testing.T) {
 	every := os.Getenv("LOCKSTEP_TRACE_ALL") != ""
 	var names []string
-	for _, s := range loadBundled(t).Scenarios {
+	for _, s := range scenariotest.File(t).Scenarios {
 		if len(s.Lock.Keys) > 0 {
 			// A trace records the lock key's history only (the judge's
 			// books): a hold of several keys (lock.keys) plays back with
@@ -60,7 +61,7 @@ func TestTracePlayerMatchesTheRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			live, err := player.Open(bundledScenario(t, name), scenario.Options{})
+			live, err := player.Open(scenariotest.Scenario(t, name), scenario.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
