@@ -9,6 +9,8 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/shquote"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/tracefile"
 )
 
 const checkSynopsis = `Usage: lockstep check [--json] [--expect EXPECT] HISTORY.jsonl (or - for stdin)
@@ -56,7 +58,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return bad("%v", err)
 	}
 	defer in.Close()
-	reps, err := scenario.CheckHistory(name, io.LimitReader(in, maxHistoryBytes), xs)
+	reps, err := tracefile.CheckHistory(name, io.LimitReader(in, maxHistoryBytes), xs)
 	if err != nil {
 		return bad("%v", err)
 	}
@@ -90,7 +92,7 @@ func splitPath(args []string) (string, []string) {
 }
 
 // reportChecks prints the reports and returns the exit code.
-func reportChecks(reps []*scenario.Report, path, expect string, asJSON bool, stdout io.Writer) int {
+func reportChecks(reps []*runner.Report, path, expect string, asJSON bool, stdout io.Writer) int {
 	code := exitOK
 	for _, r := range reps {
 		if !r.OK {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 const compareSynopsis = `Usage: lockstep compare [-f FILE] -s NAME [--strategies a,b,...] [--seed N] [--budget N] [--json]
@@ -51,16 +52,16 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 	}
 	opts := scenario.Options{Seed: seed.v, EventBudget: budget.v}
 	if len(strategies) == 0 {
-		strategies = scenario.DefaultCompare
+		strategies = runner.DefaultCompare
 	}
-	if err := scenario.CheckStrategies(strategies); err != nil {
+	if err := runner.CheckStrategies(strategies); err != nil {
 		return bad("%v", err)
 	}
 	s, ok := loadScenario("compare", *file, *name, stderr)
 	if !ok {
 		return exitBadInput
 	}
-	cmp, err := scenario.Compare(s, strategies, opts)
+	cmp, err := runner.Compare(s, strategies, opts)
 	if err != nil {
 		return bad("%v", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/model/tracelog"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/views/mermaid"
 )
 
@@ -115,7 +116,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if *tracePath == "-" {
 		text = stderr
 	}
-	reports := make([]*scenario.Report, 0, len(todo))
+	reports := make([]*runner.Report, 0, len(todo))
 	for _, s := range todo {
 		rep, err := runOne(s, opts, tr.out)
 		if err != nil {
@@ -213,8 +214,8 @@ func (t *trace) abort() {
 
 // runOne plays one scenario to the end, writing its trace (header,
 // events, history, end: docs/trace-format.md) to out if asked.
-func runOne(s *scenario.Scenario, opts scenario.Options, out io.Writer) (*scenario.Report, error) {
-	r, err := scenario.NewRunner(s, opts, false)
+func runOne(s *scenario.Scenario, opts scenario.Options, out io.Writer) (*runner.Report, error) {
+	r, err := runner.New(s, opts, false)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/tracefile"
 	"github.com/lockstep-sim/lockstep/views"
 )
 
@@ -101,7 +102,7 @@ func tuiTrace(path, name string, stdout, stderr io.Writer) int {
 	if st, err := f.Stat(); err == nil && st.Size() > maxTUITraceBytes {
 		return failf(stderr, "tui", "%s: %d bytes: the TUI opens traces of at most %d bytes (lockstep check judges any size)", path, st.Size(), maxTUITraceBytes)
 	}
-	pl, err := scenario.OpenTrace(path, io.LimitReader(f, maxTUITraceBytes), name)
+	pl, err := tracefile.OpenTrace(path, io.LimitReader(f, maxTUITraceBytes), name)
 	if err != nil {
 		return failf(stderr, "tui", "%v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 // The "done means", on the worlds of testdata/worlds.yaml. Seeds
@@ -42,7 +43,7 @@ func checkFound(t *testing.T, sr *StrategyResult, maxFaults int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := scenario.NewRunner(f.Scenarios[0], scenario.Options{}, false)
+	r, err := runner.New(f.Scenarios[0], scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 // DefaultRuns is how many schedules are explored per strategy by default.
@@ -83,10 +84,10 @@ type tally struct {
 	t          Tally
 	best       int // the violating run to shrink: fewest faults, then lowest index; -1 none
 	bestFaults int
-	bestReport *scenario.Report // best's run, kept so an interrupt need not run it again
+	bestReport *runner.Report // best's run, kept so an interrupt need not run it again
 }
 
-func (t *tally) add(run int, o Outcome, rep *scenario.Report) {
+func (t *tally) add(run int, o Outcome, rep *runner.Report) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.t.Add(o)
@@ -116,14 +117,14 @@ type Counterexample struct {
 
 	schedule []faults.Fault
 	original []faults.Fault
-	report   *scenario.Report
+	report   *runner.Report
 }
 
 // Schedule is the shrunk schedule itself.
 func (cx *Counterexample) Schedule() []faults.Fault { return cx.schedule }
 
 // Report is the shrunk schedule's run.
-func (cx *Counterexample) Report() *scenario.Report { return cx.report }
+func (cx *Counterexample) Report() *runner.Report { return cx.report }
 
 // withDefaults fills in c's zero fields and checks it.
 func (c Config) withDefaults() (Config, error) {
@@ -133,7 +134,7 @@ func (c Config) withDefaults() (Config, error) {
 	if len(c.Strategies) == 0 {
 		c.Strategies = []string{c.Scenario.Lock.Strategy}
 	}
-	if err := scenario.CheckStrategies(c.Strategies); err != nil {
+	if err := runner.CheckStrategies(c.Strategies); err != nil {
 		return c, err
 	}
 	if len(c.Kinds) == 0 {
@@ -265,8 +266,8 @@ func search(ctx context.Context, cfg Config, gens []*Generator, out []*StrategyR
 
 // runOnce runs w under a schedule and returns its report; ctx (nil: none)
 // can cut the run short, which the report says (Cancelled).
-func runOnce(ctx context.Context, w *World, sched []faults.Fault) (*scenario.Report, error) {
-	r, err := scenario.NewRunner(w.Base, w.options(ctx, sched), false)
+func runOnce(ctx context.Context, w *World, sched []faults.Fault) (*runner.Report, error) {
+	r, err := runner.New(w.Base, w.options(ctx, sched), false)
 	if err != nil {
 		return nil, err
 	}
@@ -274,7 +275,7 @@ func runOnce(ctx context.Context, w *World, sched []faults.Fault) (*scenario.Rep
 	return r.Run(), nil
 }
 
-func outcomeOf(rep *scenario.Report, sched []faults.Fault) Outcome {
+func outcomeOf(rep *runner.Report, sched []faults.Fault) Outcome {
 	return Outcome{Done: true, Violations: rep.Violations, LostUpdates: rep.LostUpdates,
 		FencingRejections: rep.FencingRejections, WrongReleases: rep.WrongReleases, Stuck: rep.Stuck,
 		BudgetExhausted: rep.BudgetExhausted,

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/faults"
-	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 // DefaultShrinkBudget bounds the runs one shrink may spend. Shrinking
@@ -17,9 +17,9 @@ const DefaultShrinkBudget = 1000
 
 // Shrunk is the outcome of shrinking a violating schedule.
 type Shrunk struct {
-	Faults []faults.Fault   // the smallest schedule found; still violates
-	Report *scenario.Report // its run
-	Runs   int              // runs spent shrinking
+	Faults []faults.Fault // the smallest schedule found; still violates
+	Report *runner.Report // its run
+	Runs   int            // runs spent shrinking
 	// Minimal is true when no single step (see Shrink) keeps the violation:
 	// the shrink ran to its end rather than out of budget or time.
 	Minimal bool
@@ -105,7 +105,7 @@ func (sh *shrinker) out() bool {
 	return (sh.budget > 0 && sh.runs >= sh.budget) || sh.ctx.Err() != nil
 }
 
-func (sh *shrinker) run(sched []faults.Fault) (*scenario.Report, error) {
+func (sh *shrinker) run(sched []faults.Fault) (*runner.Report, error) {
 	sh.runs++
 	return runOnce(sh.ctx, sh.w, sched)
 }

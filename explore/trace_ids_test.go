@@ -6,7 +6,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/model/tracemsg"
-	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -26,7 +26,7 @@ func TestRandomFaultLinesHaveIDs(t *testing.T) {
 			if i%10 == 9 {
 				opts.EventBudget = 300 // the budget line
 			}
-			r, err := scenario.NewRunner(w.Base, opts, false)
+			r, err := runner.New(w.Base, opts, false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 // World is the shape of one strategy's world: the scenario with the
@@ -84,7 +85,7 @@ func (w *World) check() error {
 	if w.err != nil {
 		return w.err
 	}
-	r, err := scenario.NewRunner(w.Base, w.options(context.Background(), nil), false)
+	r, err := runner.New(w.Base, w.options(context.Background(), nil), false)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/shquote"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 // FileName is the base name of a counterexample's file and its scenario's
@@ -168,7 +169,7 @@ func checkReplay(path string, data []byte, budget int64) error {
 	if err != nil {
 		return fmt.Errorf("counterexample does not load: %w", err)
 	}
-	r, err := scenario.NewRunner(f.Scenarios[0], scenario.Options{EventBudget: budget}, false)
+	r, err := runner.New(f.Scenarios[0], scenario.Options{EventBudget: budget}, false)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 // TestWriteReplays: a written counterexample loads, expects safe: false, and
@@ -49,7 +50,7 @@ func TestWriteReplays(t *testing.T) {
 				t.Errorf("%s: story lacks %q:\n%s", sr.Strategy, want, got.Story)
 			}
 		}
-		r, err := scenario.NewRunner(got, scenario.Options{}, false)
+		r, err := runner.New(got, scenario.Options{}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

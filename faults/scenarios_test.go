@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 // TestUnseenScenarios runs scenarios written from the format's definitions
@@ -22,7 +23,7 @@ func TestUnseenScenarios(t *testing.T) {
 	}
 	for _, s := range f.Scenarios {
 		t.Run(s.Name, func(t *testing.T) {
-			r, err := scenario.NewRunner(s, scenario.Options{}, false)
+			r, err := runner.New(s, scenario.Options{}, false)
 			if err != nil {
 				t.Fatal(err)
 			}

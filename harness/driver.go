@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model"
-	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -25,7 +25,7 @@ import (
 // waits does not depend on the Go scheduler.
 type driver struct {
 	t       *testing.T
-	r       *scenario.Runner
+	r       *runner.Runner
 	w       *model.World
 	k       *sim.Kernel
 	epoch   time.Time // the bubble's instant for true time 0

@@ -19,7 +19,7 @@ import (
 	"github.com/lockstep-sim/lockstep/harness/goredis"
 	"github.com/lockstep-sim/lockstep/internal/safefile"
 	"github.com/lockstep-sim/lockstep/model/tracelog"
-	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/tracefile"
 )
 
 // setDel is the naive lock of the seeds' §2 over go-redis: SET NX PX with
@@ -239,7 +239,7 @@ func TestWriteTraceNeverOverwrites(t *testing.T) {
 	if err != nil || !bytes.HasPrefix(b, []byte(`{"type":"header","format":"lockstep-trace","version":1,"scenario":"one-hold"`)) {
 		t.Fatalf("the trace file starts %.80q (%v)", b, err)
 	}
-	reps, err := scenario.CheckHistory(path, bytes.NewReader(b), nil)
+	reps, err := tracefile.CheckHistory(path, bytes.NewReader(b), nil)
 	if err != nil || len(reps) != 1 {
 		t.Fatalf("check of the harness's trace: %v (%d reports)", err, len(reps))
 	}
@@ -255,7 +255,7 @@ func TestWriteTraceNeverOverwrites(t *testing.T) {
 			t.Errorf("a harness trace line has no message id: %s %s %q", e.Proc, e.Kind, e.Msg)
 		}
 	}
-	p, err := scenario.OpenTrace(path, bytes.NewReader(b), "")
+	p, err := tracefile.OpenTrace(path, bytes.NewReader(b), "")
 	if err != nil {
 		t.Fatalf("the TUI's trace player refuses the harness's trace: %v", err)
 	}

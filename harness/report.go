@@ -6,7 +6,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/internal/safefile"
 	"github.com/lockstep-sim/lockstep/model"
-	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 // Report is the verdict on the user's lock in one scenario. It embeds the
@@ -39,7 +39,7 @@ type Report struct {
 	trace *traceRecord // the trace file (TraceJSONL), encoded when asked for
 }
 
-func newReport(r *scenario.Runner) Report {
+func newReport(r *runner.Runner) Report {
 	rep := r.Report()
 	return Report{
 		Metrics: rep.Metrics, Scenario: rep.Scenario, Seed: rep.Seed,

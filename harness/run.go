@@ -15,6 +15,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/internal/safefile"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 // Run runs the scenario cfg names with the user's lock: factory makes each
@@ -190,7 +191,7 @@ func runOnce(t *testing.T, s *scenario.Scenario, quorum int, factory Factory, ve
 func newDriver(t *testing.T, s *scenario.Scenario, quorum int, factory Factory) (*driver, error) {
 	d := &driver{t: t, quorum: quorum, factory: factory, epoch: time.Now(), byName: map[string]*Client{}, held: map[string][]func(){},
 		wake: make(chan struct{}, 1)}
-	r, err := scenario.NewRunner(s, scenario.Options{Custom: &strategy{d}}, true)
+	r, err := runner.New(s, scenario.Options{Custom: &strategy{d}}, true)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/model/tracelog"
-	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -15,7 +15,7 @@ import (
 // is asked for (Report.TraceJSONL: WriteTrace, a failed test's artifact, a
 // divergence). Encoding each event as it happened (JSON through
 // tracelog.Writer) was an eighth of a harness run's CPU, for a file most
-// passing tests never read. The bytes are those scenario.Runner.RecordTrace
+// passing tests never read. The bytes are those runner.Runner.RecordTrace
 // writes (TestTraceRecordMatchesRecordTrace).
 type traceRecord struct {
 	header tracelog.Header
@@ -38,7 +38,7 @@ type traceItem struct {
 // recordTrace makes rec receive r's run from now on, as RecordTrace makes
 // a tracelog.Writer: the same events, and the same rule for which trace
 // line a judge event goes with. It takes the world's one Tap.
-func recordTrace(r *scenario.Runner) *traceRecord {
+func recordTrace(r *runner.Runner) *traceRecord {
 	rec := &traceRecord{header: r.TraceHeader()}
 	k := r.World().K
 	seq, step := 0, -1 // the last event recorded, and the kernel event that emitted it

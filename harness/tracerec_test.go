@@ -8,10 +8,11 @@ import (
 
 	"github.com/lockstep-sim/lockstep/model/tracelog"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 // The harness's lazily encoded trace is byte for byte what
-// scenario.Runner.RecordTrace writes, over every bundled scenario (the
+// runner.Runner.RecordTrace writes, over every bundled scenario (the
 // judge events' lines, their order, the end record): a change to one that
 // the other misses fails here.
 func TestTraceRecordMatchesRecordTrace(t *testing.T) {
@@ -24,7 +25,7 @@ func TestTraceRecordMatchesRecordTrace(t *testing.T) {
 		t.Fatalf("only %d bundled scenarios: the comparison would prove little", len(f.Scenarios))
 	}
 	for _, s := range f.Scenarios {
-		want := runRecorded(t, s, func(r *scenario.Runner) func() []byte {
+		want := runRecorded(t, s, func(r *runner.Runner) func() []byte {
 			var buf bytes.Buffer
 			tw := tracelog.NewWriter(&buf, r.TraceHeader())
 			r.RecordTrace(tw)
@@ -36,7 +37,7 @@ func TestTraceRecordMatchesRecordTrace(t *testing.T) {
 				return buf.Bytes()
 			}
 		})
-		got := runRecorded(t, s, func(r *scenario.Runner) func() []byte {
+		got := runRecorded(t, s, func(r *runner.Runner) func() []byte {
 			rec := recordTrace(r)
 			return func() []byte {
 				rec.end(r.World().K.Trace().Hash())
@@ -54,9 +55,9 @@ func TestTraceRecordMatchesRecordTrace(t *testing.T) {
 }
 
 // runRecorded runs s with a recorder attached; finish returns the file.
-func runRecorded(t *testing.T, s *scenario.Scenario, attach func(*scenario.Runner) (finish func() []byte)) []byte {
+func runRecorded(t *testing.T, s *scenario.Scenario, attach func(*runner.Runner) (finish func() []byte)) []byte {
 	t.Helper()
-	r, err := scenario.NewRunner(s, scenario.Options{}, false)
+	r, err := runner.New(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

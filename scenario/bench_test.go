@@ -1,34 +1,25 @@
-package scenario
+package scenario_test
 
 import (
 	"os"
 	"testing"
 	"time"
-)
 
-func loadBundled(tb testing.TB) *File {
-	tb.Helper()
-	data, err := os.ReadFile("../scenarios.yaml")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	f, err := Load("scenarios.yaml", data)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return f
-}
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
+)
 
 // BenchmarkBundledFile replays every bundled scenario once per iteration.
 // sim-x is simulated time over wall time for the whole file (product.md asks
 // for at least 1e5 on the bundled scenarios).
 func BenchmarkBundledFile(b *testing.B) {
-	f := loadBundled(b)
+	f := scenariotest.File(b)
 	var simTime time.Duration
 	for i := 0; i < b.N; i++ {
 		simTime = 0
 		for _, s := range f.Scenarios {
-			r, err := NewRunner(s, Options{}, false)
+			r, err := runner.New(s, scenario.Options{}, false)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -43,11 +34,11 @@ func BenchmarkBundledFile(b *testing.B) {
 // BenchmarkEachBundledScenario reports, per scenario, how many times faster
 // than wall time its simulated time runs.
 func BenchmarkEachBundledScenario(b *testing.B) {
-	for _, s := range loadBundled(b).Scenarios {
+	for _, s := range scenariotest.File(b).Scenarios {
 		b.Run(s.Name, func(b *testing.B) {
 			var simTime time.Duration
 			for b.Loop() {
-				r, err := NewRunner(s, Options{}, false)
+				r, err := runner.New(s, scenario.Options{}, false)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -62,7 +53,7 @@ func BenchmarkEachBundledScenario(b *testing.B) {
 
 // benchScenario replays the bundled scenario called name once per iteration.
 func benchScenario(b *testing.B, name string) {
-	f := loadBundled(b)
+	f := scenariotest.File(b)
 	for _, s := range f.Scenarios {
 		if s.Name != name {
 			continue
@@ -70,7 +61,7 @@ func benchScenario(b *testing.B, name string) {
 		b.ReportAllocs()
 		var steps, events int
 		for b.Loop() {
-			r, err := NewRunner(s, Options{}, false)
+			r, err := runner.New(s, scenario.Options{}, false)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -106,7 +97,7 @@ func BenchmarkLoadBundled(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Load("scenarios.yaml", data); err != nil {
+		if _, err := scenario.Load("scenarios.yaml", data); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -121,7 +112,7 @@ func BenchmarkLoadSelected(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := LoadSelected("scenarios.yaml", data, []string{"counter-30x200-loopback"}); err != nil {
+		if _, err := scenario.LoadSelected("scenarios.yaml", data, []string{"counter-30x200-loopback"}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -48,7 +48,9 @@ const MaxEventBudget = 2_000_000_000
 // enough that ctrl+c stops a run within a millisecond.
 const CancelCheckEvery = 1024
 
-func (o Options) budget() int64 {
+// Budget is the run's event budget: EventBudget, or DefaultEventBudget
+// when that is not set.
+func (o Options) Budget() int64 {
 	if o.EventBudget <= 0 {
 		return DefaultEventBudget
 	}

@@ -1,4 +1,4 @@
-package scenario
+package scenario_test
 
 import (
 	"bytes"
@@ -8,27 +8,17 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 
 	"github.com/lockstep-sim/lockstep/model"
 )
 
-func loadOne(t *testing.T, path, name string) *Scenario {
-	t.Helper()
-	f, err := LoadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := f.Find(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // Every bundled scenario tells its story and states what it expects; the
 // literature table (literature_test.go) checks that the expectations hold.
 func TestBundledScenariosAreDocumented(t *testing.T) {
-	for _, s := range loadBundled(t).Scenarios {
+	for _, s := range scenariotest.File(t).Scenarios {
 		if s.Title == "" || s.Story == "" || len(s.Expect) == 0 {
 			t.Errorf("%s: needs a title, a story and expectations", s.Name)
 		}
@@ -37,8 +27,8 @@ func TestBundledScenariosAreDocumented(t *testing.T) {
 
 // The headline: a failover loses the single-instance lock, not Redlock's.
 func TestCompareFailoverHeadline(t *testing.T) {
-	s := loadOne(t, "../scenarios.yaml", "failover-single-vs-redlock")
-	cmp, err := Compare(s, DefaultCompare, Options{})
+	s := scenariotest.Scenario(t, "failover-single-vs-redlock")
+	cmp, err := runner.Compare(s, runner.DefaultCompare, scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,19 +78,19 @@ func TestCompareFailoverHeadline(t *testing.T) {
 // Faults name nodes: redis-1 is the single instance and Redlock's first
 // node alike; a node one world lacks is skipped there and reported.
 func TestCompareNodeMappingAndSkips(t *testing.T) {
-	s := &Scenario{
+	s := &scenario.Scenario{
 		Name: "mapping", Seed: 1, Duration: 10 * time.Second,
-		Network: Network{Latency: time.Millisecond},
-		Redis:   Redis{Nodes: 1, Persistence: "none", Clock: "wall"},
-		Lock: Lock{Key: "k", Strategy: "lua-release", TTL: 5 * time.Second, Timeout: time.Second, Fencing: "none",
-			Redlock: Redlock{DriftFactor: 0.01, RequestTimeout: 50 * time.Millisecond}},
-		Clients: []Client{{Name: "A", Holds: 1, Work: time.Second}},
+		Network: scenario.Network{Latency: time.Millisecond},
+		Redis:   scenario.Redis{Nodes: 1, Persistence: "none", Clock: "wall"},
+		Lock: scenario.Lock{Key: "k", Strategy: "lua-release", TTL: 5 * time.Second, Timeout: time.Second, Fencing: "none",
+			Redlock: scenario.Redlock{DriftFactor: 0.01, RequestTimeout: 50 * time.Millisecond}},
+		Clients: []scenario.Client{{Name: "A", Holds: 1, Work: time.Second}},
 		Faults: []faults.Fault{
 			{Kind: faults.Crash, Target: "redis-1"},
 			{At: 500 * time.Millisecond, Kind: faults.Crash, Target: "redis-4"},
 		},
 	}
-	cmp, err := Compare(s, DefaultCompare, Options{})
+	cmp, err := runner.Compare(s, runner.DefaultCompare, scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,8 +120,8 @@ func TestCompareNodeMappingAndSkips(t *testing.T) {
 // TTL. (setnx-del has none: its key never expires, so it is safe and stuck
 // instead, and is left out.)
 func TestCompareGCPauseUnsafeForEveryTTLStrategy(t *testing.T) {
-	s := loadOne(t, "../scenarios.yaml", "redlock-k1-gc-pause")
-	cmp, err := Compare(s, []string{"setnx-expire", "set-del", "lua-release", "redlock"}, Options{})
+	s := scenariotest.Scenario(t, "redlock-k1-gc-pause")
+	cmp, err := runner.Compare(s, []string{"setnx-expire", "set-del", "lua-release", "redlock"}, scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,8 +130,8 @@ func TestCompareGCPauseUnsafeForEveryTTLStrategy(t *testing.T) {
 			t.Errorf("%s: safe=%v lost_updates=%d, want unsafe with a lost update", c.Strategy, c.Safe, c.LostUpdates)
 		}
 	}
-	fenced := loadOne(t, "../scenarios.yaml", "redlock-k1-gc-pause-fenced")
-	cmp, err = Compare(fenced, []string{"lua-release", "redlock"}, Options{})
+	fenced := scenariotest.Scenario(t, "redlock-k1-gc-pause-fenced")
+	cmp, err = runner.Compare(fenced, []string{"lua-release", "redlock"}, scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,12 +144,12 @@ func TestCompareGCPauseUnsafeForEveryTTLStrategy(t *testing.T) {
 
 // Columns are deterministic: the same comparison twice gives the same traces.
 func TestCompareDeterministic(t *testing.T) {
-	s := loadOne(t, "../scenarios.yaml", "redlock-k3-clock-jump")
-	a, err := Compare(s, DefaultCompare, Options{})
+	s := scenariotest.Scenario(t, "redlock-k3-clock-jump")
+	a, err := runner.Compare(s, runner.DefaultCompare, scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := Compare(s, DefaultCompare, Options{})
+	b, _ := runner.Compare(s, runner.DefaultCompare, scenario.Options{})
 	for i := range a.Columns {
 		if a.Columns[i].TraceHash != b.Columns[i].TraceHash {
 			t.Errorf("%s: trace differs between runs", a.Columns[i].Strategy)
@@ -168,11 +158,11 @@ func TestCompareDeterministic(t *testing.T) {
 }
 
 func TestCheckStrategies(t *testing.T) {
-	if err := CheckStrategies([]string{"lua-release", "redlock"}); err != nil {
+	if err := runner.CheckStrategies([]string{"lua-release", "redlock"}); err != nil {
 		t.Error(err)
 	}
 	for _, bad := range [][]string{nil, {"paxos"}, {"redlock", "redlock"}} {
-		if CheckStrategies(bad) == nil {
+		if runner.CheckStrategies(bad) == nil {
 			t.Errorf("CheckStrategies(%v) accepted", bad)
 		}
 	}
@@ -187,7 +177,7 @@ func TestNodesFor(t *testing.T) {
 		{model.StrategyRedlock, 1, 5}, {model.StrategyRedlock, 2, 5}, {model.StrategyRedlock, 3, 3},
 		{model.StrategyRedlock, 7, 7}, {model.StrategyLuaRelease, 1, 1}, {model.StrategyLuaRelease, 5, 5},
 	} {
-		if got := NodesFor(c.strategy, c.nodes); got != c.want {
+		if got := scenario.NodesFor(c.strategy, c.nodes); got != c.want {
 			t.Errorf("NodesFor(%s, %d) = %d, want %d", c.strategy, c.nodes, got, c.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package scenario
+package scenario_test
 
 import (
 	"bytes"
@@ -6,6 +6,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // designs are every combination of the lock modifiers, as YAML and as the
@@ -14,7 +18,7 @@ func designs() (yaml []string, fields [][]string) {
 	for _, wd := range []bool{false, true} {
 		for _, re := range []bool{false, true} {
 			for _, fair := range []bool{false, true} {
-				for _, fen := range FencingModes {
+				for _, fen := range scenario.FencingModes {
 					y := fmt.Sprintf("reentrant: %v, fair: %v, fencing: %s", re, fair, fen)
 					var f []string
 					if wd {
@@ -38,8 +42,8 @@ func designs() (yaml []string, fields [][]string) {
 	return yaml, fields
 }
 
-func loadDesign(strategy, design string) (*Scenario, error) {
-	f, err := Load("d.yaml", []byte(head+"    lock: {key: k, strategy: "+strategy+", ttl: 5s, "+design+"}\n"+clientsOK))
+func loadDesign(strategy, design string) (*scenario.Scenario, error) {
+	f, err := scenario.Load("d.yaml", []byte(scenario.Head+"    lock: {key: k, strategy: "+strategy+", ttl: 5s, "+design+"}\n"+scenario.ClientsOK))
 	if err != nil {
 		return nil, err
 	}
@@ -51,10 +55,10 @@ func loadDesign(strategy, design string) (*Scenario, error) {
 func TestLoaderAndCheckDesignAgree(t *testing.T) {
 	ys, _ := designs()
 	legal := 0
-	for _, st := range Strategies {
+	for _, st := range scenario.Strategies {
 		for _, y := range ys {
 			s, err := loadDesign(st, y)
-			l := Lock{Key: "k", Strategy: st}
+			l := scenario.Lock{Key: "k", Strategy: st}
 			if s != nil {
 				l = s.Lock
 			} else {
@@ -63,14 +67,14 @@ func TestLoaderAndCheckDesignAgree(t *testing.T) {
 				l.Fair = strings.Contains(y, "fair: true")
 				l.Fencing = strings.TrimSuffix(strings.SplitN(strings.SplitN(y, "fencing: ", 2)[1], ",", 2)[0], "}")
 				if strings.Contains(y, "watchdog") {
-					l.Watchdog = &Watchdog{Every: 1e9}
+					l.Watchdog = &scenario.Watchdog{Every: 1e9}
 				}
 			}
-			dErr := CheckDesign(st, l)
+			dErr := scenario.CheckDesign(st, l)
 			switch {
 			case (err == nil) != (dErr == nil):
 				t.Errorf("%s {%s}: loader says %v, CheckDesign says %v", st, y, err, dErr)
-			case err != nil && !strings.Contains(err.Error(), dErr.Error()) && !anyMsg(err, DesignProblems(st, l)):
+			case err != nil && !strings.Contains(err.Error(), dErr.Error()) && !anyMsg(err, scenario.DesignProblems(st, l)):
 				t.Errorf("%s {%s}: loader says %v, not the table's %v", st, y, err, dErr)
 			case err == nil:
 				legal++
@@ -86,7 +90,7 @@ func TestLoaderAndCheckDesignAgree(t *testing.T) {
 	}
 }
 
-func anyMsg(err error, ps []*DesignError) bool {
+func anyMsg(err error, ps []*scenario.DesignError) bool {
 	for _, p := range ps {
 		if strings.Contains(err.Error(), p.Msg) {
 			return true
@@ -101,17 +105,17 @@ func anyMsg(err error, ps []*DesignError) bool {
 func TestCompareDropsWhatTheLoaderRefuses(t *testing.T) {
 	ys, fields := designs()
 	for i, y := range ys {
-		for _, own := range Strategies {
+		for _, own := range scenario.Strategies {
 			s, err := loadDesign(own, y)
 			if err != nil {
 				continue
 			}
-			for _, st := range Strategies {
-				run, dropped, err := ForStrategy(s, st)
+			for _, st := range scenario.Strategies {
+				run, dropped, err := scenario.ForStrategy(s, st)
 				if err != nil {
 					t.Fatalf("%s {%s} under %s: %v", own, y, st, err)
 				}
-				if err := CheckDesign(st, run.Lock); err != nil || run.Validate() != nil {
+				if err := scenario.CheckDesign(st, run.Lock); err != nil || run.Validate() != nil {
 					t.Errorf("%s {%s} under %s runs an illegal design: %v %v", own, y, st, err, run.Validate())
 				}
 				var got []string
@@ -119,7 +123,7 @@ func TestCompareDropsWhatTheLoaderRefuses(t *testing.T) {
 					got = append(got, d.Field)
 				}
 				var want []string
-				for _, p := range DesignProblems(st, s.Lock) {
+				for _, p := range scenario.DesignProblems(st, s.Lock) {
 					want = append(want, strings.SplitN(p.Msg, " needs", 2)[0])
 				}
 				if !slices.Equal(got, want) {
@@ -131,7 +135,7 @@ func TestCompareDropsWhatTheLoaderRefuses(t *testing.T) {
 					}
 				}
 				// The world built for the column has the same design.
-				cfg := ModelConfig(s, Options{Strategy: st}).Lock
+				cfg := scenario.ModelConfig(s, scenario.Options{Strategy: st}).Lock
 				if cfg.Reentrant != run.Lock.Reentrant || cfg.Fair != run.Lock.Fair || cfg.Fencing != run.Lock.Fencing || (cfg.Watchdog == nil) != (run.Lock.Watchdog == nil) {
 					t.Errorf("%s {%s} under %s: the model gets %+v, the column says %+v", own, y, st, cfg, run.Lock)
 				}
@@ -143,8 +147,8 @@ func TestCompareDropsWhatTheLoaderRefuses(t *testing.T) {
 // compare -s reentrant-nested runs Redlock without reentrancy, and says so
 // in the table, in the column's notes and in JSON.
 func TestCompareStatesWhatItDropped(t *testing.T) {
-	s := loadOne(t, "../scenarios.yaml", "reentrant-nested")
-	cmp, err := Compare(s, DefaultCompare, Options{})
+	s := scenariotest.Scenario(t, "reentrant-nested")
+	cmp, err := runner.Compare(s, runner.DefaultCompare, scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +165,7 @@ func TestCompareStatesWhatItDropped(t *testing.T) {
 		}
 	}
 	// A comparison that drops nothing has no dropped row.
-	cmp, err = Compare(loadOne(t, "../scenarios.yaml", "failover-single-vs-redlock"), DefaultCompare, Options{})
+	cmp, err = runner.Compare(scenariotest.Scenario(t, "failover-single-vs-redlock"), runner.DefaultCompare, scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,10 +178,10 @@ func TestCompareStatesWhatItDropped(t *testing.T) {
 
 // A design illegal under every strategy is refused by Compare too.
 func TestCompareRefusesAConflictingDesign(t *testing.T) {
-	s := loadOne(t, "../scenarios.yaml", "reentrant-nested")
+	s := scenariotest.Scenario(t, "reentrant-nested")
 	c := *s
 	c.Lock.Fair = true
-	_, err := Compare(&c, DefaultCompare, Options{})
+	_, err := runner.Compare(&c, runner.DefaultCompare, scenario.Options{})
 	if err == nil || !strings.Contains(err.Error(), "lock.fair and lock.reentrant cannot be combined") {
 		t.Errorf("Compare = %v", err)
 	}

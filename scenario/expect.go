@@ -8,8 +8,23 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/model"
 	"gopkg.in/yaml.v3"
 )
+
+// ExpectResult is one expectation checked against the run.
+type ExpectResult struct {
+	Field string `json:"field"`
+	Want  string `json:"want"`
+	Got   string `json:"got"`
+	OK    bool   `json:"ok"`
+}
+
+// Result is e checked against the metrics m, as a report lists it.
+func (e Expectation) Result(m model.Metrics) ExpectResult {
+	got, _ := m.Get(e.Metric)
+	return ExpectResult{Field: e.Metric, Want: e.Raw, Got: formatMetric(e.Metric, got), OK: e.Check(got)}
+}
 
 // Comparison operators an expectation may use.
 var expectOps = []string{"==", ">=", "<=", ">", "<"}

@@ -1,8 +1,10 @@
-package scenario
+package scenario_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/lockstep-sim/lockstep/scenario"
 )
 
 // explainYAML holds one run per cause of a first violation, each built so
@@ -191,7 +193,7 @@ scenarios:
 // TTL was set: the expiry is absolute), expired early on the master by its
 // clock, lost in the master's restart, or simply run out (a GC pause).
 func TestExplanationNamesTheCause(t *testing.T) {
-	f, err := Load("explain.yaml", []byte(explainYAML))
+	f, err := scenario.Load("explain.yaml", []byte(explainYAML))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +221,7 @@ func TestExplanationNamesTheCause(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := newRunnerT(t, s, Options{})
+		r := newRunnerT(t, s, scenario.Options{})
 		got := r.Run().FirstViolation
 		r.Close()
 		if got == "" {
@@ -244,7 +246,7 @@ func TestExplanationNamesTheCause(t *testing.T) {
 // the books of that node then hold B's grant, not A's, and the explanation
 // must still say how A's lease ended (it used to say nothing).
 func TestLaterViolationsNameTheCauseToo(t *testing.T) {
-	f, err := Load("unheld.yaml", []byte(unheldYAML))
+	f, err := scenario.Load("unheld.yaml", []byte(unheldYAML))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +254,7 @@ func TestLaterViolationsNameTheCauseToo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := newRunnerT(t, s, Options{})
+	r := newRunnerT(t, s, scenario.Options{})
 	defer r.Close()
 	r.Run()
 	var got []string

@@ -24,7 +24,7 @@ import (
 // (the file becomes a regression test of the run); otherwise s's own
 // expectations are kept. When o changes anything the scenario is renamed
 // NAME-live and its title says how many faults were injected.
-func Export(s *Scenario, o Options, outcome *Report) ([]byte, error) {
+func Export(s *Scenario, o Options, outcome *model.Metrics) ([]byte, error) {
 	out := *s
 	out.Faults = slices.Concat(s.Faults, o.ExtraFaults)
 	out.FaultPos = nil
@@ -70,15 +70,14 @@ func Export(s *Scenario, o Options, outcome *Report) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// outcomeExpect states a report's measurements as expectations.
-func outcomeExpect(rep *Report) []Expectation {
-	m := rep.Metrics
+// outcomeExpect states a run's measurements as expectations.
+func outcomeExpect(m *model.Metrics) []Expectation {
 	var out []Expectation
 	for _, mt := range model.MetricTable() {
 		if !mt.Outcome {
 			continue
 		}
-		name, v := mt.Name, mt.Of(m)
+		name, v := mt.Name, mt.Of(*m)
 		x := Expectation{Metric: name, Op: "==", Value: v, Bool: isBoolMetric(name)}
 		x.Raw = strconv.FormatInt(v, 10)
 		if x.Bool {

@@ -1,40 +1,43 @@
-package scenario
+package scenario_test
 
 import (
 	"testing"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // Every bundled scenario, exported with an injected fault, loads back and
 // replays to the same trace and metrics; its written expectations hold.
 func TestExportRoundTrip(t *testing.T) {
-	f, err := LoadFile("../scenarios.yaml")
+	f, err := scenario.LoadFile("../scenarios.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range f.Scenarios {
 		t.Run(s.Name, func(t *testing.T) {
-			o := Options{ExtraFaults: []faults.Fault{
+			o := scenario.Options{ExtraFaults: []faults.Fault{
 				{At: s.Duration / 7, Kind: faults.ClockJump, Target: "redis-1", By: 3*time.Second + 1},
 				{At: s.Duration / 5, Kind: faults.Pause, Target: s.Clients[0].Name, For: 1500 * time.Millisecond},
 			}}
-			live, err := NewRunner(s, o, false)
+			live, err := runner.New(s, o, false)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer live.Close()
 			want := live.Run()
-			data, err := Export(s, o, want)
+			data, err := scenario.Export(s, o, &want.Metrics)
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, err := Load("exported.yaml", data)
+			back, err := scenario.Load("exported.yaml", data)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, data)
 			}
-			r, err := NewRunner(back.Scenarios[0], Options{}, false)
+			r, err := runner.New(back.Scenarios[0], scenario.Options{}, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,12 +58,12 @@ func TestExportRoundTrip(t *testing.T) {
 
 // Without options the export keeps the scenario's name and expectations.
 func TestExportUnchanged(t *testing.T) {
-	s := bundledScenario(t, "gc-pause-wrong-delete")
-	data, err := Export(s, Options{}, nil)
+	s := scenariotest.Scenario(t, "gc-pause-wrong-delete")
+	data, err := scenario.Export(s, scenario.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := Load("x.yaml", data)
+	back, err := scenario.Load("x.yaml", data)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, data)
 	}

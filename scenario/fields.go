@@ -104,6 +104,10 @@ const (
 	keyCluster  = "cluster"
 )
 
+// KeyNodes is redis.nodes' key: scenario/run's comparison names its
+// node-count row with it.
+const KeyNodes = keyNodes
+
 // The keys of the client profiles and the Redlock-family knobs
 // (profiles.go, docs/scenario-format.md "Client profiles").
 const (

@@ -1,10 +1,14 @@
-package scenario
+package scenario_test
 
 import (
 	"os"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // glossaryTerm is one row of docs/glossary.md's checked table: the English
@@ -56,7 +60,7 @@ func TestBundledTranslations(t *testing.T) {
 	// Scenario names (partitioned-holder-watchdog) are not prose.
 	names := regexp.MustCompile(`\b[a-z0-9]+(-[a-z0-9]+)+\b`)
 	cite := regexp.MustCompile(`(?i)seed 00\d|\.\./shared|shared/seeds`)
-	for _, s := range loadBundled(t).Scenarios {
+	for _, s := range scenariotest.File(t).Scenarios {
 		zh := s.I18n
 		if zh == nil || zh.Zh == nil || zh.Zh.Title == "" || zh.Zh.Story == "" {
 			t.Errorf("%s: no zh title and story", s.Name)
@@ -87,12 +91,12 @@ func TestBundledTranslations(t *testing.T) {
 // The translations never reach a run: a scenario with and without its
 // i18n block gives the same trace hash.
 func TestTranslationsDoNotChangeTheRun(t *testing.T) {
-	for _, s := range loadBundled(t).Scenarios[:3] {
+	for _, s := range scenariotest.File(t).Scenarios[:3] {
 		plain := *s
 		plain.I18n = nil
 		var hashes []string
-		for _, x := range []*Scenario{s, &plain} {
-			r, err := NewRunner(x, Options{}, false)
+		for _, x := range []*scenario.Scenario{s, &plain} {
+			r, err := runner.New(x, scenario.Options{}, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,7 +133,7 @@ func TestSourcesDoc(t *testing.T) {
 		{"Is Redlock safe?", `antirez, "Is Redlock safe?" (2016)`},
 		{"redis.io", `redis.io, "Distributed Locks with Redis"`},
 	}
-	for _, s := range loadBundled(t).Scenarios {
+	for _, s := range scenariotest.File(t).Scenarios {
 		for _, src := range sources {
 			body, ok := sections[src.heading]
 			if !ok {

@@ -1,4 +1,4 @@
-package scenario
+package scenario_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,9 @@ import (
 
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/model/judge"
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // The judge reads a history, not the world: gc-pause-wrong-delete's
@@ -14,8 +17,8 @@ import (
 // fresh judge that was never attached to a world, give that scenario's
 // metrics and first violation, as its transcript has them.
 func TestJudgeReadsRecordedHistory(t *testing.T) {
-	s := bundledScenario(t, "gc-pause-wrong-delete")
-	r, err := NewRunner(s, Options{}, false)
+	s := scenariotest.Scenario(t, "gc-pause-wrong-delete")
+	r, err := runner.New(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

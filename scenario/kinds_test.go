@@ -1,4 +1,4 @@
-package scenario
+package scenario_test
 
 import (
 	"bytes"
@@ -12,12 +12,15 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // Faults of every kind, drawn as explore draws them, survive export and
 // load unchanged: the loader and the exporter read the same field table.
 func TestEveryKindRoundTrips(t *testing.T) {
-	s := bundledScenario(t, "failover-before-replication")
+	s := scenariotest.Scenario(t, "failover-before-replication")
 	var clients []string
 	for _, c := range s.Clients {
 		clients = append(clients, c.Name)
@@ -32,11 +35,11 @@ func TestEveryKindRoundTrips(t *testing.T) {
 			extra = append(extra, f)
 		}
 	}
-	data, err := Export(s, Options{ExtraFaults: extra}, nil)
+	data, err := scenario.Export(s, scenario.Options{ExtraFaults: extra}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := Load("every-kind.yaml", data)
+	back, err := scenario.Load("every-kind.yaml", data)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, data)
 	}
@@ -70,7 +73,7 @@ func TestDocsNameEveryKindAndMetric(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range MetricNames {
+	for _, name := range scenario.MetricNames {
 		if !strings.Contains(text, "`"+name+"`") {
 			t.Errorf("docs/scenario-format.md does not explain metric %s", name)
 		}
@@ -80,8 +83,8 @@ func TestDocsNameEveryKindAndMetric(t *testing.T) {
 // The JSON report names every metric of the table, in its order, right
 // after seed; and Get reads each back.
 func TestReportJSONFollowsTheMetricTable(t *testing.T) {
-	s := bundledScenario(t, "gc-pause-wrong-delete")
-	r, err := NewRunner(s, Options{}, false)
+	s := scenariotest.Scenario(t, "gc-pause-wrong-delete")
+	r, err := runner.New(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,8 +111,8 @@ func TestReportJSONFollowsTheMetricTable(t *testing.T) {
 			at = i + 1
 		}
 	}
-	if at < 0 || at+len(MetricNames) > len(keys) || !reflect.DeepEqual(keys[at:at+len(MetricNames)], MetricNames) {
-		t.Fatalf("keys %v: want the metrics %v after seed", keys, MetricNames)
+	if at < 0 || at+len(scenario.MetricNames) > len(keys) || !reflect.DeepEqual(keys[at:at+len(scenario.MetricNames)], scenario.MetricNames) {
+		t.Fatalf("keys %v: want the metrics %v after seed", keys, scenario.MetricNames)
 	}
 	var obj map[string]any
 	if err := json.Unmarshal(js, &obj); err != nil {

@@ -1,4 +1,4 @@
-package scenario
+package scenario_test
 
 import (
 	"reflect"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -17,16 +19,16 @@ import (
 
 // knobRun loads one scenario from yaml (after replacing old by new) and
 // runs it to the end.
-func knobRun(t *testing.T, yaml, old, new string) (*Report, []sim.Event) {
+func knobRun(t *testing.T, yaml, old, new string) (*runner.Report, []sim.Event) {
 	t.Helper()
 	if old != "" && !strings.Contains(yaml, old) {
 		t.Fatalf("the edit %q is not in the file", old)
 	}
-	f, err := Load("knobs.yaml", []byte(strings.Replace(yaml, old, new, 1)))
+	f, err := scenario.Load("knobs.yaml", []byte(strings.Replace(yaml, old, new, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewRunner(f.Scenarios[0], Options{}, true)
+	r, err := runner.New(f.Scenarios[0], scenario.Options{}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,30 +355,30 @@ scenarios:
 
 // Every knob survives an export and a load, and reaches the model.
 func TestKnobsRoundTrip(t *testing.T) {
-	f, err := Load("knobs.yaml", []byte(allKnobsYAML))
+	f, err := scenario.Load("knobs.yaml", []byte(allKnobsYAML))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := f.Scenarios[0]
-	out, err := Export(s, Options{}, nil)
+	out, err := scenario.Export(s, scenario.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := Load("exported.yaml", out)
+	back, err := scenario.Load("exported.yaml", out)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	if got := back.Scenarios[0].Lock; !reflect.DeepEqual(got, s.Lock) {
 		t.Fatalf("lost in export:\n got %+v\nwant %+v\n%s", got, s.Lock, out)
 	}
-	k := ModelConfig(s, Options{}).Lock
+	k := scenario.ModelConfig(s, scenario.Options{}).Lock
 	want := model.ClientKnobs{Wait: 3 * time.Second, DriverRetries: 4, DriverSkipsLock: true,
 		FairTimeout: 700 * time.Millisecond, CheckBeforeWrite: true, Notify: model.NotifyPubSub}
 	if k.Knobs != want || !k.Watchdog.RetryOnFailure {
 		t.Errorf("model knobs %+v (watchdog %+v), want %+v and RetryOnFailure", k.Knobs, *k.Watchdog, want)
 	}
 	// lock_commands defaults to true: the driver resends every command.
-	f, err = Load("knobs.yaml", []byte(strings.Replace(allKnobsYAML, ", lock_commands: false", "", 1)))
+	f, err = scenario.Load("knobs.yaml", []byte(strings.Replace(allKnobsYAML, ", lock_commands: false", "", 1)))
 	if err != nil || !f.Scenarios[0].Lock.Driver.LockCommands {
 		t.Errorf("driver without lock_commands: %v, %+v", err, f.Scenarios[0].Lock.Driver)
 	}
@@ -398,20 +400,20 @@ func TestKnobErrors(t *testing.T) {
 		if !strings.Contains(allKnobsYAML, c.old) {
 			t.Fatalf("edit %q not in the file", c.old)
 		}
-		_, err := Load("knobs.yaml", []byte(strings.Replace(allKnobsYAML, c.old, c.new, 1)))
-		checkError(t, c.phrase, err, "knobs.yaml:"+c.pos+": ", c.phrase)
+		_, err := scenario.Load("knobs.yaml", []byte(strings.Replace(allKnobsYAML, c.old, c.new, 1)))
+		scenario.CheckError(t, c.phrase, err, "knobs.yaml:"+c.pos+": ", c.phrase)
 	}
 	// Two that need a smaller file: without notify: pubsub lock.wait needs
 	// lock.retry; notify: pubsub needs the check-and-delete release.
-	_, err := Load("knobs.yaml", []byte(strings.Replace(waitYAML, "      retry: {attempts: 1000, delay: 100ms}\n", "", 1)))
-	checkError(t, "wait without retry", err, "knobs.yaml:9:13: ", "lock.wait bounds the retries of lock.retry")
-	_, err = Load("knobs.yaml", []byte(strings.Replace(notifyYAML, "strategy: lua-release", "strategy: set-del", 1)))
-	checkError(t, "notify under set-del", err, "knobs.yaml:9:15: ",
+	_, err := scenario.Load("knobs.yaml", []byte(strings.Replace(waitYAML, "      retry: {attempts: 1000, delay: 100ms}\n", "", 1)))
+	scenario.CheckError(t, "wait without retry", err, "knobs.yaml:9:13: ", "lock.wait bounds the retries of lock.retry")
+	_, err = scenario.Load("knobs.yaml", []byte(strings.Replace(notifyYAML, "strategy: lua-release", "strategy: set-del", 1)))
+	scenario.CheckError(t, "notify under set-del", err, "knobs.yaml:9:15: ",
 		"lock.notify: pubsub needs strategy lua-release; strategy set-del stores no owner to publish the release of")
-	_, err = Load("knobs.yaml", []byte(strings.Replace(fencedLockYAML, "      fencing: token\n", "      fencing: token\n      regrant: true\n", 1)))
-	checkError(t, "regrant with a variant", err, "knobs.yaml:11:16: ", "lock.regrant is a variant of the plain SET NX acquire")
-	_, err = Load("knobs.yaml", []byte(strings.Replace(waitYAML, "strategy: lua-release", "strategy: setnx-del\n      regrant: true", 1)))
-	checkError(t, "regrant under setnx-del", err, "knobs.yaml:8:16: ", "lock.regrant needs strategy set-del or lua-release")
+	_, err = scenario.Load("knobs.yaml", []byte(strings.Replace(fencedLockYAML, "      fencing: token\n", "      fencing: token\n      regrant: true\n", 1)))
+	scenario.CheckError(t, "regrant with a variant", err, "knobs.yaml:11:16: ", "lock.regrant is a variant of the plain SET NX acquire")
+	_, err = scenario.Load("knobs.yaml", []byte(strings.Replace(waitYAML, "strategy: lua-release", "strategy: setnx-del\n      regrant: true", 1)))
+	scenario.CheckError(t, "regrant under setnx-del", err, "knobs.yaml:8:16: ", "lock.regrant needs strategy set-del or lua-release")
 }
 
 const notifyYAML = `version: 1
@@ -533,13 +535,13 @@ func TestDriverLockCommands(t *testing.T) {
 // (TestDriverResendOfSetNX).
 func TestRegrantMakesTheResendHarmless(t *testing.T) {
 	regrant := strings.Replace(resendYAML, "      timeout: 1s\n", "      timeout: 1s\n      regrant: true\n", 1)
-	f, err := Load("regrant.yaml", []byte(regrant))
+	f, err := scenario.Load("regrant.yaml", []byte(regrant))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := Export(f.Scenarios[0], Options{}, nil)
-	if back, lerr := Load("exported.yaml", out); err != nil || lerr != nil || !back.Scenarios[0].Lock.Regrant ||
-		!ModelConfig(back.Scenarios[0], Options{}).Lock.Knobs.Regrant {
+	out, err := scenario.Export(f.Scenarios[0], scenario.Options{}, nil)
+	if back, lerr := scenario.Load("exported.yaml", out); err != nil || lerr != nil || !back.Scenarios[0].Lock.Regrant ||
+		!scenario.ModelConfig(back.Scenarios[0], scenario.Options{}).Lock.Knobs.Regrant {
 		t.Fatalf("lock.regrant lost in export or on the way to the model: %v %v\n%s", err, lerr, out)
 	}
 	rep, evs := knobRun(t, regrant, "", "")

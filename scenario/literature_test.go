@@ -1,10 +1,14 @@
-package scenario
+package scenario_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 	"text/tabwriter"
+
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // TestLiteratureTable runs every bundled scenario (the seeds' stories and
@@ -12,13 +16,13 @@ import (
 // block. With -v it prints them as one table: scenario, strategy, expected,
 // got, ok.
 func TestLiteratureTable(t *testing.T) {
-	f := loadBundled(t)
+	f := scenariotest.File(t)
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SCENARIO\tSTRATEGY\tEXPECTED\tGOT\tOK")
 	failed := 0
 	for _, s := range f.Scenarios {
-		r, err := NewRunner(s, Options{}, false)
+		r, err := runner.New(s, scenario.Options{}, false)
 		if err != nil {
 			t.Fatalf("%s: %v", s.Name, err)
 		}

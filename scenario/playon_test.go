@@ -1,10 +1,12 @@
-package scenario
+package scenario_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 // playOnYAML holds two runs whose outcome is decided after every client is
@@ -57,19 +59,19 @@ scenarios:
 
 // playOn runs scenario name of playOnYAML and returns its report, with the
 // metrics as they stood when the last client finished.
-func playOn(t *testing.T, name string) (atDone model.Metrics, final *Report) {
+func playOn(t *testing.T, name string) (atDone model.Metrics, final *runner.Report) {
 	t.Helper()
-	f, err := Load("playon.yaml", []byte(playOnYAML))
+	f, err := scenario.Load("playon.yaml", []byte(playOnYAML))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s *Scenario
+	var s *scenario.Scenario
 	for _, x := range f.Scenarios {
 		if x.Name == name {
 			s = x
 		}
 	}
-	r := newRunnerT(t, s, Options{})
+	r := newRunnerT(t, s, scenario.Options{})
 	defer r.Close()
 	for !r.World().Done() && r.Step() {
 	}
@@ -131,11 +133,11 @@ scenarios:
 `
 	steps := map[string]int64{}
 	for _, d := range []string{"30s", "24h"} {
-		f, err := Load("idle.yaml", []byte(strings.Replace(doc, "duration: 30s", "duration: "+d, 1)))
+		f, err := scenario.Load("idle.yaml", []byte(strings.Replace(doc, "duration: 30s", "duration: "+d, 1)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := newRunnerT(t, f.Scenarios[0], Options{})
+		r := newRunnerT(t, f.Scenarios[0], scenario.Options{})
 		rep := r.Run()
 		r.Close()
 		if rep.BudgetExhausted {

@@ -1,4 +1,4 @@
-package scenario
+package scenario_test
 
 import (
 	"fmt"
@@ -10,6 +10,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lockstep-sim/lockstep/model/redlock"
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -29,9 +31,9 @@ scenarios:
 `, client, extra, rest)
 }
 
-func loadProfiled(t *testing.T, src string) *Scenario {
+func loadProfiled(t *testing.T, src string) *scenario.Scenario {
 	t.Helper()
-	f, err := Load("p.yaml", []byte(src))
+	f, err := scenario.Load("p.yaml", []byte(src))
 	if err != nil {
 		t.Fatalf("load: %v\n%s", err, src)
 	}
@@ -39,9 +41,9 @@ func loadProfiled(t *testing.T, src string) *Scenario {
 }
 
 // runTrace runs s and returns its trace events.
-func runTrace(t *testing.T, s *Scenario) ([]sim.Event, *ranRun) {
+func runTrace(t *testing.T, s *scenario.Scenario) ([]sim.Event, *ranRun) {
 	t.Helper()
-	r, err := NewRunner(s, Options{}, false)
+	r, err := runner.New(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,8 +57,8 @@ func runTrace(t *testing.T, s *Scenario) ([]sim.Event, *ranRun) {
 // ranRun is a runner after its run, the run's report and (under Redlock)
 // its attempts.
 type ranRun struct {
-	*Runner
-	rep      *Report
+	*runner.Runner
+	rep      *runner.Report
 	attempts *redlock.AttemptLog
 }
 
@@ -83,7 +85,7 @@ func firstEvent(evs []sim.Event, proc, kind string) (sim.Event, bool) {
 // Every row parses into a lock the format accepts, cites its source and
 // names its library.
 func TestProfilesTable(t *testing.T) {
-	for _, pr := range Profiles {
+	for _, pr := range scenario.Profiles {
 		if pr.Library == "" || pr.Doc == "" || len(pr.Sources) == 0 {
 			t.Errorf("%s: library, doc and sources are required", pr.Name)
 		}
@@ -297,10 +299,10 @@ func TestProfileOverridesAndExport(t *testing.T) {
       redlock: {drift_slack: true, elapsed: wall}`, "    clients:\n      - {name: A, work: 1s}"))
 	l := s.Lock
 	if l.TTL != 3*time.Second || l.Retry.Attempts != 5 || l.Retry.Delay != 250*time.Millisecond ||
-		l.Redlock.NoDriftSlack || l.Redlock.Elapsed != ElapsedWall || l.Redlock.Deadline != "none" || !l.Redlock.Parallel {
+		l.Redlock.NoDriftSlack || l.Redlock.Elapsed != scenario.ElapsedWall || l.Redlock.Deadline != "none" || !l.Redlock.Parallel {
 		t.Fatalf("resolved %+v retry %+v", l, l.Retry)
 	}
-	out, err := Export(s, Options{}, nil)
+	out, err := scenario.Export(s, scenario.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,7 +324,7 @@ func TestProfileErrors(t *testing.T) {
 		{"redsync", "      redlock: {timeout_factor: 2}", "p.yaml:8:33: redlock.timeout_factor must be more than 0 and at most 1"},
 		{"redsync", "      redlock: {decide: majority}", `p.yaml:8:25: unknown redlock.decide "majority" (allowed: all, first-quorum)`},
 	} {
-		_, err := Load("p.yaml", []byte(profileScenario(c.client, c.extra, clients)))
+		_, err := scenario.Load("p.yaml", []byte(profileScenario(c.client, c.extra, clients)))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s %q:\n got %v\nwant %s", c.client, c.extra, err, c.want)
 		}
@@ -339,7 +341,7 @@ scenarios:
     clients:
       - {name: A, work: 1s}
 `)
-	cmp, err := Compare(s, []string{"redsync", "redisson", "lua-release"}, Options{})
+	cmp, err := runner.Compare(s, []string{"redsync", "redisson", "lua-release"}, scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +351,7 @@ scenarios:
 			t.Errorf("column %d: %s on %d nodes, want %s", i, got, col.Nodes, want[i])
 		}
 	}
-	if err := CheckStrategies([]string{"redsync", "jedis"}); err == nil || !strings.Contains(err.Error(), "profiles") {
+	if err := runner.CheckStrategies([]string{"redsync", "jedis"}); err == nil || !strings.Contains(err.Error(), "profiles") {
 		t.Errorf("an unknown name should list the profiles too: %v", err)
 	}
 }
@@ -464,7 +466,7 @@ func TestReportsNameTheClient(t *testing.T) {
 	if js, _ := r.rep.MarshalJSON(); strings.Contains(string(js), `"client"`) {
 		t.Errorf("a run without a profile has a client key: %s", js)
 	}
-	if got := StrategyLabel("redlock", "redsync"); got != "redlock (redsync)" {
+	if got := scenario.StrategyLabel("redlock", "redsync"); got != "redlock (redsync)" {
 		t.Errorf("StrategyLabel = %q", got)
 	}
 }
@@ -480,8 +482,8 @@ scenarios:
     clients:
       - {name: A, work: 1s}
 `)
-	o := Options{Strategy: "redsync"}
-	r, err := NewRunner(s, o, false)
+	o := scenario.Options{Strategy: "redsync"}
+	r, err := runner.New(s, o, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -490,12 +492,12 @@ scenarios:
 	if rep.Client != "redsync" || rep.Strategy != "redlock" || len(r.World().Shards) != 5 {
 		t.Errorf("report client %q strategy %q on %d masters", rep.Client, rep.Strategy, len(r.World().Shards))
 	}
-	out, err := Export(s, o, nil)
+	out, err := scenario.Export(s, o, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	back := loadProfiled(t, string(out))
-	r2, err := NewRunner(back, Options{}, false)
+	r2, err := runner.New(back, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -516,7 +518,7 @@ func TestProfileRedissonFencedAndFair(t *testing.T) {
 			t.Errorf("%q: %+v", extra, s.Lock)
 		}
 	}
-	_, err := Load("p.yaml", []byte(profileScenario("redisson", "      fair: true\n      reentrant: true", clients)))
+	_, err := scenario.Load("p.yaml", []byte(profileScenario("redisson", "      fair: true\n      reentrant: true", clients)))
 	if err == nil || !strings.Contains(err.Error(), "cannot be combined") {
 		t.Errorf("fair and reentrant written together: %v", err)
 	}
@@ -547,7 +549,7 @@ func TestProfileNodeRedlockAbortSignal(t *testing.T) {
 			t.Errorf("abort_work %v: aborted %v, lost_updates %d, safe %v; want %v, %d, unsafe", c.abort, aborted, r.rep.LostUpdates, r.rep.Safe, c.abort, c.lost)
 		}
 	}
-	_, err := Load("p.yaml", []byte(profileScenario("redisson", "      watchdog: {every: 1s, abort_work: true}", "    clients:\n      - {name: A, work: 1s}")))
+	_, err := scenario.Load("p.yaml", []byte(profileScenario("redisson", "      watchdog: {every: 1s, abort_work: true}", "    clients:\n      - {name: A, work: 1s}")))
 	if err == nil || !strings.Contains(err.Error(), "lock.watchdog.abort_work needs strategy redlock") {
 		t.Errorf("abort_work under lua-release: %v", err)
 	}
@@ -653,7 +655,7 @@ func TestShedLockErrors(t *testing.T) {
 		{"shedlock", "      ttl: 5s\n      strategy: redlock", `p.yaml:9:17: lock.client: shedlock runs strategy set-del, not "redlock"`},
 		{"shedlock", "      ttl: 5s\n      hold_at_least: -1s", "p.yaml:9:22: lock.hold_at_least must be between 0s and 24h"},
 	} {
-		_, err := Load("p.yaml", []byte(profileScenario(c.client, c.extra, clients)))
+		_, err := scenario.Load("p.yaml", []byte(profileScenario(c.client, c.extra, clients)))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s %q:\n got %v\nwant %s", c.client, c.extra, err, c.want)
 		}
@@ -665,7 +667,7 @@ func TestShedLockErrors(t *testing.T) {
 		{"strategy: setnx-expire", "p.yaml:5:"},
 		{"strategy: lua-release, reentrant: true", "p.yaml:5:"},
 	} {
-		_, err := Load("p.yaml", []byte(plain(c.lock)))
+		_, err := scenario.Load("p.yaml", []byte(plain(c.lock)))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) || !strings.Contains(err.Error(), "hold_at_least") {
 			t.Errorf("%s: got %v, want a %s... error naming hold_at_least", c.lock, err, c.want)
 		}
@@ -675,8 +677,8 @@ func TestShedLockErrors(t *testing.T) {
 // TestProfileRowsParse: every row's lock block is YAML (rows parse on
 // first use, so a broken row would otherwise only panic when named).
 func TestProfileRowsParse(t *testing.T) {
-	for _, pr := range Profiles {
-		if n := pr.parsed(); n == nil || n.Kind != yaml.MappingNode {
+	for _, pr := range scenario.Profiles {
+		if n := pr.Parsed(); n == nil || n.Kind != yaml.MappingNode {
 			t.Errorf("profile %s: the lock block is not a mapping", pr.Name)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/model"
 )
 
@@ -323,15 +322,6 @@ func ProfileLock(name string, l Lock) (Lock, []Dropped, error) {
 	return out, dropped, nil
 }
 
-// clientText is how the reports name a profile after the strategy:
-// " (client redsync)", "" for none.
-func clientText(l i18n.Lang, client string) string {
-	if client == "" {
-		return ""
-	}
-	return l.Sprintf(" (client %s)", client)
-}
-
 // StrategyLabel is how lists and headers name a design: the strategy, and
 // the profile after it when there is one ("redlock (redsync)").
 func StrategyLabel(strategy, client string) string {
@@ -339,25 +329,4 @@ func StrategyLabel(strategy, client string) string {
 		return strategy
 	}
 	return strategy + " (" + client + ")"
-}
-
-// Name is how a comparison names its column: the profile it was asked
-// for, or the strategy.
-func (c *Column) Name() string {
-	if c.Client != "" {
-		return c.Client
-	}
-	return c.Strategy
-}
-
-// runClient is the profile a run of s under o uses: a profile named as
-// o's strategy, none under another plain strategy, else s's own.
-func runClient(s *Scenario, o Options) string {
-	switch {
-	case IsProfile(o.Strategy):
-		return o.Strategy
-	case o.Strategy != "" && o.Strategy != s.Lock.Strategy:
-		return ""
-	}
-	return s.Lock.Client
 }

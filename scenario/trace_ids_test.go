@@ -1,4 +1,4 @@
-package scenario
+package scenario_test
 
 import (
 	"fmt"
@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/lockstep-sim/lockstep/model/tracemsg"
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -16,8 +19,8 @@ import (
 // trace events, text, id and arguments included.
 func bundledEvents(t *testing.T, fn func(scenario string, e sim.Event)) {
 	t.Helper()
-	for _, s := range loadBundled(t).Scenarios {
-		r, err := NewRunner(s, Options{}, false)
+	for _, s := range scenariotest.File(t).Scenarios {
+		r, err := runner.New(s, scenario.Options{}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package scenario
+package scenario_test
 
 import (
 	"fmt"
@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/lockstep-sim/lockstep/model/tracemsg"
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -64,14 +67,14 @@ func hasArg(args []sim.Arg, key string) bool {
 // left over.
 func TestFirstViolationInZH(t *testing.T) {
 	n, stuck := 0, 0
-	for _, s := range loadBundled(t).Scenarios {
-		r, err := NewRunner(s, Options{}, false)
+	for _, s := range scenariotest.File(t).Scenarios {
+		r, err := runner.New(s, scenario.Options{}, false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		r.Run()
-		en, zh := r.w.Chk.FirstViolation(), r.w.Chk.FirstViolationIn("zh")
-		stuckEN, stuckZH := r.w.Chk.StuckReason(), r.w.Chk.StuckReasonIn("zh")
+		en, zh := r.World().Chk.FirstViolation(), r.World().Chk.FirstViolationIn("zh")
+		stuckEN, stuckZH := r.World().Chk.StuckReason(), r.World().Chk.StuckReasonIn("zh")
 		r.Close()
 		if stuckEN != "" {
 			stuck++
@@ -83,7 +86,7 @@ func TestFirstViolationInZH(t *testing.T) {
 			continue
 		}
 		n++
-		if got := r.w.Chk.FirstViolationIn("en"); got != en {
+		if got := r.World().Chk.FirstViolationIn("en"); got != en {
 			t.Errorf("%s: FirstViolationIn(en)\n  %q\nFirstViolation\n  %q", s.Name, got, en)
 		}
 		if zh == en || zhPlaceholderRE.MatchString(zh) || !strings.Contains(zh, "以为") {

@@ -1,8 +1,7 @@
-package scenario
+package scenario_test
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +11,9 @@ import (
 
 	"github.com/lockstep-sim/lockstep/internal/safefile"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -28,29 +30,6 @@ const transcriptUpdate = "go test ./scenario -run TestTranscripts -update"
 // (a few MB in all) while every short scenario is pinned line by line.
 const transcriptMaxLines = 200_000
 
-// The views package's golden tests define -update through
-// charmbracelet/x/exp/golden; a test binary that links both must not define
-// it twice, so it is defined here only if nobody did, and read by name.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files and testdata/transcripts from the current code")
-	}
-}
-
-// updating reports whether -update was given.
-func updating() bool {
-	f := flag.Lookup("update")
-	if f == nil {
-		return false
-	}
-	g, ok := f.Value.(flag.Getter)
-	if !ok {
-		return false
-	}
-	v, _ := g.Get().(bool)
-	return v
-}
-
 // transcriptName is what a scenario name may be to name a file.
 var transcriptName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
@@ -62,7 +41,7 @@ var transcriptName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 // TestTranscripts -update` and commit the new transcripts on their own,
 // saying why they changed.
 func TestTranscripts(t *testing.T) {
-	f := loadBundled(t)
+	f := scenariotest.File(t)
 	want := map[string]bool{}
 	for _, s := range f.Scenarios {
 		if !transcriptName.MatchString(s.Name) {
@@ -72,7 +51,7 @@ func TestTranscripts(t *testing.T) {
 		t.Run(s.Name, func(t *testing.T) {
 			got := transcript(t, s)
 			path := filepath.Join(transcriptDir, s.Name+".txt")
-			if updating() {
+			if scenario.Updating() {
 				if err := safefile.WriteFile(path, got, true); err != nil {
 					t.Fatal(err)
 				}
@@ -82,7 +61,7 @@ func TestTranscripts(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n(to create it: %s)", err, transcriptUpdate)
 			}
-			if d := firstDiff(old, got); d != "" {
+			if d := scenario.FirstDiff(old, got); d != "" {
 				t.Errorf("%s differs from this run:\n%s\nIf the change is intended: %s", path, d, transcriptUpdate)
 			}
 		})
@@ -102,7 +81,7 @@ func checkStaleTranscripts(t *testing.T, want map[string]bool) {
 			continue
 		}
 		path := filepath.Join(transcriptDir, e.Name())
-		if !updating() {
+		if !scenario.Updating() {
 			t.Errorf("%s belongs to no bundled scenario (remove it: %s)", path, transcriptUpdate)
 		} else if err := os.Remove(path); err != nil {
 			t.Error(err)
@@ -111,9 +90,9 @@ func checkStaleTranscripts(t *testing.T, want map[string]bool) {
 }
 
 // transcript runs s and renders its trace and report.
-func transcript(t *testing.T, s *Scenario) []byte {
+func transcript(t *testing.T, s *scenario.Scenario) []byte {
 	t.Helper()
-	r, err := NewRunner(s, Options{}, true)
+	r, err := runner.New(s, scenario.Options{}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +105,7 @@ func transcript(t *testing.T, s *Scenario) []byte {
 
 // writeTranscript writes the header, the trace in aligned columns (time,
 // process, event kind, message) and the report with its trace hash.
-func writeTranscript(b *bytes.Buffer, rep *Report, events []sim.Event) {
+func writeTranscript(b *bytes.Buffer, rep *runner.Report, events []sim.Event) {
 	fmt.Fprintf(b, "# lockstep transcript: scenario %s, seed %d, from scenarios.yaml\n", rep.Scenario, rep.Seed)
 	fmt.Fprintf(b, "# The trace (time, process, event, message), then the report of `lockstep run -s %s`.\n", rep.Scenario)
 	fmt.Fprintf(b, "# Regenerate after an intended change: %s\n", transcriptUpdate)
@@ -162,84 +141,5 @@ func writeTrace(b *bytes.Buffer, events []sim.Event) {
 		line := fmt.Sprintf("%*s  %-*s  %-*s  %s", wAt, r.at, wProc, r.proc, wKind, r.kind, r.msg)
 		b.WriteString(strings.TrimRight(line, " "))
 		b.WriteByte('\n')
-	}
-}
-
-// diffContext is how many lines firstDiff shows around the first difference.
-const diffContext = 3
-
-// firstDiff describes where got first departs from want: the line number,
-// a few lines of context, and the differing lines of each; "" if equal.
-func firstDiff(want, got []byte) string {
-	if bytes.Equal(want, got) {
-		return ""
-	}
-	w, g := lines(want), lines(got)
-	i := 0
-	for i < len(w) && i < len(g) && w[i] == g[i] {
-		i++
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "first difference at line %d (- the file, %d lines; + this run, %d lines):\n", i+1, len(w), len(g))
-	for j := max(0, i-diffContext); j < i; j++ {
-		fmt.Fprintf(&b, "  %6d   %s", j+1, ensureNL(w[j]))
-	}
-	show := func(mark string, lines []string) {
-		end := min(len(lines), i+diffContext)
-		if i >= len(lines) {
-			fmt.Fprintf(&b, "  %s      (end of text)\n", mark)
-		}
-		for j := i; j < end; j++ {
-			fmt.Fprintf(&b, "  %s%6d  %s", mark, j+1, ensureNL(lines[j]))
-		}
-	}
-	show("-", w)
-	show("+", g)
-	return b.String()
-}
-
-// lines splits text after each newline.
-func lines(text []byte) []string {
-	l := strings.SplitAfter(string(text), "\n")
-	if l[len(l)-1] == "" {
-		l = l[:len(l)-1]
-	}
-	return l
-}
-
-// ensureNL ends s with a newline (the last line of a text may lack one).
-func ensureNL(s string) string {
-	if strings.HasSuffix(s, "\n") {
-		return s
-	}
-	return s + "\n"
-}
-
-// TestFirstDiffShowsTheFirstDifferingLine: a failing comparison names the
-// first differing line with context instead of printing both texts.
-func TestFirstDiffShowsTheFirstDifferingLine(t *testing.T) {
-	var want, got strings.Builder
-	for i := range 5000 {
-		fmt.Fprintf(&want, "line %d\n", i)
-		if i == 2500 {
-			fmt.Fprintf(&got, "line %d changed\n", i)
-		} else {
-			fmt.Fprintf(&got, "line %d\n", i)
-		}
-	}
-	d := firstDiff([]byte(want.String()), []byte(got.String()))
-	for _, s := range []string{"first difference at line 2501", "-  2501  line 2500\n", "+  2501  line 2500 changed\n", "2498   line 2497"} {
-		if !strings.Contains(d, s) {
-			t.Errorf("diff lacks %q:\n%s", s, d)
-		}
-	}
-	if n := strings.Count(d, "\n"); n > 4*diffContext+2 {
-		t.Errorf("diff has %d lines, want a short excerpt:\n%s", n, d)
-	}
-	if firstDiff([]byte("a\nb\n"), []byte("a\nb\n")) != "" {
-		t.Error("equal texts reported as different")
-	}
-	if d := firstDiff([]byte("a\nb\n"), []byte("a\n")); !strings.Contains(d, "(end of text)") || !strings.Contains(d, "-     2  b") {
-		t.Errorf("a shorter text is not shown as ending:\n%s", d)
 	}
 }

@@ -1,8 +1,10 @@
-package scenario
+package scenario_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/lockstep-sim/lockstep/scenario"
 )
 
 // unheldYAML: A's 10s GC pause outlasts its 5s lease; B takes the lock at
@@ -57,7 +59,7 @@ scenarios:
 // metric, which expect: tests; it is a wrong release only when it deleted
 // another client's key.
 func TestUnheldReleaseIsCountedAndTraced(t *testing.T) {
-	f, err := Load("unheld.yaml", []byte(unheldYAML))
+	f, err := scenario.Load("unheld.yaml", []byte(unheldYAML))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +71,7 @@ func TestUnheldReleaseIsCountedAndTraced(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := newRunnerT(t, s, Options{})
+		r := newRunnerT(t, s, scenario.Options{})
 		rep := r.Run()
 		var lines []string
 		for _, e := range r.Events() {

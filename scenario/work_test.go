@@ -1,9 +1,13 @@
-package scenario
+package scenario_test
 
 import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
 
 // The loader refuses a scenario whose planned work is beyond the event
@@ -13,7 +17,7 @@ import (
 // events PlannedEvents predicts. (A hold whose acquire fails is skipped, so
 // the worlds built here do not contend: one client plans every hold.)
 func TestPlannedEventsIsALowerBound(t *testing.T) {
-	scenarios := loadBundled(t).Scenarios
+	scenarios := scenariotest.File(t).Scenarios
 	extra := ""
 	for i, w := range []struct{ latency, lock, nested string }{
 		{"0s", "strategy: lua-release, watchdog: {every: 10ms}", "0"},
@@ -27,16 +31,16 @@ func TestPlannedEventsIsALowerBound(t *testing.T) {
 		extra += fmt.Sprintf("  - name: s%d\n    duration: 2m\n    network: {latency: %s}\n    lock: {key: k, ttl: 5s, %s}\n"+
 			"    clients: [{name: A, holds: 20, work: 3s, nested: %s}]\n", i, w.latency, w.lock, w.nested)
 	}
-	f, err := Load("extra.yaml", []byte("version: 1\nscenarios:\n"+extra))
+	f, err := scenario.Load("extra.yaml", []byte("version: 1\nscenarios:\n"+extra))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range append(scenarios, f.Scenarios...) {
-		holds, renewals := PlannedEvents(s, "")
+		holds, renewals := scenario.PlannedEvents(s, "")
 		// The run need only go as far as the plan: one that spends a
 		// budget of exactly the planned events took at least that many.
 		planned := int64(math.Ceil(holds + renewals))
-		r, err := NewRunner(s, Options{EventBudget: planned}, false)
+		r, err := runner.New(s, scenario.Options{EventBudget: planned}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

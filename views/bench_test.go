@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 )
 
 // benchScenario has 5 nodes and 8 clients, with faults, so every panel and
@@ -66,7 +67,7 @@ func BenchmarkSnapshot(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ss, err := scenario.Open(f.Scenarios[0], scenario.Options{})
+	ss, err := player.Open(f.Scenarios[0], scenario.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 	"github.com/lockstep-sim/lockstep/sim"
 	"github.com/lockstep-sim/lockstep/views/text"
 )
@@ -29,7 +30,7 @@ type build struct {
 	ctx    context.Context // cancelled when the build is given up
 	cancel context.CancelFunc
 	exec   func() tea.Msg // runs the build; called once, off the UI goroutine
-	apply  func(m *Model, ss []*scenario.Player)
+	apply  func(m *Model, ss []*player.Player)
 	queued []tea.KeyMsg
 	done   chan struct{} // closed when exec returns
 	err    error         // exec's error, once done is closed
@@ -38,7 +39,7 @@ type build struct {
 // builtMsg carries a finished build's players to the UI goroutine.
 type builtMsg struct {
 	id  int
-	ss  []*scenario.Player
+	ss  []*player.Player
 	err error
 }
 
@@ -57,7 +58,7 @@ var buildGate chan struct{}
 // startBuild makes m build what: open plays the runs under ctx (a
 // cancelled ctx must make it return ctx's error), apply installs them on
 // the UI goroutine. The returned command runs it.
-func (m *Model) startBuild(what string, open func(ctx context.Context, progress *atomic.Int64) ([]*scenario.Player, error), apply func(*Model, []*scenario.Player)) tea.Cmd {
+func (m *Model) startBuild(what string, open func(ctx context.Context, progress *atomic.Int64) ([]*player.Player, error), apply func(*Model, []*player.Player)) tea.Cmd {
 	m.abandonBuild()
 	m.buildSeq++
 	ctx, cancel := context.WithCancel(context.Background())
@@ -74,7 +75,7 @@ func (m *Model) startBuild(what string, open func(ctx context.Context, progress 
 			case <-ctx.Done():
 			}
 		}
-		var ss []*scenario.Player
+		var ss []*player.Player
 		if ctx.Err() != nil {
 			b.err = ctx.Err()
 		} else {
@@ -218,13 +219,13 @@ func (m *Model) finishBuild() {
 // buildRun opens s for the run view.
 func (m *Model) buildRun(s *scenario.Scenario) tea.Cmd {
 	opts := m.runOptions()
-	return m.startBuild(tr("building %s", s.Name), func(ctx context.Context, p *atomic.Int64) ([]*scenario.Player, error) {
-		ss, err := scenario.OpenContext(ctx, s, opts, p)
+	return m.startBuild(tr("building %s", s.Name), func(ctx context.Context, p *atomic.Int64) ([]*player.Player, error) {
+		ss, err := player.OpenContext(ctx, s, opts, p)
 		if err != nil {
 			return nil, err
 		}
-		return []*scenario.Player{ss}, nil
-	}, func(m *Model, ss []*scenario.Player) {
+		return []*player.Player{ss}, nil
+	}, func(m *Model, ss []*player.Player) {
 		m.Close()
 		m.run = newRunModel(m.c, ss[0])
 		m.screen = screenRun
@@ -243,7 +244,7 @@ func (m *Model) runOptions() scenario.Options {
 
 // budgetNote says so when the run stopped because it spent its event
 // budget: everything after that point was never simulated.
-func budgetNote(r *RunModel, ss *scenario.Player) {
+func budgetNote(r *RunModel, ss *player.Player) {
 	if f := ss.Final(); f.BudgetExhausted {
 		r.setStatus(false, "event budget exhausted at t=%s after %d kernel events: the run stops there (%s)",
 			sim.FormatTime(ss.End()), f.KernelSteps, f.Verdict())
@@ -253,12 +254,12 @@ func budgetNote(r *RunModel, ss *scenario.Player) {
 // buildCompare opens s under strategies a and b, with base's injected
 // faults, and shows them side by side at true time at.
 func (m *Model) buildCompare(s *scenario.Scenario, a, b string, base scenario.Options, at time.Duration) tea.Cmd {
-	return m.startBuild(tr("building %s: %s vs %s", s.Name, a, b), func(ctx context.Context, p *atomic.Int64) ([]*scenario.Player, error) {
-		var out []*scenario.Player
+	return m.startBuild(tr("building %s: %s vs %s", s.Name, a, b), func(ctx context.Context, p *atomic.Int64) ([]*player.Player, error) {
+		var out []*player.Player
 		for _, strat := range []string{a, b} {
 			o := base
 			o.Strategy = strat
-			ss, err := scenario.OpenContext(ctx, s, o, p)
+			ss, err := player.OpenContext(ctx, s, o, p)
 			if err != nil {
 				for _, s := range out {
 					s.Close()
@@ -268,10 +269,10 @@ func (m *Model) buildCompare(s *scenario.Scenario, a, b string, base scenario.Op
 			out = append(out, ss)
 		}
 		return out, nil
-	}, func(m *Model, ss []*scenario.Player) {
+	}, func(m *Model, ss []*player.Player) {
 		// The run view stays open underneath: esc comes back to it, faults and all.
 		m.closeCompare()
-		m.cmp = openCompare(m.c, [2]*scenario.Player{ss[0], ss[1]}, at)
+		m.cmp = openCompare(m.c, [2]*player.Player{ss[0], ss[1]}, at)
 		if m.run != nil {
 			m.cmp.back = tr("back to the run")
 		}
@@ -290,13 +291,13 @@ func (m *Model) buildInject(f faults.Fault) tea.Cmd {
 		return nil
 	}
 	s := r.pl.Scenario()
-	return m.startBuild(tr("injecting %s at %s", f, text.Secs(f.At)), func(ctx context.Context, p *atomic.Int64) ([]*scenario.Player, error) {
-		ss, err := scenario.OpenContext(ctx, s, opts, p)
+	return m.startBuild(tr("injecting %s at %s", f, text.Secs(f.At)), func(ctx context.Context, p *atomic.Int64) ([]*player.Player, error) {
+		ss, err := player.OpenContext(ctx, s, opts, p)
 		if err != nil {
 			return nil, err
 		}
-		return []*scenario.Player{ss}, nil
-	}, func(m *Model, ss []*scenario.Player) {
+		return []*player.Player{ss}, nil
+	}, func(m *Model, ss []*player.Player) {
 		if m.run == nil || m.run != r {
 			ss[0].Close()
 			return

@@ -11,6 +11,7 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 	"github.com/lockstep-sim/lockstep/views/jump"
 	"github.com/lockstep-sim/lockstep/views/panels"
 	"github.com/lockstep-sim/lockstep/views/play"
@@ -21,8 +22,8 @@ import (
 // one shared true-time cursor; each column has its own verdict.
 type CompareModel struct {
 	c      *ctx
-	sides  [2]*scenario.Player
-	snaps  [2]scenario.Snapshot
+	sides  [2]*player.Player
+	snaps  [2]player.Snapshot
 	prev   [2]model.Metrics
 	at     time.Duration
 	clock  play.Clock
@@ -33,7 +34,7 @@ type CompareModel struct {
 
 // openCompare shows two runs of one scenario (built by the root
 // model's buildCompare) side by side, at true time at.
-func openCompare(c *ctx, sides [2]*scenario.Player, at time.Duration) *CompareModel {
+func openCompare(c *ctx, sides [2]*player.Player, at time.Duration) *CompareModel {
 	m := &CompareModel{c: c, clock: play.New(), sides: sides, back: tr("back to scenarios")}
 	m.seek(at)
 	return m
@@ -124,10 +125,10 @@ func (m *CompareModel) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Play):
 		return m.clock.Toggle()
 	case key.Matches(msg, k.Step):
-		next, ok := m.nearest((*scenario.Player).NextTime, true)
+		next, ok := m.nearest((*player.Player).NextTime, true)
 		return m.seekTo(next, ok, tr("both runs are over"))
 	case key.Matches(msg, k.Back):
-		prev, ok := m.nearest((*scenario.Player).PrevTime, false)
+		prev, ok := m.nearest((*player.Player).PrevTime, false)
 		return m.seekTo(prev, ok && m.at != 0, tr("at the start"))
 	case key.Matches(msg, k.Home):
 		return m.seek(0)
@@ -138,7 +139,7 @@ func (m *CompareModel) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.jump = jump.New(false)
 		return nil
 	case key.Matches(msg, k.NextMark):
-		next, ok := m.nearest((*scenario.Player).NextMarkTime, true)
+		next, ok := m.nearest((*player.Player).NextMarkTime, true)
 		return m.seekTo(next, ok, tr("no fault or violation after the cursor on either side"))
 	case key.Matches(msg, k.Faster):
 		return m.clock.Faster()
@@ -150,7 +151,7 @@ func (m *CompareModel) onKey(msg tea.KeyMsg) tea.Cmd {
 
 // nearest is the earliest (or, when !earliest, the latest) of the times
 // that at reports for the two sides, and false when neither reports one.
-func (m *CompareModel) nearest(at func(*scenario.Player) (time.Duration, bool), earliest bool) (time.Duration, bool) {
+func (m *CompareModel) nearest(at func(*player.Player) (time.Duration, bool), earliest bool) (time.Duration, bool) {
 	best, ok := time.Duration(0), false
 	for _, s := range m.sides {
 		if t, more := at(s); more && (!ok || (t < best) == earliest) {
@@ -244,7 +245,7 @@ func (m *CompareModel) View() string {
 	return text.Render(lines, h)
 }
 
-func (m *CompareModel) column(i int, ss *scenario.Player, w, h int) []string {
+func (m *CompareModel) column(i int, ss *player.Player, w, h int) []string {
 	st := m.c.st
 	snap := m.snaps[i]
 	fin := ss.Final()

@@ -14,7 +14,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/model"
-	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 	"github.com/lockstep-sim/lockstep/views/jump"
 	"github.com/lockstep-sim/lockstep/views/mermaid"
 	"github.com/lockstep-sim/lockstep/views/panels"
@@ -37,9 +37,9 @@ const (
 // RunModel is the run view: one scenario, stepped, played and faulted.
 type RunModel struct {
 	c  *ctx
-	pl *scenario.Player
+	pl *player.Player
 
-	snap     scenario.Snapshot
+	snap     player.Snapshot
 	prev     model.Metrics // metrics one move ago, to highlight what changed
 	clock    play.Clock
 	focus    panel
@@ -60,7 +60,7 @@ type RunModel struct {
 	pinned *pinned     // the first violation as last drawn
 }
 
-func newRunModel(c *ctx, pl *scenario.Player) *RunModel {
+func newRunModel(c *ctx, pl *player.Player) *RunModel {
 	m := &RunModel{c: c, pl: pl, clock: play.New(), target: panelClients}
 	m.refresh()
 	m.prev = m.snap.Metrics
@@ -68,7 +68,7 @@ func newRunModel(c *ctx, pl *scenario.Player) *RunModel {
 }
 
 // Player is the run the view shows.
-func (m *RunModel) Player() *scenario.Player { return m.pl }
+func (m *RunModel) Player() *player.Player { return m.pl }
 
 // Gen is the play loop's generation (tests check that it is bumped).
 func (m *RunModel) Gen() int { return m.clock.Gen() }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/views/play"
 )
 
@@ -170,7 +171,7 @@ func replayWritten(t *testing.T, m *Model) {
 		data, _ := os.ReadFile(path)
 		t.Fatalf("written scenario does not load: %v\n%s", err, data)
 	}
-	r, err := scenario.NewRunner(f.Scenarios[0], scenario.Options{}, false)
+	r, err := runner.New(f.Scenarios[0], scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 )
 
 // BenchmarkSeek is one backward seek, from the last step of the run to a
@@ -54,13 +55,13 @@ func BenchmarkBack(b *testing.B) {
 
 // openSettled opens the bundled scenario name with every checkpoint built,
 // so that a benchmark times seeks, not the background builder.
-func openSettled(b *testing.B, name string) *scenario.Player {
+func openSettled(b *testing.B, name string) *player.Player {
 	b.Helper()
 	s, err := bundled(b).Find(name)
 	if err != nil {
 		b.Fatal(err)
 	}
-	ss, err := scenario.Open(s, scenario.Options{})
+	ss, err := player.Open(s, scenario.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 )
 
 // n moves one step and the header counts steps, so they agree even where
@@ -104,7 +105,7 @@ func TestHoldBackAtTheEndOfALongRun(t *testing.T) {
 	ss := m.Run().Player()
 	press(m, "end")
 	k := int64(ss.Spacing())
-	for i := range 2 * scenario.SeekWindow {
+	for i := range 2 * player.SeekWindow {
 		ss.Settle()
 		before, at := ss.SeekStats().Steps, ss.StepAt()
 		press(m, "b")

@@ -10,6 +10,8 @@ import (
 
 	"github.com/lockstep-sim/lockstep/model/tracelog"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/tracefile"
 )
 
 // traceModel records name's run (from the frozen bundled file) as a trace,
@@ -20,7 +22,7 @@ func traceModel(t *testing.T, name string, w, h int) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := scenario.NewRunner(s, scenario.Options{}, false)
+	r, err := runner.New(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +35,7 @@ func traceModel(t *testing.T, name string, w, h int) *Model {
 	if err := tw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	pl, err := scenario.OpenTrace(name+".jsonl", &buf, "")
+	pl, err := tracefile.OpenTrace(name+".jsonl", &buf, "")
 	if err != nil {
 		t.Fatal(err)
 	}

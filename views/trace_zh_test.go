@@ -6,6 +6,8 @@ import (
 
 	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
+	"github.com/lockstep-sim/lockstep/scenario/tracefile"
 )
 
 // A recorded trace's first violation reads in the TUI's language: the
@@ -19,7 +21,7 @@ func TestTraceFirstViolationInZH(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := scenario.NewRunner(s, scenario.Options{}, false)
+	r, err := runner.New(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +51,7 @@ func TestTraceFirstViolationInZH(t *testing.T) {
 func TestRecordedNoteInZH(t *testing.T) {
 	inZH(t)
 	m := traceModel(t, "gc-pause-wrong-delete", 120, 36)
-	if got := recordedNote(m.Run().Player()); got == scenario.RecordedNote || !strings.Contains(got, "录制") {
+	if got := recordedNote(m.Run().Player()); got == tracefile.RecordedNote || !strings.Contains(got, "录制") {
 		t.Errorf("the recorded-trace note in zh is %q", got)
 	}
 	press(m, "p")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 	"github.com/lockstep-sim/lockstep/sim"
 	"github.com/lockstep-sim/lockstep/views/panels"
 	"github.com/lockstep-sim/lockstep/views/text"
@@ -207,7 +208,7 @@ func TestCompareNextMark(t *testing.T) {
 	var want []time.Duration // every mark of either side, in time order
 	for _, s := range c.sides {
 		for _, e := range s.Events() {
-			if scenario.IsMark(e) {
+			if player.IsMark(e) {
 				want = append(want, e.At)
 			}
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/lockstep-sim/lockstep/model/store"
 	"github.com/lockstep-sim/lockstep/model/tracelog"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 )
 
 // compareFile holds the worlds both sides run (its header says which lock
@@ -88,7 +89,7 @@ func TestProfileMatchesRedsync(t *testing.T) {
 
 // profileTrace runs scenario name of compareFile with its own lock design
 // (the redsync profile) through lockstep's runner, and returns its trace.
-func profileTrace(t *testing.T, name string) ([]byte, *scenario.Report) {
+func profileTrace(t *testing.T, name string) ([]byte, *runner.Report) {
 	t.Helper()
 	f, err := scenario.LoadFile(compareFile)
 	if err != nil {
@@ -98,7 +99,7 @@ func profileTrace(t *testing.T, name string) ([]byte, *scenario.Report) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := scenario.NewRunner(s, scenario.Options{}, false)
+	r, err := runner.New(s, scenario.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,21 +13,23 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
+	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // Run is a Mermaid sequenceDiagram of the run so far: clients, nodes and
 // the resource as participants, commands and resource calls as arrows,
 // grants, faults and violations as notes. r must keep its events
-// (scenario.NewRunner with keep = true).
-func Run(r *scenario.Runner) string {
-	return Events(r.S.Name, Participants(r.Snapshot()), r.Events())
+// (runner.New with keep = true).
+func Run(r *runner.Runner) string {
+	return Events(r.S.Name, Participants(player.Of(r)), r.Events())
 }
 
 // Scenario plays s under o to the end and returns its diagram; this is
 // what `lockstep run --mermaid` prints.
 func Scenario(s *scenario.Scenario, o scenario.Options) (string, error) {
-	r, err := scenario.NewRunner(s, o, true)
+	r, err := runner.New(s, o, true)
 	if err != nil {
 		return "", err
 	}
@@ -38,7 +40,7 @@ func Scenario(s *scenario.Scenario, o scenario.Options) (string, error) {
 
 // Participants are a snapshot's processes in diagram order: clients, nodes,
 // then the resource.
-func Participants(s scenario.Snapshot) []string {
+func Participants(s player.Snapshot) []string {
 	var ps []string
 	for _, c := range s.Clients {
 		ps = append(ps, c.Name)

@@ -9,7 +9,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/lockstep-sim/lockstep/model"
-	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 	"github.com/lockstep-sim/lockstep/sim"
 	"github.com/lockstep-sim/lockstep/views/text"
 )
@@ -40,13 +40,13 @@ func noControl(t *testing.T, what, v string) {
 // draws them; the loader may refuse such names, the view does not rely on it.
 func TestNamesEscaped(t *testing.T) {
 	st := text.NewStyles(text.DefaultTheme)
-	snap := scenario.Snapshot{
-		Clients: []scenario.ClientSnap{{Name: "A" + hostile, State: "holding", Believes: true, Token: hostile, OwnsKey: true}},
-		Nodes: []scenario.NodeSnap{{Name: "r" + hostile, Up: true, ClockRate: 1,
-			Keys: []scenario.KeySnap{{Key: "k" + hostile, Lock: true, Owner: hostile, TTL: 1}, {Key: hostile, Value: hostile}}}},
+	snap := player.Snapshot{
+		Clients: []player.ClientSnap{{Name: "A" + hostile, State: "holding", Believes: true, Token: hostile, OwnsKey: true}},
+		Nodes: []player.NodeSnap{{Name: "r" + hostile, Up: true, ClockRate: 1,
+			Keys: []player.KeySnap{{Key: "k" + hostile, Lock: true, Owner: hostile, TTL: 1}, {Key: hostile, Value: hostile}}}},
 		Sentinels:     []string{hostile},
 		SentinelsCut:  []bool{false},
-		SentinelsDown: []scenario.MasterDown{{Master: hostile, Down: 1}},
+		SentinelsDown: []player.MasterDown{{Master: hostile, Down: 1}},
 	}
 	cl, _ := Clients(st, snap, 100, -1, false) // unselected: a selected line is stripped of styling
 	nl, _ := Nodes(st, snap, 100, -1, false, timeNS(5e9))
@@ -54,7 +54,7 @@ func TestNamesEscaped(t *testing.T) {
 	cols := Cols{Time: 7, Proc: procWidth(snap)}
 	lines := append(append(cl, nl...), EventLine(st, e, "", cols, false), sentinelLine(st, snap))
 	lines = append(lines, WrapEvent(st, e, "", cols, 60)...)
-	lines = append(lines, ResourceLine(st, scenario.ResourceSnap{Writes: []model.Write{{Client: hostile}}}))
-	lines = append(lines, Resource(st, scenario.ResourceSnap{Writes: []model.Write{{Client: hostile}}}, 40)...)
+	lines = append(lines, ResourceLine(st, player.ResourceSnap{Writes: []model.Write{{Client: hostile}}}))
+	lines = append(lines, Resource(st, player.ResourceSnap{Writes: []model.Write{{Client: hostile}}}, 40)...)
 	noControl(t, "panels", strings.Join(lines, "\n"))
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/model/tracemsg"
-	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 	"github.com/lockstep-sim/lockstep/sim"
 	"github.com/lockstep-sim/lockstep/views/text"
 )
@@ -22,7 +22,7 @@ import (
 type Cols struct{ Time, Proc int }
 
 // ColsFor are the columns of a run that ends at end, with snap's processes.
-func ColsFor(end time.Duration, snap scenario.Snapshot) Cols {
+func ColsFor(end time.Duration, snap player.Snapshot) Cols {
 	return Cols{Time: timeWidth(end), Proc: procWidth(snap)}
 }
 
@@ -34,7 +34,7 @@ func timeWidth(end interface{ Seconds() float64 }) int {
 
 // procWidth is the width of the log's process column: the longest process
 // name of the world (a replica's, redis-1-r1, is ten), at least eight.
-func procWidth(snap scenario.Snapshot) int {
+func procWidth(snap player.Snapshot) int {
 	w := 8
 	for _, c := range snap.Clients {
 		w = max(w, len(termtext.Escape(c.Name)))
@@ -220,7 +220,7 @@ func eventText(e sim.Event) string {
 }
 
 // FirstViolation is the snapshot's first violation in the TUI's language.
-func FirstViolation(s scenario.Snapshot) string {
+func FirstViolation(s player.Snapshot) string {
 	if i18n.Current() == i18n.ZH && s.FirstViolationPhrase.ID != "" {
 		return s.FirstViolationPhrase.In(lang())
 	}

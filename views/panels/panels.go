@@ -1,6 +1,6 @@
 // Package panels draws the pieces of the TUI's screens from what the
 // scenario layer hands over: the clients, nodes and resource panels and
-// the metrics bar from a scenario.Snapshot, the timeline from a Player's
+// the metrics bar from a player.Snapshot, the timeline from a Player's
 // history, the log's lines from trace events. Each is a function from data
 // and a size to lines of that many cells (views/text); none keeps state
 // or knows bubbletea, so the run view and the compare view draw the same
@@ -15,7 +15,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
-	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 	"github.com/lockstep-sim/lockstep/views/text"
 )
 
@@ -29,7 +29,7 @@ var stateStyle = map[string]func(text.Styles) func(...string) string{
 
 // Clients draws one line per client; it returns the lines and the index
 // of the selected one.
-func Clients(st text.Styles, s scenario.Snapshot, w, sel int, active bool) ([]string, int) {
+func Clients(st text.Styles, s player.Snapshot, w, sel int, active bool) ([]string, int) {
 	nameW := 1
 	for _, c := range s.Clients {
 		nameW = max(nameW, ansi.StringWidth(termtext.Escape(c.Name)))
@@ -111,7 +111,7 @@ func Clients(st text.Styles, s scenario.Snapshot, w, sel int, active bool) ([]st
 // clientState is the state column: the client's state, or "⧗ pub/sub"
 // while it waits for Redisson's release message between two attempts
 // (lock.notify: pubsub), 9 columns wide either way.
-func clientState(st text.Styles, c scenario.ClientSnap) string {
+func clientState(st text.Styles, c player.ClientSnap) string {
 	if c.AwaitsRelease {
 		return st.Info.Render("⧗ pub/sub")
 	}
@@ -125,7 +125,7 @@ func clientState(st text.Styles, c scenario.ClientSnap) string {
 // clientNotes is what a client's line says of its driver, when it is at
 // work: it has sent commands again (↻N). (A wait for a release message on
 // pub/sub is a state of its own: clientState.)
-func clientNotes(st text.Styles, c scenario.ClientSnap, compact bool) string {
+func clientNotes(st text.Styles, c player.ClientSnap, compact bool) string {
 	var out string
 	if c.Resends > 0 {
 		if compact {
@@ -138,7 +138,7 @@ func clientNotes(st text.Styles, c scenario.ClientSnap, compact bool) string {
 }
 
 // Nodes draws each node and, under it, its keys with TTL bars.
-func Nodes(st text.Styles, s scenario.Snapshot, w, sel int, active bool, ttl interface{ Seconds() float64 }) ([]string, int) {
+func Nodes(st text.Styles, s player.Snapshot, w, sel int, active bool, ttl interface{ Seconds() float64 }) ([]string, int) {
 	compact := w < 50
 	var out []string
 	selLine := 0
@@ -221,7 +221,7 @@ func Nodes(st text.Styles, s scenario.Snapshot, w, sel int, active bool, ttl int
 // refusedNote is the line under a node about min_replicas_to_write: ⊘
 // while it refuses writes with NOREPLICAS, and how many it refused; ""
 // when it has refused none and refuses none.
-func refusedNote(st text.Styles, n scenario.NodeSnap, compact bool) string {
+func refusedNote(st text.Styles, n player.NodeSnap, compact bool) string {
 	var out string
 	if n.Refusing {
 		if compact {
@@ -239,7 +239,7 @@ func refusedNote(st text.Styles, n scenario.NodeSnap, compact bool) string {
 // sentinelLine is the sentinels at a glance: one mark each (● reaches every
 // master, ⇹ cut off from one), and for each master some of them hold down,
 // how many of how many a failover needs.
-func sentinelLine(st text.Styles, s scenario.Snapshot) string {
+func sentinelLine(st text.Styles, s player.Snapshot) string {
 	var b strings.Builder
 	b.WriteString(tr("sentinels "))
 	for _, cut := range s.SentinelsCut {
@@ -265,7 +265,7 @@ func sentinelLine(st text.Styles, s scenario.Snapshot) string {
 
 // Resource is the resource panel: counters, the highest token, the
 // writes accepted and refused, then the recent writes, newest first.
-func Resource(st text.Styles, r scenario.ResourceSnap, w int) []string {
+func Resource(st text.Styles, r player.ResourceSnap, w int) []string {
 	out := []string{
 		tr("counter   %d", r.Value),
 		tr("max token %d", r.MaxToken),
@@ -313,7 +313,7 @@ func counterName(name string) string {
 
 // duplicatesNote is the writes refused as duplicates (resource.idempotency:
 // job), when there are any.
-func duplicatesNote(st text.Styles, r scenario.ResourceSnap) string {
+func duplicatesNote(st text.Styles, r player.ResourceSnap) string {
 	if r.Duplicates == 0 {
 		return ""
 	}
@@ -321,7 +321,7 @@ func duplicatesNote(st text.Styles, r scenario.ResourceSnap) string {
 }
 
 // ResourceLine is the resource panel condensed to one line.
-func ResourceLine(st text.Styles, r scenario.ResourceSnap) string {
+func ResourceLine(st text.Styles, r player.ResourceSnap) string {
 	counter := tr("counter %d", r.Value)
 	if len(r.Named) > 0 {
 		parts := make([]string, 0, len(r.Named))

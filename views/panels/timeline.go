@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/lockstep-sim/lockstep/internal/termtext"
-	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 	"github.com/lockstep-sim/lockstep/views/text"
 )
 
@@ -18,7 +18,7 @@ func timeNS(ns int64) time.Duration { return time.Duration(ns) }
 // key is present), a marks row (! two or more believe at once, ▼ fault, ✖
 // violation) and the time axis. Only the visible window is computed, and
 // only history up to the cursor is drawn.
-func Timeline(st text.Styles, ss *scenario.Player, snap scenario.Snapshot, span time.Duration, w, h int) []string {
+func Timeline(st text.Styles, ss *player.Player, snap player.Snapshot, span time.Duration, w, h int) []string {
 	hist := ss.History()
 	labelW := 2
 	for _, l := range hist.Clients {
@@ -50,7 +50,7 @@ func Timeline(st text.Styles, ss *scenario.Player, snap scenario.Snapshot, span 
 
 	letters := ownerLetters(hist.Clients)
 	believers := make([]int, cols)
-	fill := func(spans []scenario.Span, row []rune, ch func(scenario.Span) rune, count bool) {
+	fill := func(spans []player.Span, row []rune, ch func(player.Span) rune, count bool) {
 		for _, s := range spans {
 			from, to := s.From, s.To
 			if to < 0 || to > cur {
@@ -76,12 +76,12 @@ func Timeline(st text.Styles, ss *scenario.Player, snap scenario.Snapshot, span 
 	label := func(name string) string { return text.Fit(termtext.Escape(name), labelW-1) + " " }
 	for _, l := range hist.Clients {
 		row := blank()
-		fill(l.Spans, row, func(scenario.Span) rune { return '█' }, true)
+		fill(l.Spans, row, func(player.Span) rune { return '█' }, true)
 		rows = append(rows, label(l.Name)+cursorRow(row, curCol))
 	}
 	for _, l := range hist.Nodes {
 		row := blank()
-		fill(l.Spans, row, func(s scenario.Span) rune {
+		fill(l.Spans, row, func(s player.Span) rune {
 			if r, ok := letters[s.Label]; ok {
 				return r
 			}
@@ -95,7 +95,7 @@ func Timeline(st text.Styles, ss *scenario.Player, snap scenario.Snapshot, span 
 			marks[i] = '!'
 		}
 	}
-	put := func(ms []scenario.Mark, r rune) {
+	put := func(ms []player.Mark, r rune) {
 		for _, mk := range ms {
 			if mk.At > cur || mk.At < t0 || mk.At > t1 {
 				continue
@@ -133,7 +133,7 @@ func cursorRow(row []rune, c int) string {
 
 // ownerLetters maps each client to the letter its node lanes show: its
 // first letter when that is unique, otherwise its position (1-9, a-z).
-func ownerLetters(clients []scenario.Lane) map[string]rune {
+func ownerLetters(clients []player.Lane) map[string]rune {
 	first := map[rune]int{}
 	for _, l := range clients {
 		if l.Name != "" {

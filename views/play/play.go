@@ -9,8 +9,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 )
 
 // Play loop timing: a tick every Frame; each advances the cursor by speed ×
@@ -99,7 +98,7 @@ func (c *Clock) Slower() tea.Cmd {
 // seek or speed change). Otherwise every player goes to now + speed ×
 // Frame, clamped to the end of the longest of their runs, and advance
 // returns that time. The caller redraws and calls next or stop.
-func (c *Clock) Advance(msg Tick, now time.Duration, ps ...*scenario.Player) (time.Duration, bool) {
+func (c *Clock) Advance(msg Tick, now time.Duration, ps ...*player.Player) (time.Duration, bool) {
 	if msg.Gen != c.gen || !c.playing {
 		return 0, false
 	}
@@ -124,7 +123,7 @@ const MaxIdle = 5 * time.Second
 // step before t and the earliest next step lies more than MaxIdle of play
 // ahead, play jumps to MaxIdle before it, so the last seconds before the
 // event still run at the chosen speed.
-func skipIdle(t time.Duration, speed float64, ps []*scenario.Player) time.Duration {
+func skipIdle(t time.Duration, speed float64, ps []*player.Player) time.Duration {
 	next, ok := time.Duration(0), false
 	for _, p := range ps {
 		if nt, more := p.NextTime(); more && (!ok || nt < next) {

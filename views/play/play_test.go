@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/player"
 )
 
 // bundled loads views' frozen copy of the bundled scenarios.
@@ -22,13 +23,13 @@ func bundled(t testing.TB) *scenario.File {
 // generation, or one that arrives while paused, moves nothing.
 func TestClockDrivesPlayersToOneTarget(t *testing.T) {
 	f := bundled(t)
-	var ps []*scenario.Player
+	var ps []*player.Player
 	for _, strat := range []string{"set-del", "lua-release"} {
 		s, err := f.Find("gc-pause-wrong-delete")
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := scenario.Open(s, scenario.Options{Strategy: strat})
+		p, err := player.Open(s, scenario.Options{Strategy: strat})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +76,7 @@ func TestPlaySkipsIdleTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := scenario.Open(s, scenario.Options{})
+	p, err := player.Open(s, scenario.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,0 @@
-//go:build !race
-
-package scenario
-
-const raceEnabled = false

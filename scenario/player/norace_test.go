@@ -1,0 +1,5 @@
+//go:build !race
+
+package player
+
+const raceEnabled = false

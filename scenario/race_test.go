@@ -1,7 +1,0 @@
-//go:build race
-
-package scenario
-
-// raceEnabled: the race detector slows the simulator about tenfold, so the
-// seek-counting test counts on a smaller scenario.
-const raceEnabled = true
