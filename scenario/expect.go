@@ -106,8 +106,8 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 	if isMillisMetric(metric) {
 		d, dmsg := parseDuration(operand)
 		switch {
-		case dmsg != "":
-			return "", 0, metric + ": " + dmsg
+		case dmsg.Format != "":
+			return "", 0, metric + ": " + dmsg.String()
 		case d < 0 || d > MaxDuration:
 			return "", 0, fmt.Sprintf("%s must be between 0s and %s (got %s)", metric, fmtDur(MaxDuration), echo(operand.Value))
 		case d%time.Millisecond != 0:

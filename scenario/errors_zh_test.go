@@ -1,0 +1,230 @@
+package scenario
+
+import (
+	"go/ast"
+	goparser "go/parser"
+	"go/token"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/lockstep-sim/lockstep/internal/i18n"
+)
+
+// formatArg is, for each function that makes a loader message from a
+// format and its arguments, the index of the format among its arguments.
+var formatArg = map[string]int{
+	"newError": 2, // scenario: newError(path, pos, format, args...)
+	"noPos":    2, // scenario: noPos(path, cause, format, args...)
+	"fail":     1, // scenario: p.fail(node, format, args...)
+	"errorf":   1, // scenario: c.errorf(path, format, args...)
+	"report":   1, // scenario: c.report(pos, format, args...)
+	"Errorf":   1, // faults: c.Errorf(field, format, args...) (not fmt.Errorf)
+	"M":        0, // i18n.M(format, args...): a nested phrase
+}
+
+// loaderFormats returns every format the loader's messages are made from
+// in the non-test files of dirs, keyed by format with a position for the
+// failure message, and the calls whose format is not a constant (which
+// the catalogue could not be checked against). A format given by a
+// forwarding parameter named format is the forwarder's business.
+func loaderFormats(t *testing.T, dirs ...string) (map[string]string, []string) {
+	t.Helper()
+	fset := token.NewFileSet()
+	formats := map[string]string{}
+	var opaque []string
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var parsed []*ast.File
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := goparser.ParseFile(fset, name, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			parsed = append(parsed, f)
+		}
+		consts := stringConsts(parsed)
+		for _, f := range parsed {
+			ast.Inspect(f, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				name, i, ok := loaderCall(call)
+				if !ok || i >= len(call.Args) {
+					return true
+				}
+				at := fset.Position(call.Pos()).String()
+				if id, ok := call.Args[i].(*ast.Ident); ok && id.Name == "format" {
+					return true
+				}
+				if s, ok := constString(call.Args[i], consts); ok {
+					formats[s] = at
+				} else if built(call.Args[i]) {
+					opaque = append(opaque, at+": "+name)
+				}
+				return true
+			})
+		}
+	}
+	return formats, opaque
+}
+
+// built reports whether e makes a string at run time (a concatenation or
+// a fmt.Sprintf): a format the scan cannot know. Other expressions (a
+// variable, another method's result) are not formats of messages.
+func built(e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.BinaryExpr:
+		return x.Op == token.ADD
+	case *ast.CallExpr:
+		sel, ok := x.Fun.(*ast.SelectorExpr)
+		return ok && sel.Sel.Name == "Sprintf"
+	}
+	return false
+}
+
+// loaderCall reports whether call is to one of formatArg's functions, and
+// the index of its format. fmt.Errorf is not one: its errors are not a
+// loader's messages.
+func loaderCall(call *ast.CallExpr) (string, int, bool) {
+	var name string
+	switch fn := call.Fun.(type) {
+	case *ast.Ident:
+		name = fn.Name
+	case *ast.SelectorExpr:
+		x, _ := fn.X.(*ast.Ident)
+		name = fn.Sel.Name
+		if x != nil && x.Name == "fmt" || name == "M" && (x == nil || x.Name != "i18n") {
+			return "", 0, false
+		}
+	default:
+		return "", 0, false
+	}
+	i, ok := formatArg[name]
+	return name, i, ok
+}
+
+// stringConsts maps the package's string constants to their values (only
+// those made of literals and other such constants joined by +).
+func stringConsts(files []*ast.File) map[string]string {
+	exprs := map[string]ast.Expr{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, s := range g.Specs {
+				vs := s.(*ast.ValueSpec)
+				for i, n := range vs.Names {
+					if i < len(vs.Values) {
+						exprs[n.Name] = vs.Values[i]
+					}
+				}
+			}
+		}
+	}
+	out := map[string]string{}
+	for name, e := range exprs {
+		if v, ok := evalString(e, exprs, 0); ok {
+			out[name] = v
+		}
+	}
+	return out
+}
+
+func evalString(e ast.Expr, exprs map[string]ast.Expr, depth int) (string, bool) {
+	if depth > 20 {
+		return "", false
+	}
+	switch x := e.(type) {
+	case *ast.BasicLit:
+		if x.Kind != token.STRING {
+			return "", false
+		}
+		s, err := strconv.Unquote(x.Value)
+		return s, err == nil
+	case *ast.Ident:
+		if d, ok := exprs[x.Name]; ok {
+			return evalString(d, exprs, depth+1)
+		}
+	case *ast.ParenExpr:
+		return evalString(x.X, exprs, depth+1)
+	case *ast.BinaryExpr:
+		if x.Op == token.ADD {
+			a, ok1 := evalString(x.X, exprs, depth+1)
+			b, ok2 := evalString(x.Y, exprs, depth+1)
+			return a + b, ok1 && ok2
+		}
+	}
+	return "", false
+}
+
+func constString(e ast.Expr, consts map[string]string) (string, bool) {
+	switch x := e.(type) {
+	case *ast.BasicLit:
+		if x.Kind == token.STRING {
+			s, err := strconv.Unquote(x.Value)
+			return s, err == nil
+		}
+	case *ast.Ident:
+		s, ok := consts[x.Name]
+		return s, ok
+	}
+	return "", false
+}
+
+// TestLoaderMessagesTranslated: every format a loader message (of the
+// scenario package or of a fault kind's Check) is made from, and every
+// nested phrase, has a zh entry in the catalogue; the catalogue's own
+// checks (same verbs in the same order, Chinese text) cover the entries.
+// A format that is not a constant cannot be checked and fails too.
+func TestLoaderMessagesTranslated(t *testing.T) {
+	formats, opaque := loaderFormats(t, ".", "../faults")
+	if len(formats) < 100 {
+		t.Fatalf("found only %d formats: the scan is broken", len(formats))
+	}
+	for _, o := range opaque {
+		t.Errorf("%s: the format is not a constant, so its translation cannot be checked", o)
+	}
+	var keys []string
+	for k := range formats {
+		if k != "%s" && !i18n.Has(k) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Errorf("%s: no zh entry for %q", formats[k], k)
+	}
+	for _, p := range i18n.Check(loaderEntries) {
+		t.Error(p)
+	}
+}
+
+// TestProfileRefusalsTranslated: a profile's refusal (why it cannot take a
+// key) is a nested phrase of the catalogue, so it has a zh entry, and no
+// fmt verb (it is rendered as a format without arguments).
+func TestProfileRefusalsTranslated(t *testing.T) {
+	n := 0
+	for _, pr := range Profiles {
+		for _, r := range pr.refuse {
+			n++
+			if strings.Contains(r.why, "%") || !i18n.Has(r.why) {
+				t.Errorf("profile %s: refusal %q has no zh entry (or holds a %%)", pr.Name, r.why)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no refusals found")
+	}
+}
