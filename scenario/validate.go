@@ -490,10 +490,10 @@ func (fc *faultChecker) path(sub string) string {
 
 func (fc *faultChecker) name(sub string) string { return string(fc.kind) + "." + sub }
 
-func (fc *faultChecker) Names() faults.Names     { return fc.w }
-func (fc *faultChecker) FromFile() bool          { return fc.c.pt != nil }
-func (fc *faultChecker) Written(sub string) bool { return fc.c.pt.has(fc.path(sub)) }
-func (fc *faultChecker) Quote(s string) string   { return echo(s) }
+func (fc *faultChecker) Names() faults.Names       { return fc.w }
+func (fc *faultChecker) FromFile() bool            { return fc.c.pt != nil }
+func (fc *faultChecker) Written(sub string) bool   { return fc.c.pt.has(fc.path(sub)) }
+func (fc *faultChecker) Quote(s string) string     { return echo(s) }
 func (fc *faultChecker) List(ns []string) i18n.Msg { return knownList(ns) }
 func (fc *faultChecker) Dur(d time.Duration) string {
 	return fmtDur(d)
