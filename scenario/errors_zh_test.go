@@ -1,15 +1,19 @@
 package scenario
 
 import (
+	"errors"
+	"fmt"
 	"go/ast"
 	goparser "go/parser"
 	"go/token"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/internal/i18n"
 )
 
@@ -226,5 +230,90 @@ func TestProfileRefusalsTranslated(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no refusals found")
+	}
+}
+
+// TestFaultNeedsTranslated: a fault kind's Need (what its target must be)
+// is a nested phrase of the catalogue.
+func TestFaultNeedsTranslated(t *testing.T) {
+	n := 0
+	for _, k := range faults.Kinds {
+		if need := faults.Lookup(k).Need; need != "" {
+			n++
+			if strings.Contains(need, "%") || !i18n.Has(need) {
+				t.Errorf("fault %s: Need %q has no zh entry (or holds a %%)", k, need)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no fault kind has a Need")
+	}
+}
+
+// loaderGlossary: where a loader message uses a term as a word of its
+// sentence, the zh text uses the tutorials' word (docs/glossary.md).
+var loaderGlossary = []struct{ en, zh string }{
+	{"lock", "锁"}, {"holder", "持有者"}, {"watchdog", "看门狗"}, {"renew", "续期"},
+	{"failover|fail over", "主从切换"}, {"split brain", "脑裂"}, {"clock jump", "时钟跳变"},
+	{"fencing token", "围栏令牌"}, {"quorum", "多数派"}, {"validity", "有效时间"}, {"replica", "从库"},
+}
+
+// fieldLike are the Latin words of a message that are the format's own
+// (lock.ttl, lock.client:, watchdog.every): they stay Latin in zh.
+var fieldLike = regexp.MustCompile(`[A-Za-z_]+(\.[A-Za-z_]+)+:?|[a-z]+_[a-z_]+`)
+
+func TestLoaderCatalogueUsesGlossary(t *testing.T) {
+	for _, e := range loaderEntries {
+		low := strings.ToLower(fieldLike.ReplaceAllString(e.Key, ""))
+		for _, g := range loaderGlossary {
+			if regexp.MustCompile(`\b(`+g.en+`)(s|es|ed|ing|al)?\b`).MatchString(low) && !strings.Contains(e.ZH, g.zh) {
+				t.Errorf("key %q uses %q but zh %q lacks %q", e.Key, g.en, e.ZH, g.zh)
+			}
+		}
+	}
+}
+
+// TestLoadErrorsComposeInZH: a message made of other messages (a
+// validation finding inside FILE:LINE:COL, describe's phrase, a required
+// field's description, a design problem's reason, a cut "known:" list, an
+// expectation's complaint) renders every part in zh, and in English is
+// Error() byte for byte.
+func TestLoadErrorsComposeInZH(t *testing.T) {
+	base := "version: 1\nscenarios:\n  - name: x\n    duration: 10s\n"
+	lock := "    lock: {key: k, strategy: set-del, ttl: 5s}\n"
+	one := "    clients: [{name: A, work: 1s}]\n"
+	var many strings.Builder
+	many.WriteString("    clients:\n")
+	for i := range 40 {
+		fmt.Fprintf(&many, "      - {name: client-with-a-long-name-%02d, work: 1s}\n", i)
+	}
+	cases := []struct{ name, body, zh string }{
+		{"required with a description", "version: 1\nscenarios:\n  - name: x\n" + lock + one, "缺少 duration（模拟时间的上限，例如 duration: 90s）"},
+		{"describe", base + "    lock: [a]\n" + one, "lock 必须是映射（key: value 的行），而不是列表"},
+		{"design reason", base + "    lock: {key: k, strategy: set-del, ttl: 5s, watchdog: {every: 1s}}\n" + one,
+			"lock.watchdog 需要策略 lua-release 或 redlock；策略 set-del 不存持有者，无法续期"},
+		{"cut known list", base + lock + many.String() + "    faults: [{at: 1s, crash: {target: nobody}}]\n", "……还有 "},
+		{"expectation", base + lock + one + "    expect: {wrong_releases: \"about 3\"}\n", "无效的期望 \"about 3\"（wrong_releases）"},
+		{"duration in a field", base + "    lock: {key: k, strategy: set-del, ttl: 30}\n" + one, "lock.ttl：30 没有单位；是想写 30s 吗？"},
+		{"fault need", base + lock + one + "    faults: [{at: 1s, failover: {target: A}}]\n", "failover 需要主库节点 redis-1..redis-N 作为 target"},
+	}
+	for _, c := range cases {
+		i18n.Missing()
+		_, err := Load("x.yaml", []byte(c.body))
+		var le *LoadError
+		if !errors.As(err, &le) {
+			t.Errorf("%s: %v is not a *LoadError", c.name, err)
+			continue
+		}
+		if en := le.ErrorIn(i18n.EN); en != le.Error() {
+			t.Errorf("%s: en %q, Error() %q", c.name, en, le.Error())
+		}
+		zh := le.ErrorIn(i18n.ZH)
+		if !strings.Contains(zh, c.zh) || !strings.HasPrefix(zh, "x.yaml:") {
+			t.Errorf("%s: zh %q lacks %q (en %q)", c.name, zh, c.zh, le.Error())
+		}
+		if m := i18n.Missing(); len(m) != 0 {
+			t.Errorf("%s: phrases without a zh entry: %q", c.name, m)
+		}
 	}
 }

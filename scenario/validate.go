@@ -288,7 +288,7 @@ func (c *checker) lock() {
 	// Which modifiers a strategy can run is decided in one place (design.go),
 	// which Compare uses too.
 	for _, p := range DesignProblems(l.Strategy, l) {
-		c.errorf(p.Field, "%s", p.Msg)
+		c.errorf(p.Field, "%s", p.msg)
 	}
 }
 
@@ -526,7 +526,8 @@ func (fc *faultChecker) Target(f faults.Fault, allowed []string, need string) bo
 		return false
 	}
 	if !slices.Contains(allowed, f.Target) {
-		fc.Errorf(tp, "%s needs %s as %s, and %s is not one (allowed here: %s)", f.Kind, need, tp, echo(f.Target), strings.Join(allowed, ", "))
+		// need is a sentence of a Spec, a key of the catalogue (TestFaultNeedsTranslated).
+		fc.Errorf(tp, "%s needs %s as %s, and %s is not one (allowed here: %s)", f.Kind, i18n.Msg{Format: need}, tp, echo(f.Target), strings.Join(allowed, ", "))
 		return false
 	}
 	return true
