@@ -176,6 +176,16 @@ func fromYAML(path string, data []byte, err error) *LoadError {
 	return newError(path, p, "invalid YAML: %s", msg)
 }
 
+// msgError is an error of the loader that is not about a place in a file
+// (a scenario name the file lacks): its text is a sentence of the
+// catalogue, which ErrorIn renders in another language.
+type msgError struct{ m i18n.Msg }
+
+func (e *msgError) Error() string { return e.m.String() }
+
+// ErrorIn renders the error in language l.
+func (e *msgError) ErrorIn(l i18n.Lang) string { return e.m.In(l) }
+
 // noPos builds a LoadError about the file as a whole ("FILE: message"),
 // with cause for errors.Is.
 func noPos(path string, cause error, format string, args ...any) *LoadError {

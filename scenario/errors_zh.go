@@ -76,6 +76,7 @@ var loaderEntries = []i18n.Entry{
 	{Key: "no \"%s:\" list: the file needs at least one scenario", ZH: "没有 \"%s:\" 列表：文件至少需要一个场景"},
 	{Key: "the %s list is empty: the file needs at least one scenario", ZH: "%s 列表为空：文件至少需要一个场景"},
 	{Key: "duplicate scenario %s %s (first at line %d)", ZH: "场景 %s %s 重复（第一次在第 %d 行）"},
+	{Key: "no scenario named %s in %s (known: %s)", ZH: "%s 不是 %s 中的场景（已知：%s）"},
 	{Key: "a scenario name is empty: name a scenario of the file (lockstep list shows them)", ZH: "场景名为空：请指定文件中的一个场景（lockstep list 会列出它们）"},
 	{Key: "fault has no kind: add one of %s", ZH: "故障没有种类：请加上其中之一：%s"},
 	{Key: "a fault has exactly one kind, this one has two (%s and %s): use one list item per fault", ZH: "一个故障只能有一个种类，这个有两个（%s 和 %s）：每个故障用一个列表项"},

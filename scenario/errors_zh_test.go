@@ -26,7 +26,7 @@ var formatArg = map[string]int{
 	"errorf":   1, // scenario: c.errorf(path, format, args...)
 	"report":   1, // scenario: c.report(pos, format, args...)
 	"Errorf":   1, // faults: c.Errorf(field, format, args...) (not fmt.Errorf)
-	"M":        0, // i18n.M(format, args...): a nested phrase
+	"M":        0, // i18n.M(format, args...): a nested phrase, or a msgError's text
 }
 
 // loaderFormats returns every format the loader's messages are made from
@@ -315,5 +315,25 @@ func TestLoadErrorsComposeInZH(t *testing.T) {
 		if m := i18n.Missing(); len(m) != 0 {
 			t.Errorf("%s: phrases without a zh entry: %q", c.name, m)
 		}
+	}
+}
+
+// TestFindErrorInZH: a scenario name the file lacks is said in zh, and in
+// English as before.
+func TestFindErrorInZH(t *testing.T) {
+	f, err := Load("x.yaml", []byte("version: 1\nscenarios:\n  - name: x\n    duration: 10s\n    lock: {key: k, strategy: set-del, ttl: 5s}\n    clients: [{name: A, work: 1s}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.Find("nope")
+	var in interface{ ErrorIn(i18n.Lang) string }
+	if !errors.As(err, &in) {
+		t.Fatalf("%v (%T) has no ErrorIn", err, err)
+	}
+	if en := `no scenario named "nope" in x.yaml (known: x)`; err.Error() != en || in.ErrorIn(i18n.EN) != en {
+		t.Errorf("en %q / %q, want %q", err.Error(), in.ErrorIn(i18n.EN), en)
+	}
+	if zh := in.ErrorIn(i18n.ZH); zh != `"nope" 不是 x.yaml 中的场景（已知：x）` {
+		t.Errorf("zh %q", zh)
 	}
 }

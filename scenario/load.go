@@ -149,7 +149,7 @@ func (f *File) Find(name string) (*Scenario, error) {
 		}
 		names = append(names, s.Name)
 	}
-	return nil, fmt.Errorf("no scenario named %s in %s (known: %s)", echo(name), termtext.Escape(f.Path), strings.Join(names, ", "))
+	return nil, &msgError{i18n.M("no scenario named %s in %s (known: %s)", echo(name), termtext.Escape(f.Path), strings.Join(names, ", "))}
 }
 
 // Known keys of the mappings the field tables (format.go) do not cover, in
