@@ -173,7 +173,7 @@ func fromYAML(path string, data []byte, err error) *LoadError {
 			return newError(path, tp, tabMessage)
 		}
 	}
-	return newError(path, p, "invalid YAML: %s", msg)
+	return newError(path, p, "invalid YAML: %s", yamlProblem(msg))
 }
 
 // msgError is an error of the loader that is not about a place in a file

@@ -159,7 +159,7 @@ var loaderEntries = []i18n.Entry{
 	{Key: "%s of %s needs a replica to promote: set redis.replicas to 1 or more", ZH: "%s（目标 %s）需要一个可提升的从库：请把 redis.replicas 设为 1 或更多"},
 	{Key: "%s decide when to fail over after %s: set it too (e.g. %s: 5s)", ZH: "%s 在 %s 之后决定何时做主从切换：也请设置它（例如 %s: 5s）"},
 	{Key: "%s needs replicas to wait for: redis.%s is 0", ZH: "%s 需要可等待的从库：redis.%s 为 0"},
-	{Key: "%s %s is longer than %s %s: ShedLock's lockAtLeastFor must not exceed lockAtMostFor (the TTL)", ZH: "%s %s 比 %s %s 长：ShedLock 的 lockAtLeastFor 不能超过 lockAtMostFor（即 TTL，锁的过期时间）"},
+	{Key: "%s %s is longer than %s %s: ShedLock's lockAtLeastFor must not exceed lockAtMostFor (the TTL)", ZH: "%s %s 比 %s %s 长：ShedLock 的 lockAtLeastFor 不能超过 lockAtMostFor（即 TTL）"},
 	{Key: "%s bounds the retries of %s: without %s there is one attempt and nothing to bound (set %s: {%s: 1000, %s: 100ms}, or %s: %s)",
 		ZH: "%s 限制的是 %s 的重试：没有 %s 就只有一次尝试，无可限制（请设置 %s: {%s: 1000, %s: 100ms}，或 %s: %s）"},
 	{Key: "%s %s with a round trip of %s (2 × %s, or the request timeout if shorter) renews more often than every %s, which cannot be simulated in useful time; allowed: %s from %s to 24h here",

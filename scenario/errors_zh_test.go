@@ -337,3 +337,27 @@ func TestFindErrorInZH(t *testing.T) {
 		t.Errorf("zh %q", zh)
 	}
 }
+
+// TestYAMLProblemsInZH: yaml.v3's own problem texts, for the malformed
+// documents people write, are phrases of the catalogue.
+func TestYAMLProblemsInZH(t *testing.T) {
+	for _, doc := range []string{
+		"version: 1\nscenarios: [\n",
+		"version: 1\nscenarios:\n  - name: x\n   duration: 1s\n",
+		"version: 1\nscenarios:\n  - name: x: y\n",
+		"version: 1\nscenarios: [{name: x\n",
+		"version: 1\nscenarios: \"open\n",
+		"version: 1\nscenarios:\n  - name: x\n  duration: 1s\n - y\n",
+	} {
+		i18n.Missing()
+		_, err := Load("m.yaml", []byte(doc))
+		var le *LoadError
+		if !errors.As(err, &le) || !strings.Contains(le.Error(), "invalid YAML: ") {
+			t.Errorf("%q: %v is not an invalid YAML error", doc, err)
+			continue
+		}
+		if zh := le.ErrorIn(i18n.ZH); strings.ContainsAny(zh[strings.Index(zh, "：")+1:], "abcdefghijklmnopqrstuvwxyz") {
+			t.Errorf("%q: zh %q keeps yaml.v3's English (%q)", doc, zh, le.Error())
+		}
+	}
+}
