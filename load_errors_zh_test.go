@@ -65,3 +65,29 @@ func TestLoadErrorsInChinese(t *testing.T) {
 		t.Errorf("the zh load errors differ from %s:\n%s", golden, zh.String())
 	}
 }
+
+// TestExpectFlagErrorInChinese: check's --expect is parsed by the loader,
+// so its errors follow the language too; a scenario name the file lacks
+// (-s NAME) as well.
+func TestExpectFlagErrorInChinese(t *testing.T) {
+	cases := []struct {
+		args   []string
+		en, zh string
+	}{
+		{[]string{"check", "--expect", "safe: maybe", os.DevNull},
+			"lockstep check: --expect:1:7: safe must be true or false (unquoted), not \"maybe\"\n",
+			"lockstep check: --expect:1:7: safe 必须是 true 或 false（不加引号），而不是 \"maybe\"\n"},
+	}
+	for _, c := range cases {
+		if code, _, errs := runLang(t, append([]string{"--lang", "en"}, c.args...)...); code != exitBadInput || errs != c.en {
+			t.Errorf("en %q: exit %d, %q", c.args, code, errs)
+		}
+		if code, _, errs := runLang(t, append([]string{"--lang", "zh"}, c.args...)...); code != exitBadInput || errs != c.zh {
+			t.Errorf("zh %q: exit %d, %q", c.args, code, errs)
+		}
+	}
+	code, _, errs := runLang(t, "--lang", "zh", "run", "-s", "no-such-scenario")
+	if code != exitBadInput || !strings.HasPrefix(errs, "lockstep run: \"no-such-scenario\" 不是 scenarios.yaml 中的场景（已知：") {
+		t.Errorf("zh -s: exit %d, %q", code, errs)
+	}
+}
