@@ -43,6 +43,8 @@ var loaderEntries = []i18n.Entry{
 	{Key: "an unsupported YAML node", ZH: "不支持的 YAML 节点"},
 	{Key: "the top level", ZH: "顶层"},
 	{Key: "fault", ZH: "故障"},
+	{Key: "scenario", ZH: "场景"},
+	{Key: "link", ZH: "链路"},
 	{Key: "each partition group", ZH: "每个分区组"},
 	{Key: "%s must be a mapping (key: value lines), not %s", ZH: "%s 必须是映射（key: value 的行），而不是%s"},
 	{Key: "keys in %s must be plain names, not %s", ZH: "%s 中的键必须是普通名字，而不是%s"},

@@ -23,7 +23,7 @@ type Link struct {
 	Oneway  bool
 }
 
-var linkSection = newSection("link", keyLinks+".",
+var linkSection = newSection(i18n.M("link"), keyLinks+".",
 	field[Link]{name: keyFrom, doc: "a process: client, node or sentinel",
 		val: func(l *Link) any { return &l.From }},
 	field[Link]{name: keyTo, doc: "another process",

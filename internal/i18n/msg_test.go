@@ -31,3 +31,31 @@ func TestMsg(t *testing.T) {
 		t.Errorf("Missing = %q", miss)
 	}
 }
+
+// TestTighten: a space of the zh format between Chinese text and a nested
+// Chinese phrase goes; one beside a Latin word, or beside a plain
+// argument (a value the user wrote), stays.
+func TestTighten(t *testing.T) {
+	nested := Msg{Format: "x"}
+	for _, c := range []struct {
+		f        string
+		raw      []any
+		args     []any
+		want     string
+		rendered string
+	}{
+		{"%s 不是 %s 中的字段", []any{`"v"`, nested}, []any{`"v"`, "顶层"}, "%s 不是%s中的字段", `"v" 不是顶层中的字段`},
+		{"%s 不是 %s 中的字段", []any{`"v"`, nested}, []any{`"v"`, "lock"}, "%s 不是 %s 中的字段", `"v" 不是 lock 中的字段`},
+		{"%s 不是 %s 中的字段", []any{`"v"`, "顶层"}, []any{`"v"`, "顶层"}, "%s 不是 %s 中的字段", `"v" 不是 顶层 中的字段`},
+		{"缺少 %s", []any{nested}, []any{"duration（模拟时间）"}, "缺少 %s", "缺少 duration（模拟时间）"},
+		{"100%% 的 %s 是", []any{nested}, []any{"锁"}, "100%% 的%s是", "100% 的锁是"},
+	} {
+		got := tighten(c.f, c.raw, c.args)
+		if got != c.want {
+			t.Errorf("tighten(%q, %q) = %q, want %q", c.f, c.args, got, c.want)
+		}
+		if r := fmt.Sprintf(got, c.args...); r != c.rendered {
+			t.Errorf("%q renders %q, want %q", got, r, c.rendered)
+		}
+	}
+}
