@@ -177,7 +177,7 @@ var loaderEntries = []i18n.Entry{
 	{Key: "a client or a Redis node (a sentinel only takes network faults)", ZH: "客户端或 Redis 节点（sentinel 只接受网络故障）"},
 	{Key: "a master node redis-1..redis-N", ZH: "主库节点 redis-1..redis-N"},
 	{Key: "a client (it stops a client process)", ZH: "客户端（它让客户端进程停下）"},
-	{Key: "%s needs %s as %s, and %s is not one (allowed here: %s)", ZH: "%s 需要%s 作为 %s，而 %s 不是（这里允许：%s）"},
+	{Key: "%s needs %s as %s, and %s is not one (allowed here: %s)", ZH: "%s 需要 %s 作为 %s，而 %s 不是（这里允许：%s）"},
 	{Key: "%s needs %s:, %s: or both", ZH: "%s 需要 %s:、%s: 或两者都有"},
 	{Key: "lock.client: %s cannot take %s: %s", ZH: "lock.client：%s 不接受 %s：%s"},
 	{Key: "redsync's Mutex is not reentrant", ZH: "redsync 的 Mutex 不可重入"},
