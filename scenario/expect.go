@@ -75,9 +75,11 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 		}
 		return "", 0, i18n.M("%s must be true or false (unquoted), not %s", metric, echo(v.Value))
 	}
-	bad := i18n.M(`bad expectation %s for %s: write a whole number (meaning exactly) or a quoted comparison such as ">= 1", "<= 3", "> 0", "< 5", "== 2"`, echo(v.Value), metric)
-	if isMillisMetric(metric) {
-		bad = i18n.M(`bad expectation %s for %s: write a duration (meaning exactly) or a quoted comparison such as "<= 2s", "< 500ms", "== 0s"`, echo(v.Value), metric)
+	bad := func() i18n.Msg { // made only for the message
+		if isMillisMetric(metric) {
+			return i18n.M(`bad expectation %s for %s: write a duration (meaning exactly) or a quoted comparison such as "<= 2s", "< 500ms", "== 0s"`, echo(v.Value), metric)
+		}
+		return i18n.M(`bad expectation %s for %s: write a whole number (meaning exactly) or a quoted comparison such as ">= 1", "<= 3", "> 0", "< 5", "== 2"`, echo(v.Value), metric)
 	}
 	op, operand := "==", v
 	switch v.Tag {
@@ -85,7 +87,7 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 	case "!!str":
 		m := comparisonRE.FindStringSubmatch(v.Value)
 		if m == nil {
-			return "", 0, bad
+			return "", 0, bad()
 		}
 		if m[1] != "" {
 			op = m[1]
@@ -99,7 +101,7 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 		}
 		operand = &tmp
 	default:
-		return "", 0, bad
+		return "", 0, bad()
 	}
 	if isRateMetric(metric) {
 		return parseRate(metric, op, operand, bad)
@@ -118,7 +120,7 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 	}
 	n, err := strconv.ParseInt(operand.Value, 10, 64)
 	if operand.Tag != "!!int" || err != nil {
-		return "", 0, bad
+		return "", 0, bad()
 	}
 	if n < 0 {
 		return "", 0, i18n.M("%s counts events and cannot be negative (got %d)", metric, n)

@@ -23,10 +23,10 @@ func isRateMetric(metric string) bool {
 
 // parseRate reads a rate expectation's operand: a number from 0 to maxRate
 // with at most three decimals.
-func parseRate(metric, op string, operand *yaml.Node, bad i18n.Msg) (string, int64, i18n.Msg) {
+func parseRate(metric, op string, operand *yaml.Node, bad func() i18n.Msg) (string, int64, i18n.Msg) {
 	f, err := strconv.ParseFloat(operand.Value, 64)
 	if err != nil || math.IsNaN(f) {
-		return "", 0, bad
+		return "", 0, bad()
 	}
 	if f < 0 || f > maxRate {
 		return "", 0, i18n.M("%s is a rate between 0 and %g (got %s)", metric, maxRate, echo(operand.Value))

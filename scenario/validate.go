@@ -157,12 +157,12 @@ func fmtDur(d time.Duration) string {
 
 func (c *checker) scenario() {
 	s := c.s
-	if c.required(keyName, i18n.M("a scenario %s (%s: lowercase-with-dashes)", keyName, keyName)) {
+	if c.given(keyName) || c.required(keyName, i18n.M("a scenario %s (%s: lowercase-with-dashes)", keyName, keyName)) {
 		c.name(keyName, i18n.M("scenario %s", keyName), s.Name, MaxNameLen, scenarioName, "a-z, 0-9 and -")
 	}
 	c.text()
 	c.translations()
-	if c.required(keyDuration, i18n.M("%s (the simulated-time limit, e.g. %s: 90s)", keyDuration, keyDuration)) {
+	if c.given(keyDuration) || c.required(keyDuration, i18n.M("%s (the simulated-time limit, e.g. %s: 90s)", keyDuration, keyDuration)) {
 		c.positive(keyDuration, keyDuration, s.Duration)
 	}
 	lat, jit := dot(keyNetwork, keyLatency), dot(keyNetwork, keyJitter)
@@ -386,7 +386,8 @@ func (c *checker) clients() {
 		path := fmt.Sprintf("%s[%d]", keyClients, i)
 		c.clientName(path, i, seen)
 		at := func(key string) string { return dot(path, key) }
-		if c.required(at(keyWork), i18n.M("client %s: %s (how long it holds the lock, e.g. %s: 2s)", cl.Name, keyWork, keyWork)) {
+		// given first: the phrase is built only for the message.
+		if w := at(keyWork); c.given(w) || c.required(w, i18n.M("client %s: %s (how long it holds the lock, e.g. %s: 2s)", cl.Name, keyWork, keyWork)) {
 			c.nonNegative(at(keyWork), keyWork, cl.Work)
 		}
 		c.nonNegative(at(keyStart), keyStart, cl.Start)
