@@ -50,7 +50,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	if *expect != "" {
 		var err error
 		if xs, err = scenario.ParseExpect("--expect", *expect); err != nil {
-			return bad("%v", err)
+			return bad("%s", fileError(err))
 		}
 	}
 	in, name, err := openHistory(path)

@@ -111,7 +111,7 @@ func loadScenario(cmd, file, name string, stderr io.Writer) (*scenario.Scenario,
 	}
 	s, err := f.Find(name)
 	if err != nil {
-		failf(stderr, cmd, "%v", err)
+		failf(stderr, cmd, "%s", fileError(err))
 		return nil, false
 	}
 	return s, true

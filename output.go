@@ -59,11 +59,13 @@ func failf(stderr io.Writer, cmd, format string, a ...any) int {
 }
 
 // fileError is err as "FILE: message" (or the loader's FILE:LINE:COL:
-// message): never Go's bare "open FILE: ...".
+// message, in the language of the command line; scenario's errors that
+// can say themselves in a language have ErrorIn): never Go's bare "open
+// FILE: ...".
 func fileError(err error) string {
-	var le *scenario.LoadError
+	var le interface{ ErrorIn(i18n.Lang) string }
 	if errors.As(err, &le) {
-		return le.Error()
+		return le.ErrorIn(i18n.Current())
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

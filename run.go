@@ -101,7 +101,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	todo, err := pick(f, sel)
 	if err != nil {
-		return bad("%v", err)
+		return bad("%s", fileError(err))
 	}
 	if *mermaid {
 		return runMermaid(todo, opts, stdout, stderr)

@@ -1,6 +1,10 @@
 package faults
 
-import "time"
+import (
+	"time"
+
+	"github.com/lockstep-sim/lockstep/internal/i18n"
+)
 
 // Checker is what a kind's Check reports its findings to; the scenario
 // validator implements it. Fields are named relative to the kind: "for",
@@ -16,7 +20,9 @@ type Checker interface {
 	Written(sub string) bool
 	// Required reports a missing field (what names it) and returns whether
 	// it is given.
-	Required(sub, what string) bool
+	// what is a field name or a phrase (an i18n.Msg, shown in the
+	// reader's language).
+	Required(sub string, what any) bool
 	Errorf(sub, format string, args ...any)
 	// Positive and NonNegative check a duration's range, naming it
 	// KIND.FIELD.
@@ -28,7 +34,7 @@ type Checker interface {
 	// Quote and List print user-supplied text and lists of names in a
 	// message, as every other message of the loader does.
 	Quote(s string) string
-	List(names []string) string
+	List(names []string) i18n.Msg
 	// Dur prints a duration as the loader's messages do ("95s", "24h").
 	Dur(d time.Duration) string
 }
@@ -54,7 +60,7 @@ func Validate(c Checker, f Fault) {
 
 // requireFor is the check of a kind that lasts: for is given and positive.
 func requireFor(c Checker, f Fault) {
-	if c.Required(FieldFor.Name, string(f.Kind)+"."+FieldFor.Name+" (how long it lasts)") {
+	if c.Required(FieldFor.Name, i18n.M("%s.%s (how long it lasts)", f.Kind, FieldFor.Name)) {
 		c.Positive(FieldFor.Name, f.For)
 	}
 }

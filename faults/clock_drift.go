@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -30,7 +31,7 @@ var clockDriftSpec = Spec{
 	Need:    needAll,
 	Check: func(c Checker, f Fault, _ bool) {
 		rate := FieldRate.Name
-		if c.Required(rate, fmt.Sprintf("%s.%s (clock speed relative to true time, e.g. %s: 1.1)", f.Kind, rate, rate)) && !rateOK(f.Rate) {
+		if c.Required(rate, i18n.M("%s.%s (clock speed relative to true time, e.g. %s: 1.1)", f.Kind, rate, rate)) && !rateOK(f.Rate) {
 			c.Errorf(rate, "%s.%s must be from %g to %g (got %g)", f.Kind, rate, MinRate, MaxRate, f.Rate)
 		}
 	},

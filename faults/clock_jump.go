@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -22,7 +23,7 @@ var clockJumpSpec = Spec{
 	Need:    needAll,
 	Check: func(c Checker, f Fault, _ bool) {
 		by := FieldBy.Name
-		if !c.Required(by, fmt.Sprintf("%s.%s (how far the clock steps, e.g. %s: 20s or %s: -5s)", f.Kind, by, by, by)) {
+		if !c.Required(by, i18n.M("%s.%s (how far the clock steps, e.g. %s: 20s or %s: -5s)", f.Kind, by, by, by)) {
 			return
 		}
 		switch {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -45,7 +46,7 @@ var partitionSpec = Spec{
 // huge list of messages.
 func checkGroups(c Checker, f Fault) {
 	gp := FieldGroups.Name
-	if !c.Required(gp, fmt.Sprintf("%s.%s (e.g. %s: [[A, redis-1], [B, redis-2]])", f.Kind, gp, gp)) {
+	if !c.Required(gp, i18n.M("%s.%s (e.g. %s: [[A, redis-1], [B, redis-2]])", f.Kind, gp, gp)) {
 		return
 	}
 	if len(f.Groups) < 2 {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/model"
 )
 
@@ -18,7 +19,12 @@ import (
 // ("lock.reentrant", "lock.fencing").
 type DesignError struct {
 	Field string
-	Msg   string
+	Msg   string   // in English
+	msg   i18n.Msg // Msg unrendered, for the loader's message in another language
+}
+
+func designError(field string, m i18n.Msg) *DesignError {
+	return &DesignError{Field: field, Msg: m.String(), msg: m}
 }
 
 func (e *DesignError) Error() string { return e.Msg }
@@ -31,17 +37,17 @@ type modifier struct {
 	drop  func(*Lock)
 	needs []string // the strategies that can run it
 	// why says, for a strategy that cannot, what it lacks.
-	why func(strategy string) string
+	why func(strategy string) i18n.Msg
 }
 
 // lacks says why strategy cannot run a modifier: a naive strategy stores no
 // owner in Redis (only a placeholder) to verb; Redlock has no variant of it.
-func lacks(verb, variant string) func(string) string {
-	return func(st string) string {
+func lacks(verb i18n.Msg, variant string) func(string) i18n.Msg {
+	return func(st string) i18n.Msg {
 		if st == model.StrategyRedlock {
-			return "strategy redlock has no " + variant + " variant"
+			return i18n.M("strategy redlock has no %s variant", variant)
 		}
-		return "strategy " + st + " stores no owner to " + verb
+		return i18n.M("strategy %s stores no owner to %s", st, verb)
 	}
 }
 
@@ -58,30 +64,32 @@ const (
 
 var modifiers = []modifier{
 	{lockWatchdog, lockWatchdog, func(l Lock) bool { return l.Watchdog != nil }, func(l *Lock) { l.Watchdog = nil },
-		ownerStrategy, lacks("renew", keyWatchdog)},
+		ownerStrategy, lacks(i18n.M("renew"), keyWatchdog)},
 	{lockReentrant, lockReentrant, func(l Lock) bool { return l.Reentrant }, func(l *Lock) { l.Reentrant = false },
-		[]string{model.StrategyLuaRelease}, lacks("count re-entries for", keyReentrant)},
+		[]string{model.StrategyLuaRelease}, lacks(i18n.M("count re-entries for"), keyReentrant)},
 	{lockFair, lockFair, func(l Lock) bool { return l.Fair }, func(l *Lock) { l.Fair = false },
-		[]string{model.StrategyLuaRelease}, lacks("queue waiters behind", keyFair)},
+		[]string{model.StrategyLuaRelease}, lacks(i18n.M("queue waiters behind"), keyFair)},
 	{lockFencing, keyFencing + ": cas", func(l Lock) bool { return l.Fencing == "cas" }, func(l *Lock) { l.Fencing = "none" },
-		ownerStrategy, lacks("stamp the resource with", "cas")},
+		ownerStrategy, lacks(i18n.M("stamp the resource with"), "cas")},
 	{lockNotify, lockNotify + ": " + model.NotifyPubSub, func(l Lock) bool { return l.Notify == model.NotifyPubSub }, func(l *Lock) { l.Notify = "" },
-		[]string{model.StrategyLuaRelease}, lacks("publish the release of", "pubsub")},
+		[]string{model.StrategyLuaRelease}, lacks(i18n.M("publish the release of"), "pubsub")},
 	{lockRegrant, lockRegrant, func(l Lock) bool { return l.Regrant }, func(l *Lock) { l.Regrant = false },
-		[]string{model.StrategySetDel, model.StrategyLuaRelease}, lacks("grant again to", keyRegrant)},
+		[]string{model.StrategySetDel, model.StrategyLuaRelease}, lacks(i18n.M("grant again to"), keyRegrant)},
 	{lockWaitReplicas, lockWaitReplicas, func(l Lock) bool { return l.WaitReplicas != nil }, func(l *Lock) { l.WaitReplicas = nil },
-		singleStrategies, func(string) string {
-			return "WAIT follows a grant on the one master; strategy redlock has no wait_replicas variant"
+		singleStrategies, func(string) i18n.Msg {
+			return i18n.M("WAIT follows a grant on the one master; strategy redlock has no wait_replicas variant")
 		}},
 	{lockHoldAtLeast, lockHoldAtLeast, func(l Lock) bool { return l.HoldAtLeast > 0 }, func(l *Lock) { l.HoldAtLeast = 0 },
-		[]string{model.StrategySetDel, model.StrategyLuaRelease}, func(st string) string {
-			return "strategy " + st + " has no " + keyHoldAtLeast + " variant (ShedLock's SET NX PX lock is set-del, or lua-release with safeUpdate)"
+		[]string{model.StrategySetDel, model.StrategyLuaRelease}, func(st string) i18n.Msg {
+			return i18n.M("strategy %s has no %s variant (ShedLock's SET NX PX lock is set-del, or lua-release with safeUpdate)", st, keyHoldAtLeast)
 		}},
 	{lockAbortWork, lockAbortWork, func(l Lock) bool { return l.Watchdog != nil && l.Watchdog.AbortWork }, dropAbortWork,
-		[]string{model.StrategyRedlock}, func(st string) string { return "strategy " + st + " has no abort signal (node-redlock's using())" }},
+		[]string{model.StrategyRedlock}, func(st string) i18n.Msg {
+			return i18n.M("strategy %s has no abort signal (node-redlock's using())", st)
+		}},
 	{lockKeys, lockKeys, func(l Lock) bool { return len(l.Keys) > 0 },
 		func(l *Lock) { l.Keys, l.MultiKey, l.KeyOrder = nil, "", "" },
-		[]string{model.StrategyLuaRelease}, func(st string) string { return "strategy " + st + " takes one key per hold" }},
+		[]string{model.StrategyLuaRelease}, func(st string) i18n.Msg { return i18n.M("strategy %s takes one key per hold", st) }},
 }
 
 // lockAbortWork is watchdog.abort_work's path.
@@ -109,29 +117,27 @@ const (
 var conflicts = []struct {
 	field string
 	both  func(Lock) bool
-	msg   string
+	msg   i18n.Msg
 }{
-	{lockFair, func(l Lock) bool { return l.Reentrant && l.Fair }, lockFair + " and " + lockReentrant + " cannot be combined; choose one"},
+	{lockFair, func(l Lock) bool { return l.Reentrant && l.Fair }, i18n.M("%s and %s cannot be combined; choose one", lockFair, lockReentrant)},
 	{lockFencing, func(l Lock) bool { return l.Fencing == "token" && l.Fair },
-		keyFencing + ": token cannot be combined with " + lockFair + " (with " + lockReentrant + " it is Redisson's FencedLock)"},
+		i18n.M("%s: token cannot be combined with %s (with %s it is Redisson's FencedLock)", keyFencing, lockFair, lockReentrant)},
 	{lockRegrant, func(l Lock) bool { return l.Regrant && (l.Reentrant || l.Fair || l.Fencing == "token") },
-		lockRegrant + " is a variant of the plain SET NX acquire; " + lockReentrant + ", " + lockFair + " and " + keyFencing + ": token have scripts of their own"},
+		i18n.M("%s is a variant of the plain SET NX acquire; %s, %s and %s: token have scripts of their own", lockRegrant, lockReentrant, lockFair, keyFencing)},
 	{lockHoldAtLeast, func(l Lock) bool {
 		return l.HoldAtLeast > 0 && (l.Reentrant || l.Fair || l.Fencing == "token" || len(l.Keys) > 0)
-	}, lockHoldAtLeast + " shortens the plain lock's key at its release; " + lockReentrant + ", " + lockFair + ", " + keyFencing + ": token and " +
-		lockKeys + " release with scripts of their own"},
+	}, i18n.M("%s shortens the plain lock's key at its release; %s, %s, %s: token and %s release with scripts of their own",
+		lockHoldAtLeast, lockReentrant, lockFair, keyFencing, lockKeys)},
 	{lockKeys, func(l Lock) bool {
 		return len(l.Keys) > 0 && (l.Watchdog != nil || l.Reentrant || l.Fair || (l.Fencing != "" && l.Fencing != "none"))
-	}, lockKeys + " cannot be combined with " + lockWatchdog + ", " + lockReentrant + ", " + lockFair + " or " + lockFencing +
-		" (each is a one-key script)"},
+	}, i18n.M("%s cannot be combined with %s, %s, %s or %s (each is a one-key script)", lockKeys, lockWatchdog, lockReentrant, lockFair, lockFencing)},
 	// A hold of several keys gives its keys back when its attempts run out;
 	// a total wait, a release notification or a re-grant would each need
 	// their own path through it.
 	{lockKeys, func(l Lock) bool {
 		return len(l.Keys) > 0 && (l.Wait > 0 || l.Notify == model.NotifyPubSub || l.Regrant || l.WaitReplicas != nil)
 	},
-		lockKeys + " cannot be combined with " + keyLock + "." + keyWait + ", " + lockNotify + ": " + model.NotifyPubSub + ", " + lockRegrant +
-			" or " + lockWaitReplicas},
+		i18n.M("%s cannot be combined with %s, %s: %s, %s or %s", lockKeys, keyLock+"."+keyWait, lockNotify, model.NotifyPubSub, lockRegrant, lockWaitReplicas)},
 }
 
 // DesignProblems lists every reason lock l cannot run under strategy, in
@@ -142,17 +148,26 @@ func DesignProblems(strategy string, l Lock) []*DesignError {
 	if slices.Contains(Strategies, strategy) {
 		for _, m := range modifiers {
 			if m.on(l) && !slices.Contains(m.needs, strategy) {
-				out = append(out, &DesignError{m.field, fmt.Sprintf("%s needs strategy %s; %s",
-					m.name, strings.Join(m.needs, " or "), m.why(strategy))})
+				out = append(out, designError(m.field, i18n.M("%s needs strategy %s; %s",
+					m.name, orList(m.needs), m.why(strategy))))
 			}
 		}
 	}
 	for _, c := range conflicts {
 		if c.both(l) {
-			out = append(out, &DesignError{c.field, c.msg})
+			out = append(out, designError(c.field, c.msg))
 		}
 	}
 	return out
+}
+
+// orList is "a or b or c" in the message's language (names stay as
+// they are).
+func orList(names []string) i18n.Msg {
+	if len(names) < 2 {
+		return i18n.M("%s", strings.Join(names, ""))
+	}
+	return i18n.M("%s or %s", orList(names[:len(names)-1]), names[len(names)-1])
 }
 
 // CheckDesign returns the first reason lock l cannot run under strategy, or
@@ -181,7 +196,7 @@ func DesignFor(strategy string, l Lock) (Lock, []Dropped, error) {
 	for _, m := range modifiers {
 		if m.on(l) && !slices.Contains(m.needs, strategy) && slices.Contains(Strategies, strategy) {
 			m.drop(&l)
-			dropped = append(dropped, Dropped{m.name, m.why(strategy)})
+			dropped = append(dropped, Dropped{m.name, m.why(strategy).String()})
 		}
 	}
 	if strategy != l.Strategy {

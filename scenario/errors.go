@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 )
 
@@ -17,21 +18,38 @@ import (
 type LoadError struct {
 	Path string // the path given to Load
 	Pos  Pos    // 1-based; Col is 1 when only the line is known; zero: no position
-	Msg  string
-	Err  error // the underlying error of a file that could not be read, for errors.Is
+	Msg  string // the message in English
+	Err  error  // the underlying error of a file that could not be read, for errors.Is
+	// msg is Msg unrendered (its English format and arguments), for
+	// MessageIn; zero when Msg was set directly.
+	msg i18n.Msg
 }
 
 // Error returns "FILE:LINE:COL: message" (or "FILE: message"). The path is
 // user input too, so control characters in it are shown escaped.
-func (e *LoadError) Error() string {
+func (e *LoadError) Error() string { return e.ErrorIn(i18n.EN) }
+
+// ErrorIn is Error with the message in language l (see MessageIn).
+func (e *LoadError) ErrorIn(l i18n.Lang) string {
 	path := termtext.Escape(e.Path)
 	if e.Path == "" {
 		path = `""`
 	}
 	if e.Pos.Line == 0 {
-		return fmt.Sprintf("%s: %s", path, e.Msg)
+		return fmt.Sprintf("%s: %s", path, e.MessageIn(l))
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", path, e.Pos.Line, e.Pos.Col, e.Msg)
+	return fmt.Sprintf("%s:%d:%d: %s", path, e.Pos.Line, e.Pos.Col, e.MessageIn(l))
+}
+
+// MessageIn renders the message in l through the catalogue: in English it
+// is Msg; field names, YAML keys, values and units stay as written in
+// every language. A LoadError made without a format (Msg set directly)
+// has only its English.
+func (e *LoadError) MessageIn(l i18n.Lang) string {
+	if l == i18n.EN || e.msg.Format == "" {
+		return e.Msg
+	}
+	return termtext.Escape(e.msg.In(l))
 }
 
 // Unwrap gives errors.Is the cause of a read failure (fs.ErrNotExist, ...).
@@ -64,19 +82,19 @@ const maxList = 400
 
 // knownList joins names for a "known: ..." list, cut after maxList bytes
 // with a count of the rest, so the message stays a line a terminal shows.
-func knownList(names []string) string {
+// The count is a phrase of the message's language.
+func knownList(names []string) i18n.Msg {
 	var b strings.Builder
 	for i, n := range names {
 		if b.Len()+len(n) > maxList {
-			fmt.Fprintf(&b, "… and %d more", len(names)-i)
-			break
+			return i18n.M("%s… and %d more", b.String(), len(names)-i)
 		}
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		b.WriteString(n)
 	}
-	return b.String()
+	return i18n.M("%s", b.String())
 }
 
 // cutEcho returns the first maxEcho characters of s (an invalid byte counts
@@ -103,7 +121,8 @@ func newError(path string, p Pos, format string, args ...any) *LoadError {
 	}
 	// Messages quote values through echo; Escape is the net for any that
 	// does not, so no message can carry a control character to a terminal.
-	return &LoadError{Path: path, Pos: p, Msg: termtext.Escape(fmt.Sprintf(format, args...))}
+	m := i18n.M(format, args...)
+	return &LoadError{Path: path, Pos: p, Msg: termtext.Escape(m.String()), msg: m}
 }
 
 // before reports whether p comes earlier in the file than q.
@@ -151,8 +170,25 @@ func fromYAML(path string, data []byte, err error) *LoadError {
 			extra = 1
 		}
 		if tp, ok := tabIndent(lines, p.Line, p.Line+extra); ok {
-			return newError(path, tp, "%s", tabMessage)
+			return newError(path, tp, tabMessage)
 		}
 	}
-	return newError(path, p, "invalid YAML: %s", msg)
+	return newError(path, p, "invalid YAML: %s", yamlProblem(msg))
+}
+
+// msgError is an error of the loader that is not about a place in a file
+// (a scenario name the file lacks): its text is a sentence of the
+// catalogue, which ErrorIn renders in another language.
+type msgError struct{ m i18n.Msg }
+
+func (e *msgError) Error() string { return e.m.String() }
+
+// ErrorIn renders the error in language l.
+func (e *msgError) ErrorIn(l i18n.Lang) string { return e.m.In(l) }
+
+// noPos builds a LoadError about the file as a whole ("FILE: message"),
+// with cause for errors.Is.
+func noPos(path string, cause error, format string, args ...any) *LoadError {
+	m := i18n.M(format, args...)
+	return &LoadError{Path: path, Msg: termtext.Escape(m.String()), Err: cause, msg: m}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/model"
 	"gopkg.in/yaml.v3"
 )
@@ -62,9 +63,9 @@ func (p *parser) expect(n *yaml.Node) []Expectation {
 	for _, e := range p.fields(n, keyExpect, MetricNames) {
 		v := p.scalar(e.v, e.key)
 		x := Expectation{Pos: pos(e.k), Metric: e.key, Op: "==", Raw: v.Value, Bool: isBoolMetric(e.key)}
-		var msg string
+		var msg i18n.Msg
 		x.Op, x.Value, msg = parseExpectValue(e.key, v)
-		if msg != "" {
+		if msg.Format != "" {
 			p.fail(v, "%s", msg)
 		}
 		if x.Op == "<" && x.Value == 0 {
@@ -79,19 +80,21 @@ func (p *parser) expect(n *yaml.Node) []Expectation {
 // count or count comparison for the counters, a duration or duration
 // comparison for max_wait (stored in milliseconds). It returns a message
 // instead when the value is not acceptable.
-func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg string) {
+func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg i18n.Msg) {
 	if isBoolMetric(metric) {
 		if v.Tag == "!!bool" {
 			if strings.EqualFold(v.Value, "true") {
-				return "==", 1, ""
+				return "==", 1, i18n.Msg{}
 			}
-			return "==", 0, ""
+			return "==", 0, i18n.Msg{}
 		}
-		return "", 0, fmt.Sprintf("%s must be true or false (unquoted), not %s", metric, echo(v.Value))
+		return "", 0, i18n.M("%s must be true or false (unquoted), not %s", metric, echo(v.Value))
 	}
-	bad := fmt.Sprintf(`bad expectation %s for %s: write a whole number (meaning exactly) or a quoted comparison such as ">= 1", "<= 3", "> 0", "< 5", "== 2"`, echo(v.Value), metric)
-	if isMillisMetric(metric) {
-		bad = fmt.Sprintf(`bad expectation %s for %s: write a duration (meaning exactly) or a quoted comparison such as "<= 2s", "< 500ms", "== 0s"`, echo(v.Value), metric)
+	bad := func() i18n.Msg { // made only for the message
+		if isMillisMetric(metric) {
+			return i18n.M(`bad expectation %s for %s: write a duration (meaning exactly) or a quoted comparison such as "<= 2s", "< 500ms", "== 0s"`, echo(v.Value), metric)
+		}
+		return i18n.M(`bad expectation %s for %s: write a whole number (meaning exactly) or a quoted comparison such as ">= 1", "<= 3", "> 0", "< 5", "== 2"`, echo(v.Value), metric)
 	}
 	op, operand := "==", v
 	switch v.Tag {
@@ -99,7 +102,7 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 	case "!!str":
 		m := comparisonRE.FindStringSubmatch(v.Value)
 		if m == nil {
-			return "", 0, bad
+			return "", 0, bad()
 		}
 		if m[1] != "" {
 			op = m[1]
@@ -113,7 +116,7 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 		}
 		operand = &tmp
 	default:
-		return "", 0, bad
+		return "", 0, bad()
 	}
 	if isRateMetric(metric) {
 		return parseRate(metric, op, operand, bad)
@@ -121,23 +124,23 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 	if isMillisMetric(metric) {
 		d, dmsg := parseDuration(operand)
 		switch {
-		case dmsg != "":
-			return "", 0, metric + ": " + dmsg
+		case dmsg.Format != "":
+			return "", 0, i18n.M("%s: %s", metric, dmsg)
 		case d < 0 || d > MaxDuration:
-			return "", 0, fmt.Sprintf("%s must be between 0s and %s (got %s)", metric, fmtDur(MaxDuration), echo(operand.Value))
+			return "", 0, i18n.M("%s must be between 0s and %s (got %s)", metric, fmtDur(MaxDuration), echo(operand.Value))
 		case d%time.Millisecond != 0:
-			return "", 0, fmt.Sprintf("%s is compared in whole milliseconds; %s is not one", metric, operand.Value)
+			return "", 0, i18n.M("%s is compared in whole milliseconds; %s is not one", metric, operand.Value)
 		}
-		return op, d.Milliseconds(), ""
+		return op, d.Milliseconds(), i18n.Msg{}
 	}
 	n, err := strconv.ParseInt(operand.Value, 10, 64)
 	if operand.Tag != "!!int" || err != nil {
-		return "", 0, bad
+		return "", 0, bad()
 	}
 	if n < 0 {
-		return "", 0, fmt.Sprintf("%s counts events and cannot be negative (got %d)", metric, n)
+		return "", 0, i18n.M("%s counts events and cannot be negative (got %d)", metric, n)
 	}
-	return op, n, ""
+	return op, n, i18n.Msg{}
 }
 
 // validateExpect re-checks expectations built in code rather than loaded.

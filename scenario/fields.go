@@ -158,13 +158,13 @@ type field[T any] struct {
 // section is the table of one mapping of the format, in the order the
 // format documents its keys (the order "unknown field" messages list).
 type section[T any] struct {
-	what   string // how messages name the mapping: "unknown field x in lock"
+	what   any    // how messages name the mapping: "unknown field x in lock" (a key, or an i18n.Msg)
 	msg    string // what messages put before a field's name: "lock."
 	fields []field[T]
 	keys   []string
 }
 
-func newSection[T any](what, msg string, fields ...field[T]) *section[T] {
+func newSection[T any](what any, msg string, fields ...field[T]) *section[T] {
 	s := &section[T]{what: what, msg: msg, fields: fields}
 	for _, f := range fields {
 		s.keys = append(s.keys, f.name)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"gopkg.in/yaml.v3"
 )
 
@@ -12,7 +13,7 @@ import (
 // block may hold, in documented order, and how each key is read and
 // written back. docs/scenario-format.md describes them for users.
 
-var scenarioSection = newSection("scenario", "",
+var scenarioSection = newSection(i18n.M("scenario"), "",
 	field[Scenario]{name: keyName, doc: "lowercase-with-dashes, unique in the file",
 		val: func(s *Scenario) any { return &s.Name }, read: readScenarioName},
 	field[Scenario]{name: keyTitle, doc: "one line shown in lists and reports",

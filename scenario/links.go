@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/sim"
 	"gopkg.in/yaml.v3"
 )
@@ -22,7 +23,7 @@ type Link struct {
 	Oneway  bool
 }
 
-var linkSection = newSection("link", keyLinks+".",
+var linkSection = newSection(i18n.M("link"), keyLinks+".",
 	field[Link]{name: keyFrom, doc: "a process: client, node or sentinel",
 		val: func(l *Link) any { return &l.From }},
 	field[Link]{name: keyTo, doc: "another process",
@@ -67,7 +68,7 @@ func (c *checker) links() {
 		path := fmt.Sprintf("%s[%d]", dot(keyNetwork, keyLinks), i)
 		at := func(k string) string { return dot(path, k) }
 		for _, end := range []struct{ key, v string }{{keyFrom, l.From}, {keyTo, l.To}} {
-			if c.required(at(end.key), fmt.Sprintf("link %s (a process name, e.g. %s: A)", end.key, end.key)) &&
+			if c.required(at(end.key), i18n.M("link %s (a process name, e.g. %s: A)", end.key, end.key)) &&
 				!slices.Contains(known, end.v) {
 				c.errorf(at(end.key), "link %s %s names no process of this scenario (known: %s)", end.key, echo(end.v), knownList(known))
 			}

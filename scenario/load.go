@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/model"
 	"gopkg.in/yaml.v3"
@@ -24,7 +25,7 @@ import (
 // *LoadError without a position: "FILE: cannot read: is a directory".
 func LoadFile(path string) (*File, error) {
 	if path == "" {
-		return nil, &LoadError{Msg: "no scenario file named (the path is empty)", Err: os.ErrNotExist}
+		return nil, noPos("", os.ErrNotExist, "no scenario file named (the path is empty)")
 	}
 	fh, err := os.Open(path)
 	if err != nil {
@@ -32,7 +33,7 @@ func LoadFile(path string) (*File, error) {
 	}
 	defer fh.Close()
 	if st, err := fh.Stat(); err == nil && st.IsDir() {
-		return nil, &LoadError{Path: path, Msg: "cannot read: is a directory", Err: syscall.EISDIR}
+		return nil, noPos(path, syscall.EISDIR, "cannot read: is a directory")
 	}
 	// Read one byte past the limit so Load can tell "too big" from "exactly
 	// the limit" without reading an arbitrarily large file into memory.
@@ -51,16 +52,16 @@ func readError(path string, err error) *LoadError {
 	if errors.As(err, &pe) {
 		why = pe.Err
 	}
-	msg := why.Error()
+	var msg any = why.Error()
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		msg = "no such file"
+		msg = i18n.M("no such file")
 	case errors.Is(err, fs.ErrPermission):
-		msg = "permission denied"
+		msg = i18n.M("permission denied")
 	case errors.Is(err, syscall.EISDIR):
-		msg = "is a directory"
+		msg = i18n.M("is a directory")
 	}
-	return &LoadError{Path: path, Msg: "cannot read: " + msg, Err: err}
+	return noPos(path, err, "cannot read: %s", msg)
 }
 
 // Load parses a scenarios.yaml document, applies the format's defaults and
@@ -148,7 +149,7 @@ func (f *File) Find(name string) (*Scenario, error) {
 		}
 		names = append(names, s.Name)
 	}
-	return nil, fmt.Errorf("no scenario named %s in %s (known: %s)", echo(name), termtext.Escape(f.Path), strings.Join(names, ", "))
+	return nil, &msgError{i18n.M("no scenario named %s in %s (known: %s)", echo(name), termtext.Escape(f.Path), strings.Join(names, ", "))}
 }
 
 // Known keys of the mappings the field tables (format.go) do not cover, in
@@ -208,7 +209,7 @@ func (pt posTable) has(path string) bool {
 // file walks the root mapping.
 func (p *parser) file(root *yaml.Node) *File {
 	f := &File{Path: p.path}
-	es := p.fields(root, "the top level", topKeys)
+	es := p.fields(root, i18n.M("the top level"), topKeys)
 	var version, scenarios *entry
 	for i := range es {
 		switch es[i].key {
@@ -247,7 +248,7 @@ func (p *parser) file(root *yaml.Node) *File {
 		// returned is the first in the file.
 		e := validate(s, pt)
 		if prev, dup := first[s.Name]; dup && s.Name != "" {
-			d := &problem{pt[keyName], fmt.Sprintf("duplicate scenario %s %s (first at line %d)", keyName, echo(s.Name), prev.Line)}
+			d := &problem{pt[keyName], i18n.M("duplicate scenario %s %s (first at line %d)", keyName, echo(s.Name), prev.Line)}
 			if e == nil || d.Pos.before(e.Pos) {
 				e = d
 			}
@@ -292,7 +293,7 @@ func (p *parser) fault(n *yaml.Node, path string, pt posTable) (faults.Fault, Po
 	var f faults.Fault
 	pt[path] = pos(n)
 	var kind *entry
-	es := p.fields(n, "fault", faultKeys)
+	es := p.fields(n, i18n.M("fault"), faultKeys)
 	for i, e := range es {
 		if e.key == faultAt {
 			pt.add(path+"."+faultAt, e.k, e.v)
@@ -348,7 +349,7 @@ func (p *parser) groups(n *yaml.Node, name, path string, pt posTable) [][]string
 		gp := fmt.Sprintf("%s[%d]", path, i)
 		pt[gp] = pos(p.resolve(g))
 		var names []string
-		for j, m := range p.list(g, "each partition group", 0) {
+		for j, m := range p.list(g, i18n.M("each partition group"), 0) {
 			pt.add(fmt.Sprintf("%s[%d]", gp, j), nil, p.resolve(m))
 			names = append(names, p.str(m, "a partition group member"))
 		}

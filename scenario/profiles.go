@@ -8,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/model"
 )
 
@@ -209,7 +210,9 @@ func findKey(n *yaml.Node, key string, seen map[*yaml.Node]bool) *yaml.Node {
 func (p *parser) checkProfile(pr *Profile, l *Lock, wrote func(string) bool, pt posTable) {
 	for _, r := range pr.refuse {
 		if k := dot(keyLock, r.key); wrote(k) {
-			panic(newError(p.path, pt[k], "lock.client: %s cannot take %s: %s", pr.Name, k, r.why))
+			// why is a sentence of the table, a key of the catalogue
+			// (TestProfileRefusalsTranslated).
+			panic(newError(p.path, pt[k], "lock.client: %s cannot take %s: %s", pr.Name, k, i18n.Msg{Format: r.why}))
 		}
 	}
 	if k := dot(keyLock, keyStrategy); wrote(k) {

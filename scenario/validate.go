@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/model"
 )
@@ -30,7 +31,7 @@ var (
 // problem is a validation finding; Load turns it into a LoadError.
 type problem struct {
 	Pos Pos
-	Msg string
+	Msg i18n.Msg // rendered in the reader's language by the LoadError
 }
 
 // Validate checks s against every rule of the format, as Load does. It is
@@ -99,7 +100,7 @@ func (c *checker) given(path string) bool { return c.pt == nil || c.pt.has(path)
 
 func (c *checker) report(p Pos, format string, args ...any) {
 	if c.first == nil || p.before(c.first.Pos) {
-		c.first = &problem{Pos: p, Msg: fmt.Sprintf(format, args...)}
+		c.first = &problem{Pos: p, Msg: i18n.M(format, args...)}
 	}
 }
 
@@ -108,7 +109,7 @@ func (c *checker) errorf(path, format string, args ...any) {
 }
 
 // required reports a missing field at its parent's position.
-func (c *checker) required(path, what string) bool {
+func (c *checker) required(path string, what any) bool {
 	if c.given(path) {
 		return true
 	}
@@ -156,12 +157,12 @@ func fmtDur(d time.Duration) string {
 
 func (c *checker) scenario() {
 	s := c.s
-	if c.required(keyName, fmt.Sprintf("a scenario %s (%s: lowercase-with-dashes)", keyName, keyName)) {
-		c.name(keyName, "scenario "+keyName, s.Name, MaxNameLen, scenarioName, "a-z, 0-9 and -")
+	if c.given(keyName) || c.required(keyName, i18n.M("a scenario %s (%s: lowercase-with-dashes)", keyName, keyName)) {
+		c.name(keyName, i18n.M("scenario %s", keyName), s.Name, MaxNameLen, scenarioName, "a-z, 0-9 and -")
 	}
 	c.text()
 	c.translations()
-	if c.required(keyDuration, fmt.Sprintf("%s (the simulated-time limit, e.g. %s: 90s)", keyDuration, keyDuration)) {
+	if c.given(keyDuration) || c.required(keyDuration, i18n.M("%s (the simulated-time limit, e.g. %s: 90s)", keyDuration, keyDuration)) {
 		c.positive(keyDuration, keyDuration, s.Duration)
 	}
 	lat, jit := dot(keyNetwork, keyLatency), dot(keyNetwork, keyJitter)
@@ -199,7 +200,7 @@ func (c *checker) redis() {
 
 // name checks a name: not too long, no control characters, only the
 // characters of re (described by chars). It reports whether it is good.
-func (c *checker) name(path, what, v string, maxLen int, re *regexp.Regexp, chars string) bool {
+func (c *checker) name(path string, what any, v string, maxLen int, re *regexp.Regexp, chars string) bool {
 	switch {
 	case termtext.HasControl(v):
 		c.errorf(path, "%s %s holds a control character or invalid UTF-8; it may use only %s", what, echo(v), chars)
@@ -264,7 +265,7 @@ func (c *checker) lock() {
 			c.errorf(key, "%s must be at most %d bytes long (got %d)", key, MaxKeyLen, len(l.Key))
 		}
 	}
-	if st := at(keyStrategy); c.required(st, st+" (one of "+strings.Join(Strategies, ", ")+")") {
+	if st := at(keyStrategy); c.required(st, i18n.M("%s (one of %s)", st, strings.Join(Strategies, ", "))) {
 		c.oneOf(st, st, l.Strategy, Strategies)
 	}
 	if ttl := at(keyTTL); c.required(ttl, ttl) {
@@ -287,7 +288,7 @@ func (c *checker) lock() {
 	// Which modifiers a strategy can run is decided in one place (design.go),
 	// which Compare uses too.
 	for _, p := range DesignProblems(l.Strategy, l) {
-		c.errorf(p.Field, "%s", p.Msg)
+		c.errorf(p.Field, "%s", p.msg)
 	}
 }
 
@@ -385,7 +386,8 @@ func (c *checker) clients() {
 		path := fmt.Sprintf("%s[%d]", keyClients, i)
 		c.clientName(path, i, seen)
 		at := func(key string) string { return dot(path, key) }
-		if c.required(at(keyWork), fmt.Sprintf("client %s: %s (how long it holds the lock, e.g. %s: 2s)", cl.Name, keyWork, keyWork)) {
+		// given first: the phrase is built only for the message.
+		if w := at(keyWork); c.given(w) || c.required(w, i18n.M("client %s: %s (how long it holds the lock, e.g. %s: 2s)", cl.Name, keyWork, keyWork)) {
 			c.nonNegative(at(keyWork), keyWork, cl.Work)
 		}
 		c.nonNegative(at(keyStart), keyStart, cl.Start)
@@ -404,7 +406,7 @@ func (c *checker) clients() {
 // clientName checks the name of client i (written at path); seen maps the
 // names so far to their clients.
 func (c *checker) clientName(path string, i int, seen map[string]int) {
-	cl, np, what := c.s.Clients[i], dot(path, keyName), "client "+keyName
+	cl, np, what := c.s.Clients[i], dot(path, keyName), i18n.M("client %s", keyName)
 	if !c.given(np) || cl.Name == "" {
 		c.report(c.at(path), "every client needs a %s", keyName)
 		return
@@ -456,7 +458,7 @@ func (c *checker) names() faults.Names {
 func (c *checker) fault(i int) {
 	f := c.s.Faults[i]
 	path := fmt.Sprintf("%s[%d]", keyFaults, i)
-	if c.required(path+"."+faultAt, faultAt+": (when the fault strikes) for every fault") {
+	if c.required(path+"."+faultAt, i18n.M("%s: (when the fault strikes) for every fault", faultAt)) {
 		switch {
 		case f.At < 0:
 			c.errorf(path+"."+faultAt, "fault %s %s is before the run starts (%s must not be negative)", faultAt, fmtDur(f.At), faultAt)
@@ -489,16 +491,16 @@ func (fc *faultChecker) path(sub string) string {
 
 func (fc *faultChecker) name(sub string) string { return string(fc.kind) + "." + sub }
 
-func (fc *faultChecker) Names() faults.Names     { return fc.w }
-func (fc *faultChecker) FromFile() bool          { return fc.c.pt != nil }
-func (fc *faultChecker) Written(sub string) bool { return fc.c.pt.has(fc.path(sub)) }
-func (fc *faultChecker) Quote(s string) string   { return echo(s) }
-func (fc *faultChecker) List(ns []string) string { return knownList(ns) }
+func (fc *faultChecker) Names() faults.Names       { return fc.w }
+func (fc *faultChecker) FromFile() bool            { return fc.c.pt != nil }
+func (fc *faultChecker) Written(sub string) bool   { return fc.c.pt.has(fc.path(sub)) }
+func (fc *faultChecker) Quote(s string) string     { return echo(s) }
+func (fc *faultChecker) List(ns []string) i18n.Msg { return knownList(ns) }
 func (fc *faultChecker) Dur(d time.Duration) string {
 	return fmtDur(d)
 }
 
-func (fc *faultChecker) Required(sub, what string) bool { return fc.c.required(fc.path(sub), what) }
+func (fc *faultChecker) Required(sub string, what any) bool { return fc.c.required(fc.path(sub), what) }
 
 func (fc *faultChecker) Errorf(sub, format string, args ...any) {
 	fc.c.errorf(fc.path(sub), format, args...)
@@ -525,7 +527,8 @@ func (fc *faultChecker) Target(f faults.Fault, allowed []string, need string) bo
 		return false
 	}
 	if !slices.Contains(allowed, f.Target) {
-		fc.Errorf(tp, "%s needs %s as %s, and %s is not one (allowed here: %s)", f.Kind, need, tp, echo(f.Target), strings.Join(allowed, ", "))
+		// need is a sentence of a Spec, a key of the catalogue (TestFaultNeedsTranslated).
+		fc.Errorf(tp, "%s needs %s as %s, and %s is not one (allowed here: %s)", f.Kind, i18n.Msg{Format: need}, tp, echo(f.Target), strings.Join(allowed, ", "))
 		return false
 	}
 	return true

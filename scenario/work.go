@@ -1,10 +1,10 @@
 package scenario
 
 import (
-	"fmt"
 	"math"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/model"
 )
 
@@ -110,12 +110,12 @@ func (c *checker) simulable() {
 	}
 	holds, renewals := PlannedEvents(s, "")
 	if total := holds + renewals; total > DefaultEventBudget {
-		path, what := keyClients, fmt.Sprintf("the clients' holds (%s × (1 + %s) acquires and releases", keyHolds, keyNested)
+		path, what := keyClients, i18n.M("the clients' holds (%s × (1 + %s) acquires and releases", keyHolds, keyNested)
 		if renewals > holds {
-			path, what = dot(keyLock, every), fmt.Sprintf("the watchdog's renewals (one every %s plus a round trip, while a lock is held", fmtDur(s.Lock.Watchdog.Every))
+			path, what = dot(keyLock, every), i18n.M("the watchdog's renewals (one every %s plus a round trip, while a lock is held", fmtDur(s.Lock.Watchdog.Every))
 		}
 		if s.Lock.Strategy == model.StrategyRedlock {
-			what += fmt.Sprintf(", each sent to %d masters", NodesFor(s.Lock.Strategy, s.Redis.Nodes))
+			what = i18n.M("%s, each sent to %d masters", what, NodesFor(s.Lock.Strategy, s.Redis.Nodes))
 		}
 		c.errorf(path, "this scenario plans about %.3g kernel events of work, mostly %s), more than the %d a run may take (scenario.DefaultEventBudget); allowed: at most %d planned events",
 			total, what, DefaultEventBudget, DefaultEventBudget)

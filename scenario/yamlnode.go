@@ -15,6 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 )
 
 // parser walks the yaml.Node tree by hand rather than decoding into structs,
@@ -51,19 +52,19 @@ func (p *parser) resolve(n *yaml.Node) *yaml.Node {
 }
 
 // describe names a node's kind for "X must be ..., not Y" messages.
-func describe(n *yaml.Node) string {
+func describe(n *yaml.Node) i18n.Msg {
 	switch n.Kind {
 	case yaml.MappingNode:
-		return "a mapping"
+		return i18n.M("a mapping")
 	case yaml.SequenceNode:
-		return "a list"
+		return i18n.M("a list")
 	case yaml.ScalarNode:
 		if n.Tag == "!!null" {
-			return "nothing (the value is empty)"
+			return i18n.M("nothing (the value is empty)")
 		}
-		return fmt.Sprintf("the value %s", echo(n.Value))
+		return i18n.M("the value %s", echo(n.Value))
 	}
-	return "an unsupported YAML node"
+	return i18n.M("an unsupported YAML node")
 }
 
 // entry is one key: value pair of a mapping, after merge keys are applied.
@@ -76,7 +77,7 @@ type entry struct {
 // known, each at most once. YAML merge keys ("<<: *base") are honoured so a
 // file can share blocks between scenarios; as in YAML, keys written in the
 // mapping override merged ones, and earlier merged mappings override later.
-func (p *parser) fields(n *yaml.Node, what string, known []string) []entry {
+func (p *parser) fields(n *yaml.Node, what any, known []string) []entry {
 	n = p.resolve(n)
 	if n.Kind != yaml.MappingNode {
 		p.fail(n, "%s must be a mapping (key: value lines), not %s", what, describe(n))
@@ -94,7 +95,7 @@ func (p *parser) fields(n *yaml.Node, what string, known []string) []entry {
 			continue
 		}
 		if !slices.Contains(known, k.Value) {
-			switch what {
+			switch fmt.Sprint(what) { // a key, or a phrase (an i18n.Msg)
 			case "fault":
 				p.fail(k, "unknown fault kind %s (kinds: %s)", echo(k.Value), strings.Join(faults.KindNames(), ", "))
 			case keyI18n:
@@ -147,7 +148,7 @@ func (p *parser) mergeSources(m *yaml.Node) []*yaml.Node {
 
 // mergeFields reads a merged mapping, refusing cycles (an anchor merged into
 // itself) and absurd nesting, either of which would recurse without end.
-func (p *parser) mergeFields(src *yaml.Node, what string, known []string) []entry {
+func (p *parser) mergeFields(src *yaml.Node, what any, known []string) []entry {
 	if p.merging[src] {
 		p.fail(src, "this mapping is merged (<<) into itself")
 	}
@@ -162,7 +163,7 @@ func (p *parser) mergeFields(src *yaml.Node, what string, known []string) []entr
 
 // list returns the items of the sequence n; an empty value ("faults:" with
 // nothing after it) is an empty list. More than limit items is an error.
-func (p *parser) list(n *yaml.Node, what string, limit int) []*yaml.Node {
+func (p *parser) list(n *yaml.Node, what any, limit int) []*yaml.Node {
 	n = p.resolve(n)
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return nil
@@ -253,7 +254,7 @@ func (p *parser) boolean(n *yaml.Node, name string) bool {
 func (p *parser) duration(n *yaml.Node, name string) time.Duration {
 	n = p.scalar(n, name)
 	d, msg := parseDuration(n)
-	if msg != "" {
+	if msg.Format != "" {
 		p.fail(n, "%s: %s", name, msg)
 	}
 	return d
@@ -267,30 +268,30 @@ var wholeNumber = regexp.MustCompile(`^[-+]?[0-9]+$`)
 var durationSyntax = regexp.MustCompile(`^[-+]?([0-9]*(\.[0-9]*)?(ns|us|µs|μs|ms|s|m|h))+$`)
 
 // parseDuration returns the duration written in n, or a message saying why
-// it is not one.
-func parseDuration(n *yaml.Node) (time.Duration, string) {
+// it is not one (a zero Msg when it is).
+func parseDuration(n *yaml.Node) (time.Duration, i18n.Msg) {
 	v := strings.TrimSpace(n.Value)
 	switch n.Tag {
 	case "!!int", "!!float":
 		if f, err := strconv.ParseFloat(v, 64); err == nil && f == 0 {
-			return 0, ""
+			return 0, i18n.Msg{}
 		}
-		return 0, fmt.Sprintf("%s has no unit; did you mean %ss? (durations look like 1.5s, 250ms, 2m)", clip(v), clip(v))
+		return 0, i18n.M("%s has no unit; did you mean %ss? (durations look like 1.5s, 250ms, 2m)", clip(v), clip(v))
 	case "!!str":
 		d, err := time.ParseDuration(v)
 		if err == nil {
-			return d, ""
+			return d, i18n.Msg{}
 		}
 		if durationSyntax.MatchString(v) {
 			// Well formed but beyond int64 nanoseconds (about 292 years).
-			return 0, fmt.Sprintf("%s is far too long: durations are at most %s", echo(v), fmtDur(MaxDuration))
+			return 0, i18n.M("%s is far too long: durations are at most %s", echo(v), fmtDur(MaxDuration))
 		}
 		if _, ferr := strconv.ParseFloat(v, 64); ferr == nil {
-			return 0, fmt.Sprintf("%s has no unit; did you mean %ss? (durations look like 1.5s, 250ms, 2m)", echo(v), clip(v))
+			return 0, i18n.M("%s has no unit; did you mean %ss? (durations look like 1.5s, 250ms, 2m)", echo(v), clip(v))
 		}
-		return 0, fmt.Sprintf("%s is not a duration (durations look like 1.5s, 250ms, 2m, 1h30m)", echo(v))
+		return 0, i18n.M("%s is not a duration (durations look like 1.5s, 250ms, 2m, 1h30m)", echo(v))
 	}
-	return 0, fmt.Sprintf("%s is not a duration (durations look like 1.5s, 250ms, 2m)", echo(n.Value))
+	return 0, i18n.M("%s is not a duration (durations look like 1.5s, 250ms, 2m)", echo(n.Value))
 }
 
 // keySetMapAbove is the size of mapping past which fields indexes its keys
