@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -25,10 +24,10 @@ func (n *names) Set(v string) error {
 	for _, s := range strings.Split(v, ",") {
 		s = strings.TrimSpace(s)
 		if s == "" {
-			return errors.New("an empty name in the list")
+			return badValue("an empty name in the list")
 		}
 		if len(*n) >= MaxNames {
-			return fmt.Errorf("at most %d names", MaxNames)
+			return badValue("at most %d names", MaxNames)
 		}
 		*n = append(*n, s)
 	}
@@ -47,7 +46,7 @@ func (f *seedFlag) String() string {
 func (f *seedFlag) Set(s string) error {
 	v, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
-		return fmt.Errorf("must be a whole number from 0 to %d", uint64(math.MaxUint64))
+		return badValue("must be a whole number from 0 to %d", uint64(math.MaxUint64))
 	}
 	f.v = &v
 	return nil
@@ -79,7 +78,7 @@ func (f *intFlag) Set(s string) error {
 }
 
 func (f *intFlag) rangeErr() error {
-	return fmt.Errorf("must be a whole number from %d to %d", f.min, f.max)
+	return badValue("must be a whole number from %d to %d", f.min, f.max)
 }
 
 // boundedInt defines an intFlag on fs; the usage states the range.

@@ -143,13 +143,15 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (int, bool) {
 	usage := fs.Usage
 	fs.Usage = func() {}
 	fs.SetOutput(io.Discard)
+	recs, restore := recordValues(fs)
 	err := fs.Parse(args)
+	restore()
 	if errors.Is(err, flag.ErrHelp) {
 		usage()
 		return exitOK, false
 	}
 	if err != nil {
-		return failf(stderr, fs.Name(), "%v (see 'lockstep help %s')", err, fs.Name()), false
+		return failf(stderr, fs.Name(), "%v (see 'lockstep help %s')", flagErrorIn(recs, err, i18n.Current()), fs.Name()), false
 	}
 	if fs.NArg() > 0 {
 		return failf(stderr, fs.Name(), "unexpected argument %q (scenarios are chosen with -s NAME)", fs.Arg(0)), false

@@ -80,7 +80,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) int {
 // haveTerminal says so on stderr when stdin is not a terminal.
 func haveTerminal(stderr io.Writer) bool {
 	if !isatty.IsTerminal(os.Stdin.Fd()) && !isatty.IsCygwinTerminal(os.Stdin.Fd()) {
-		fmt.Fprintln(stderr, "lockstep: the TUI needs a terminal; for a headless replay run 'lockstep run' (see 'lockstep help')")
+		fmt.Fprint(stderr, i18n.T("lockstep: the TUI needs a terminal; for a headless replay run 'lockstep run' (see 'lockstep help')\n"))
 		return false
 	}
 	return true

@@ -45,4 +45,16 @@ var cliEntries = []Entry{
 	{Key: "%s: %d bytes: the TUI opens traces of at most %d bytes (lockstep check judges any size)", ZH: "%s：%d 字节：TUI 最多打开 %d 字节的 trace（lockstep check 可判定任意大小）"},
 	{Key: "lockstep: unknown command %q\n\n%s", ZH: "lockstep：未知命令 %q\n\n%s"},
 	{Key: "lockstep tui: --compare takes two strategies, like --compare lua-release,redlock (got %q)\n", ZH: "lockstep tui：--compare 需要两个策略，例如 --compare lua-release,redlock（收到 %q）\n"},
+	// A bad flag (main's flag_errors.go): the flag package's sentences and
+	// the complaints of lockstep's own flag types.
+	{Key: "invalid value %s for flag -%s: %v", ZH: "值 %s 对参数 -%s 无效：%v"},
+	{Key: "flag provided but not defined: -%s", ZH: "没有这个参数：-%s"},
+	{Key: "flag needs an argument: -%s", ZH: "参数缺少取值：-%s"},
+	{Key: "bad flag syntax: %s", ZH: "参数写法有误：%s"},
+	{Key: "invalid boolean value %s for -%s: give true or false", ZH: "值 %s 对 -%s 无效：只能是 true 或 false"},
+	{Key: "an empty name in the list", ZH: "列表里有一个空名字"},
+	{Key: "at most %d names", ZH: "最多 %d 个名字"},
+	{Key: "must be a whole number from 0 to %d", ZH: "必须是 0 到 %d 的整数"},
+	{Key: "must be a whole number from %d to %d", ZH: "必须是 %d 到 %d 的整数"},
+	{Key: "lockstep: the TUI needs a terminal; for a headless replay run 'lockstep run' (see 'lockstep help')\n", ZH: "lockstep：TUI 需要一个终端；要在无界面下重放，请运行 'lockstep run'（见 'lockstep help'）\n"},
 }
