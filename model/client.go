@@ -176,11 +176,10 @@ func (c *Client) run(t *Thread) {
 		}
 	}
 	c.setState(StateDone)
-	done := []sim.Arg{sim.S("client", c.Name), sim.I("holds", int64(c.Cfg.Holds))}
 	if c.Cfg.Holds == 1 {
-		c.w.Say(c.Name, "done", "done", done, "finished its hold")
+		c.w.Tell(c.Name, "done", "done", sim.S("client", c.Name), sim.I("holds", 1), sim.S("held", "holds-one"))
 	} else {
-		c.w.Say(c.Name, "done", "done", done, "finished its %d holds", c.Cfg.Holds)
+		c.w.Tell(c.Name, "done", "done", sim.S("client", c.Name), sim.I("holds", int64(c.Cfg.Holds)), sim.S("held", "holds-many"))
 	}
 }
 
@@ -200,8 +199,10 @@ func (c *Client) acquire(t *Thread, token string) *Lease {
 	// cause before effect.
 	b := append(c.w.line(), "acquired "...)
 	b = append(b, token...)
+	fenceNote, leaseEnd := leasePhrases(l)
 	c.w.sayLine(c.Name, "acquired", "acquired", appendLease(b, l), sim.S("client", c.Name), sim.S("token", token),
-		sim.I("fence", l.Fence), sim.I("until_ms", msOr(l.Until)), sim.I("until_ns", int64(l.Until)))
+		sim.I("fence", l.Fence), sim.I("until_ms", msOr(l.Until)), sim.I("until_ns", int64(l.Until)),
+		sim.S("fence_note", fenceNote), sim.S("lease_end", leaseEnd))
 	c.w.feed(&judge.Event{Kind: judge.EnterCS, Client: c.Name, Wait: wait})
 	return l
 }
@@ -265,6 +266,9 @@ func (c *Client) retryDelay(i int) time.Duration {
 	return time.Duration(d)
 }
 
+// appendLease writes what an "acquired" line says of lease l after its
+// token: the English of the phrases leasePhrases names, built by hand on
+// the hot path (TestTraceIDsOfLeasesAndTallies holds the two the same).
 func appendLease(b []byte, l *Lease) []byte {
 	if l.Fence > 0 {
 		b = strconv.AppendInt(append(b, " with fencing token "...), l.Fence, 10)
@@ -274,6 +278,18 @@ func appendLease(b []byte, l *Lease) []byte {
 	}
 	b = sim.AppendTime(append(b, ", believes it holds until "...), l.Until)
 	return append(b, " by its clock"...)
+}
+
+// leasePhrases are the phrases (model/tracemsg) an "acquired" line tells
+// lease l with: its fencing token's, "" without one, and its end's.
+func leasePhrases(l *Lease) (fenceNote, leaseEnd string) {
+	if l.Fence > 0 {
+		fenceNote = "lease-fence"
+	}
+	if l.Until < 0 {
+		return fenceNote, "lease-no-expiry"
+	}
+	return fenceNote, "lease-until"
 }
 
 // criticalSection is one hold's inside: nested re-entries, the work, the

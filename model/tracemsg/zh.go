@@ -5,8 +5,8 @@ package tracemsg
 // (TestZHTemplatesMatchEnglish), the glossary's terms (docs/glossary.md,
 // TestZHUsesGlossaryTerms). Redis commands, strategy, node and client
 // names stay in Latin script. Arguments the English meaning marks
-// "(English)" (a why, a state, a tally) are still English words inside
-// the Chinese sentence.
+// "(English)" (a why, a state) are still English words inside the
+// Chinese sentence.
 var zhTemplates = map[string]string{
 	"no-reply": "{node} 宕机：{client} 的 {command} 收不到回复",
 	"released": "释放了 {token}",
@@ -113,10 +113,10 @@ var zhTemplates = map[string]string{
 	"node-timeout":     "{node}：{within} 内没有回复",
 	"node-error":       "{node}：错误 {error}",
 	"node-outcome":     "{node}：结果 {outcome}",
-	"quorum":           "{nodes} 个节点中 {granted} 个（多数派 {quorum}）{tally}，耗时 {elapsed_ns:dur}，有效时间 {validity_ns:dur}：授予锁",
-	"refused":          "{nodes} 个节点中 {granted} 个（多数派 {quorum}）{tally}，耗时 {elapsed_ns:dur}，有效时间 {validity_ns:dur}：{why}；在所有节点上释放锁",
-	"refused-nested":   "{nodes} 个节点中 {granted} 个（多数派 {quorum}）{tally}，耗时 {elapsed_ns:dur}，有效时间 {validity_ns:dur}：{why}；这些 key 属于这次持有本身，所以不释放锁",
-	"refused-keeps":    "{nodes} 个节点中 {granted} 个（多数派 {quorum}）{tally}，耗时 {elapsed_ns:dur}，有效时间 {validity_ns:dur}：{why}；它的 key 保留到最后一次尝试失败为止",
+	"quorum":           "{nodes} 个节点中 {granted} 个（多数派 {quorum}）[{tally:phrase}]，耗时 {elapsed_ns:dur}，有效时间 {validity_ns:dur}：授予锁",
+	"refused":          "{nodes} 个节点中 {granted} 个（多数派 {quorum}）[{tally:phrase}]，耗时 {elapsed_ns:dur}，有效时间 {validity_ns:dur}：{why:phrase}；在所有节点上释放锁",
+	"refused-nested":   "{nodes} 个节点中 {granted} 个（多数派 {quorum}）[{tally:phrase}]，耗时 {elapsed_ns:dur}，有效时间 {validity_ns:dur}：{why:phrase}；这些 key 属于这次持有本身，所以不释放锁",
+	"refused-keeps":    "{nodes} 个节点中 {granted} 个（多数派 {quorum}）[{tally:phrase}]，耗时 {elapsed_ns:dur}，有效时间 {validity_ns:dur}：{why:phrase}；它的 key 保留到最后一次尝试失败为止",
 	"redlock-retry":    "Redlock 在 {delay_ns:dur} 后重试（随机延迟，第 {attempt} 次尝试，共 {of} 次）",
 	"extend-expired":   "无法延长已过期的锁：按它的时钟租约已于 {until_ns:time} 结束；不发送任何命令",
 	"extend-no-quorum": "在 {nodes} 个节点中的 {extended} 个上延长（多数派 {quorum}）",
@@ -193,4 +193,18 @@ var zhTemplates = map[string]string{
 	"connect-refused":     "{client} 无法连接到 {node}：它已宕机",
 	"protocol-error":      "{client} 在 {conn} 上发送了 {error}：连接被关闭",
 	"unsupported-command": "{client} 发送了 {command}，lockstep 无法模拟它：它收到一个错误",
+
+	"acquired":                 "加锁成功：{token}{fence_note:phrase}，{lease_end:phrase}",
+	"done":                     "完成了{held:phrase}",
+	"lease-fence":              "，围栏令牌 {fence}",
+	"lease-until":              "以为自己是持有者，按它的时钟直到 {until_ns:time}",
+	"lease-no-expiry":          "锁没有过期时间（不设 TTL）",
+	"holds-one":                "它的这次持有",
+	"holds-many":               "它的全部 {holds} 次持有",
+	"tally-ok":                 "成功 {ok_nodes}",
+	"tally-taken":              "被占用 {taken_nodes}",
+	"tally-timeout":            "超时 {timeout_nodes}",
+	"tally-error":              "出错 {error_nodes}",
+	"redlock-no-quorum":        "未达到多数派",
+	"redlock-validity-used-up": "有效时间已用完",
 }
