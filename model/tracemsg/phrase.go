@@ -34,6 +34,45 @@ var phraseOK = func() []bool {
 	return ok
 }()
 
+// phraseKeys are, by catalogue index, the arguments its English template
+// renders with the phrase format (the zh one names the same,
+// TestZHTemplatesMatchEnglish).
+var phraseKeys = func() [][]string {
+	keys := make([][]string, len(catalogue))
+	for i, m := range catalogue {
+		for t := m.Template; ; {
+			end := strings.Index(t, ":phrase}")
+			if end < 0 {
+				break
+			}
+			keys[i] = append(keys[i], t[strings.LastIndexByte(t[:end], '{')+1:end])
+			t = t[end+len(":phrase}"):]
+		}
+	}
+	return keys
+}()
+
+// phrasesRender reports whether every phrase of entry i renders in l from
+// args: each phrase argument is there, a string, and lists only ids that
+// may be phrases and have a template in l. A trace recorded before a
+// line's phrase arguments existed has none (or English text in their
+// place), and is better shown in its English msg than with placeholders.
+func phrasesRender(i int, args []sim.Arg, l lang) bool {
+	for _, k := range phraseKeys[i] {
+		a, ok := sim.Args(args).Get(k)
+		if !ok || a.IsInt {
+			return false
+		}
+		for _, id := range strings.Fields(a.Str) {
+			j, ok := byID[id]
+			if !ok || !phraseOK[j] || templates[l][j] == "" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // appendPhrases writes the phrases whose ids are in the space-separated
 // list ids, in language l, from args. An unknown id, one that uses the
 // phrase format itself, or one with no template in l, is written as "{id}".

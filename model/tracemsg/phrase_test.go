@@ -47,3 +47,25 @@ func TestPhraseDoesNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// A line recorded before its phrase arguments existed (no fence_note,
+// lease_end; a tally or why of English text) does not render in zh: the
+// reader shows its English msg rather than placeholders.
+func TestOldTraceArgsDoNotRenderInZH(t *testing.T) {
+	for _, c := range []struct {
+		id   string
+		args []sim.Arg
+	}{
+		{"acquired", []sim.Arg{sim.S("client", "A"), sim.S("token", "A-1"), sim.I("fence", 0), sim.I("until_ms", 30000), sim.I("until_ns", 30e9)}},
+		{"done", []sim.Arg{sim.S("client", "A"), sim.I("holds", 1)}},
+		{"refused", []sim.Arg{sim.I("granted", 0), sim.I("nodes", 3), sim.I("quorum", 2), sim.S("tally", "[taken redis-1 redis-2 redis-3]"),
+			sim.I("elapsed_ns", 2e6), sim.I("validity_ns", 7e9), sim.S("why", "no quorum")}},
+		{"quorum", []sim.Arg{sim.S("tally", "tally-ok"), sim.I("why", 1), sim.S("ok_nodes", "redis-1")}}, // quorum has no why: fine
+		{"refused", []sim.Arg{sim.S("tally", "tally-ok"), sim.I("why", 1), sim.S("ok_nodes", "redis-1")}},
+	} {
+		s, ok := RenderIn("zh", c.id, c.args)
+		if want := c.id == "quorum"; ok != want {
+			t.Errorf("RenderIn(zh, %s, %v) = %q, %v; want %v", c.id, c.args, s, ok, want)
+		}
+	}
+}
