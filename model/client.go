@@ -187,7 +187,7 @@ func (c *Client) run(t *Thread) {
 func (c *Client) acquire(t *Thread, token string) *Lease {
 	c.setState(StateAcquiring)
 	began := c.w.Now()
-	l := c.retry(t, token, "acquire")
+	l := c.retry(t, token, firstAcquire)
 	wait := c.w.Now() - began
 	if l == nil {
 		c.w.feed(&judge.Event{Kind: judge.AcquireFailed, Client: c.Name, Wait: wait})
@@ -207,8 +207,18 @@ func (c *Client) acquire(t *Thread, token string) *Lease {
 	return l
 }
 
+// acquireWhat is what a gave-up line says failed: its English word (the
+// what argument, as the trace always had it) and its phrase
+// (model/tracemsg), which the line's text is rendered from.
+type acquireWhat struct{ what, phrase string }
+
+var (
+	firstAcquire  = acquireWhat{"acquire", "acquire-first"}
+	nestedAcquire = acquireWhat{"nested acquire", "acquire-nested"}
+)
+
 // retry runs attempts of the strategy's Acquire with the configured delays.
-func (c *Client) retry(t *Thread, token, what string) *Lease {
+func (c *Client) retry(t *Thread, token string, what acquireWhat) *Lease {
 	r := c.w.Cfg.Lock.Retry
 	attempts := 1
 	if r != nil && r.Attempts > 1 {
@@ -229,13 +239,14 @@ func (c *Client) retry(t *Thread, token, what string) *Lease {
 		}
 		if i >= attempts {
 			c.unsubscribe()
-			c.w.Say(c.Name, "gave-up", "gave-up", []sim.Arg{sim.S("client", c.Name), sim.S("token", token), sim.S("what", what), sim.I("attempts", int64(i))},
-				"%s of %s failed after %d attempt(s)", what, token, i)
+			c.w.Tell(c.Name, "gave-up", "gave-up", sim.S("client", c.Name), sim.S("token", token), sim.S("what", what.what), sim.I("attempts", int64(i)),
+				sim.S("what_note", what.phrase))
 			return nil
 		}
 		if !c.pauseBeforeRetry(t, wait, i) {
 			c.unsubscribe()
-			c.w.Tell(c.Name, "gave-up", "gave-up-wait", sim.S("what", what), sim.S("token", token), sim.I("wait_ns", int64(wait.total)), sim.I("attempts", int64(i)))
+			c.w.Tell(c.Name, "gave-up", "gave-up-wait", sim.S("what", what.what), sim.S("token", token), sim.I("wait_ns", int64(wait.total)), sim.I("attempts", int64(i)),
+				sim.S("what_note", what.phrase))
 			return nil
 		}
 	}
@@ -326,7 +337,7 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 func (c *Client) reenter(t *Thread, l *Lease) (depth int, ok bool) {
 	for ; depth < c.Cfg.Nested; depth++ {
 		c.setState(StateAcquiring)
-		nl := c.retry(t, l.Token, "nested acquire")
+		nl := c.retry(t, l.Token, nestedAcquire)
 		if nl == nil {
 			c.w.clientEvent(judge.NestedFailed, c.Name)
 			return depth, false

@@ -11,7 +11,7 @@ var zhTemplates = map[string]string{
 	"no-reply": "{node} 宕机：{client} 的 {command} 收不到回复",
 	"released": "释放了 {token}",
 	"renewed":  "看门狗为 {token} 续期（第 {renewal} 次续期），以为自己持有锁直到 {until_ns:time}",
-	"gave-up":  "{token} 的 {what} 在 {attempts} 次尝试后失败",
+	"gave-up":  "{token} 的{what_note:phrase}在 {attempts} 次尝试后失败",
 
 	"node-crashed": "{node} 崩溃（持久化 {persistence}）",
 
@@ -83,7 +83,7 @@ var zhTemplates = map[string]string{
 	"request-lost":             "请求 {from} -> {to} {why}：它从未到达 {to}，{from} 将超时",
 	"msg-lost":                 "消息 {from} -> {to} {why}",
 	"follows":                  "{client} 跟随分片 {shard} 的新主库：{master}（原为 {old}）",
-	"gave-up-wait":             "{token} 的 {what} 失败：lock.wait {wait_ns:rdur} 在 {attempts} 次尝试后用完",
+	"gave-up-wait":             "{token} 的{what_note:phrase}失败：lock.wait {wait_ns:rdur} 在 {attempts} 次尝试后用完",
 	"reentered":                "再次获取 {token}（重入深度 {depth}）",
 	"client-clock-now":         "{client} 的墙上时钟现在读数为 {wall_ns:time}（偏移 {offset_ns:sdur}）；它的定时器按单调时钟运行，不受影响",
 	"client-clock-lease":       "{client} 现在以为它在 {key} 上的租约还剩 {left_ns:rdur}（按它的时钟直到 {until_ns:time}；时钟跳变前为 {before_ns:rdur}）",
@@ -201,6 +201,8 @@ var zhTemplates = map[string]string{
 	"lease-no-expiry":          "锁没有过期时间（不设 TTL）",
 	"holds-one":                "它的这次持有",
 	"holds-many":               "它的全部 {holds} 次持有",
+	"acquire-first":            "加锁",
+	"acquire-nested":           "重入加锁",
 	"tally-ok":                 "成功 {ok_nodes}",
 	"tally-taken":              "被占用 {taken_nodes}",
 	"tally-timeout":            "超时 {timeout_nodes}",
