@@ -13,7 +13,7 @@ import (
 // leaseTallyIDs are the client's and Redlock's lines once rendered from
 // English fragments (issue 16): their args now say what the text says.
 var leaseTallyIDs = map[string]bool{
-	"acquired": true, "done": true, "gave-up": true, "gave-up-wait": true, "quorum": true, "refused": true, "refused-keeps": true, "refused-nested": true,
+	"acquired": true, "done": true, "gave-up": true, "node-timeout": true, "gave-up-wait": true, "quorum": true, "refused": true, "refused-keeps": true, "refused-nested": true,
 }
 
 // nameArgs are the arguments whose values are names (Latin in every
@@ -21,7 +21,7 @@ var leaseTallyIDs = map[string]bool{
 var nameArgs = []string{"client", "token", "node", "ok_nodes", "taken_nodes", "timeout_nodes", "error_nodes"}
 
 // phraseArgs are the arguments of those lines that name phrases.
-var phraseArgs = []string{"fence_note", "lease_end", "held", "what_note", "tally", "why"}
+var phraseArgs = []string{"fence_note", "lease_end", "held", "what_note", "bound", "tally", "why"}
 
 // englishRun is two Latin words in a row: English left in a zh line.
 var englishRun = regexp.MustCompile(`[A-Za-z]+[ ]+[A-Za-z]+`)
@@ -31,7 +31,7 @@ var englishRun = regexp.MustCompile(`[A-Za-z]+[ ]+[A-Za-z]+`)
 // text is Redis's own.
 var cmdReply = regexp.MustCompile(`^(\(error\) .*|OK|QUEUED|\(nil\)|\(integer\) -?[0-9]+|"[^"]*"|\[.*\])$`)
 
-// The acquired, done, gave-up and Redlock attempt lines of every bundled scenario
+// The acquired, done, gave-up, Redlock attempt and node-timeout lines of every bundled scenario
 // are their catalogue rendering in English, byte for byte, and in zh have
 // no two English words in a row once names are set aside; every variant
 // of them occurs (a fencing token, no expiry, one and several holds, a
@@ -74,7 +74,7 @@ func TestTraceIDsOfLeasesAndTallies(t *testing.T) {
 		}
 	})
 	for _, want := range []string{"acquired", "done", "quorum", "refused", "refused-keeps", "lease-fence", "lease-until", "lease-no-expiry",
-		"holds-one", "holds-many", "gave-up", "gave-up-wait", "acquire-first", "acquire-nested", "tally-ok", "tally-taken", "tally-timeout", "tally-error", "redlock-no-quorum", "redlock-validity-used-up"} {
+		"holds-one", "holds-many", "gave-up", "gave-up-wait", "acquire-first", "acquire-nested", "tally-ok", "tally-taken", "tally-timeout", "tally-error", "node-timeout", "bound-request-timeout", "bound-attempt-deadline", "bound-driver-timeout", "redlock-no-quorum", "redlock-validity-used-up"} {
 		if !seen[want] {
 			t.Errorf("no bundled scenario has %s: the walk covers less than it says", want)
 		}

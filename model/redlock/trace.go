@@ -19,13 +19,9 @@ func (narrator) Begun(*model.Client, *Attempt) {}
 // Answered is one node's outcome: "redis-2: OK (counter 7)".
 func (narrator) Answered(c *model.Client, a *Attempt, i int) {
 	o := a.Nodes[i]
-	id, arg := o.traceID()
-	b := appendOutcome(c.World().Line(), o)
-	if arg.Key == "" {
-		c.World().SayLine(c.Name, o.Outcome.traceKind(), id, b, sim.S("node", o.Node))
-		return
-	}
-	c.World().SayLine(c.Name, o.Outcome.traceKind(), id, b, sim.S("node", o.Node), arg)
+	var buf [3]sim.Arg
+	id, args := o.traceID(append(buf[:0], sim.S("node", o.Node)))
+	c.World().SayLine(c.Name, o.Outcome.traceKind(), id, appendOutcome(c.World().Line(), o), args...)
 }
 
 // Counted is the verdict: granted, or refused and why.
@@ -77,25 +73,29 @@ func (narrator) renewRefused(c *model.Client, rn Renewal) {
 }
 
 // traceID is the message id of the trace line that reports outcome o of
-// one node, and its argument beside the node.
-func (o NodeOutcome) traceID() (string, sim.Arg) {
+// one node, and args (the node's) with the line's other arguments.
+func (o NodeOutcome) traceID(args []sim.Arg) (string, []sim.Arg) {
 	switch o.Outcome {
 	case OutcomeOK:
 		if o.Fence > 0 {
-			return "node-ok-counter", sim.I("counter", o.Fence)
+			return "node-ok-counter", append(args, sim.I("counter", o.Fence))
 		}
-		return "node-ok", sim.Arg{}
+		return "node-ok", args
 	case OutcomeTaken:
-		return "node-taken", sim.Arg{}
+		return "node-taken", args
 	case OutcomeTimeout:
-		if o.Detail != "" {
-			return "node-timeout", sim.S("within", o.Detail)
+		within, bound := "request_timeout", "bound-request-timeout"
+		switch o.Detail {
+		case detailAttemptDeadline:
+			within, bound = o.Detail, "bound-attempt-deadline"
+		case detailDriverTimeout:
+			within, bound = o.Detail, "bound-driver-timeout"
 		}
-		return "node-timeout", sim.S("within", "request_timeout")
+		return "node-timeout", append(args, sim.S("within", within), sim.S("bound", bound))
 	case OutcomeError:
-		return "node-error", sim.S("error", o.Detail)
+		return "node-error", append(args, sim.S("error", o.Detail))
 	}
-	return "node-outcome", sim.S("outcome", string(o.Outcome))
+	return "node-outcome", append(args, sim.S("outcome", string(o.Outcome)))
 }
 
 // traceKind is the kind of the trace line that reports outcome o of one

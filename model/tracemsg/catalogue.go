@@ -122,7 +122,7 @@ var catalogue = []Message{
 	{"node-ok", "{node}: OK", "a Redlock node granted"},
 	{"node-ok-counter", "{node}: OK (counter {counter})", "a Redlock node granted and its fencing counter stands at counter"},
 	{"node-taken", "{node}: taken by another client", "a Redlock node refused: someone holds it"},
-	{"node-timeout", "{node}: no reply within {within}", "a Redlock node did not answer in time (within: the bound, as the config names it)"},
+	{"node-timeout", "{node}: no reply within {bound:phrase}", "a Redlock node did not answer in time (within: the bound in English, as the config names it; bound: its phrase, bound-request-timeout, bound-attempt-deadline or bound-driver-timeout)"},
 	{"node-error", "{node}: error {error}", "a Redlock node answered an error"},
 	{"node-outcome", "{node}: {outcome}", "a Redlock node's other outcome"},
 	{"quorum", "{granted} of {nodes} nodes (quorum {quorum}) [{tally:phrase}], elapsed {elapsed_ns:dur}, validity {validity_ns:dur}: lock granted", "a Redlock attempt won (tally: the tally- phrases of the outcomes that occurred, each with its nodes)"},
@@ -229,6 +229,9 @@ var catalogue = []Message{
 	{"tally-taken", "taken {taken_nodes}", "the Redlock nodes another client holds"},
 	{"tally-timeout", "timeout {timeout_nodes}", "the Redlock nodes that did not answer in time"},
 	{"tally-error", "error {error_nodes}", "the Redlock nodes that answered an error"},
+	{"bound-request-timeout", "request_timeout", "a Redlock node's own request timeout ran out"},
+	{"bound-attempt-deadline", "the attempt's deadline", "the attempt's deadline ran out (lock.deadline: attempt)"},
+	{"bound-driver-timeout", "lock.timeout (the driver's read timeout)", "the driver's read timeout ran out (lock.deadline: none)"},
 	{"redlock-no-quorum", "no quorum", "fewer nodes granted than the quorum"},
 	{"redlock-validity-used-up", "validity used up", "a quorum granted, but no validity was left"},
 }

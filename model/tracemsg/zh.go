@@ -110,7 +110,7 @@ var zhTemplates = map[string]string{
 	"node-ok":          "{node}：OK（成功）",
 	"node-ok-counter":  "{node}：OK（成功，计数器 {counter}）",
 	"node-taken":       "{node}：已被另一个客户端持有",
-	"node-timeout":     "{node}：{within} 内没有回复",
+	"node-timeout":     "{node}：{bound:phrase} 内没有回复",
 	"node-error":       "{node}：错误 {error}",
 	"node-outcome":     "{node}：结果 {outcome}",
 	"quorum":           "{nodes} 个节点中 {granted} 个（多数派 {quorum}）[{tally:phrase}]，耗时 {elapsed_ns:dur}，有效时间 {validity_ns:dur}：授予锁",
@@ -207,6 +207,9 @@ var zhTemplates = map[string]string{
 	"tally-taken":              "被占用 {taken_nodes}",
 	"tally-timeout":            "超时 {timeout_nodes}",
 	"tally-error":              "出错 {error_nodes}",
+	"bound-request-timeout":    "request_timeout（单个节点的请求超时）",
+	"bound-attempt-deadline":   "这次尝试的截止时间",
+	"bound-driver-timeout":     "lock.timeout（驱动的读超时）",
 	"redlock-no-quorum":        "未达到多数派",
 	"redlock-validity-used-up": "有效时间已用完",
 }
