@@ -13,7 +13,7 @@ import (
 // leaseTallyIDs are the client's and Redlock's lines once rendered from
 // English fragments (issue 16): their args now say what the text says.
 var leaseTallyIDs = map[string]bool{
-	"acquired": true, "done": true, "gave-up": true, "node-timeout": true, "gave-up-wait": true, "quorum": true, "refused": true, "refused-keeps": true, "refused-nested": true,
+	"acquired": true, "done": true, "gave-up": true, "node-timeout": true, "abort-signal": true, "gave-up-wait": true, "quorum": true, "refused": true, "refused-keeps": true, "refused-nested": true,
 }
 
 // nameArgs are the arguments whose values are names (Latin in every
@@ -74,7 +74,7 @@ func TestTraceIDsOfLeasesAndTallies(t *testing.T) {
 		}
 	})
 	for _, want := range []string{"acquired", "done", "quorum", "refused", "refused-keeps", "lease-fence", "lease-until", "lease-no-expiry",
-		"holds-one", "holds-many", "gave-up", "gave-up-wait", "acquire-first", "acquire-nested", "tally-ok", "tally-taken", "tally-timeout", "tally-error", "node-timeout", "bound-request-timeout", "bound-attempt-deadline", "bound-driver-timeout", "redlock-no-quorum", "redlock-validity-used-up"} {
+		"holds-one", "holds-many", "gave-up", "gave-up-wait", "acquire-first", "acquire-nested", "tally-ok", "tally-taken", "tally-timeout", "tally-error", "node-timeout", "bound-request-timeout", "bound-attempt-deadline", "bound-driver-timeout", "abort-signal", "redlock-no-quorum", "redlock-validity-used-up"} {
 		if !seen[want] {
 			t.Errorf("no bundled scenario has %s: the walk covers less than it says", want)
 		}

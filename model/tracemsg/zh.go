@@ -102,7 +102,7 @@ var zhTemplates = map[string]string{
 	"fence-start":              "围栏令牌计数器 {key} 在每个分片上都为 {counter}：第一个围栏令牌是 {first}",
 	"deadline-passed":          "不向 {node} 发请求：这次尝试的截止时间 {deadline_ns:dur} 已过",
 	"timeout":                  "按 {client} 的时钟，{within_ns:rdur} 内没有收到 {node} 的回复",
-	"abort-signal":             "延长失败：abort signal 在写入之前停止了业务",
+	"abort-signal":             "延长失败：中止信号（AbortSignal）在写入之前停止了业务",
 	"renew-fail":               "看门狗：{token} 续期失败（key 已不属于我们，或没有及时回复）；停止续期",
 	"renew-cap":                "看门狗：已达到 max_renewals {max}；停止续期",
 	"renew-retry":              "看门狗：{token} 续期失败（{error}）；{every_ns:rdur} 后再试（on_failure: retry）",
