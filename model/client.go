@@ -176,11 +176,10 @@ func (c *Client) run(t *Thread) {
 		}
 	}
 	c.setState(StateDone)
-	done := []sim.Arg{sim.S("client", c.Name), sim.I("holds", int64(c.Cfg.Holds))}
 	if c.Cfg.Holds == 1 {
-		c.w.Say(c.Name, "done", "done", done, "finished its hold")
+		c.w.Tell(c.Name, "done", "done", sim.S("client", c.Name), sim.I("holds", 1), sim.S("held", "holds-one"))
 	} else {
-		c.w.Say(c.Name, "done", "done", done, "finished its %d holds", c.Cfg.Holds)
+		c.w.Tell(c.Name, "done", "done", sim.S("client", c.Name), sim.I("holds", int64(c.Cfg.Holds)), sim.S("held", "holds-many"))
 	}
 }
 
@@ -188,7 +187,7 @@ func (c *Client) run(t *Thread) {
 func (c *Client) acquire(t *Thread, token string) *Lease {
 	c.setState(StateAcquiring)
 	began := c.w.Now()
-	l := c.retry(t, token, "acquire")
+	l := c.retry(t, token, firstAcquire)
 	wait := c.w.Now() - began
 	if l == nil {
 		c.w.feed(&judge.Event{Kind: judge.AcquireFailed, Client: c.Name, Wait: wait})
@@ -200,14 +199,26 @@ func (c *Client) acquire(t *Thread, token string) *Lease {
 	// cause before effect.
 	b := append(c.w.line(), "acquired "...)
 	b = append(b, token...)
+	fenceNote, leaseEnd := leasePhrases(l)
 	c.w.sayLine(c.Name, "acquired", "acquired", appendLease(b, l), sim.S("client", c.Name), sim.S("token", token),
-		sim.I("fence", l.Fence), sim.I("until_ms", msOr(l.Until)), sim.I("until_ns", int64(l.Until)))
+		sim.I("fence", l.Fence), sim.I("until_ms", msOr(l.Until)), sim.I("until_ns", int64(l.Until)),
+		sim.S("fence_note", fenceNote), sim.S("lease_end", leaseEnd))
 	c.w.feed(&judge.Event{Kind: judge.EnterCS, Client: c.Name, Wait: wait})
 	return l
 }
 
+// acquireWhat is what a gave-up line says failed: its English word (the
+// what argument, as the trace always had it) and its phrase
+// (model/tracemsg), which the line's text is rendered from.
+type acquireWhat struct{ what, phrase string }
+
+var (
+	firstAcquire  = acquireWhat{"acquire", "acquire-first"}
+	nestedAcquire = acquireWhat{"nested acquire", "acquire-nested"}
+)
+
 // retry runs attempts of the strategy's Acquire with the configured delays.
-func (c *Client) retry(t *Thread, token, what string) *Lease {
+func (c *Client) retry(t *Thread, token string, what acquireWhat) *Lease {
 	r := c.w.Cfg.Lock.Retry
 	attempts := 1
 	if r != nil && r.Attempts > 1 {
@@ -228,13 +239,14 @@ func (c *Client) retry(t *Thread, token, what string) *Lease {
 		}
 		if i >= attempts {
 			c.unsubscribe()
-			c.w.Say(c.Name, "gave-up", "gave-up", []sim.Arg{sim.S("client", c.Name), sim.S("token", token), sim.S("what", what), sim.I("attempts", int64(i))},
-				"%s of %s failed after %d attempt(s)", what, token, i)
+			c.w.Tell(c.Name, "gave-up", "gave-up", sim.S("client", c.Name), sim.S("token", token), sim.S("what", what.what), sim.I("attempts", int64(i)),
+				sim.S("what_note", what.phrase))
 			return nil
 		}
 		if !c.pauseBeforeRetry(t, wait, i) {
 			c.unsubscribe()
-			c.w.Tell(c.Name, "gave-up", "gave-up-wait", sim.S("what", what), sim.S("token", token), sim.I("wait_ns", int64(wait.total)), sim.I("attempts", int64(i)))
+			c.w.Tell(c.Name, "gave-up", "gave-up-wait", sim.S("what", what.what), sim.S("token", token), sim.I("wait_ns", int64(wait.total)), sim.I("attempts", int64(i)),
+				sim.S("what_note", what.phrase))
 			return nil
 		}
 	}
@@ -265,6 +277,9 @@ func (c *Client) retryDelay(i int) time.Duration {
 	return time.Duration(d)
 }
 
+// appendLease writes what an "acquired" line says of lease l after its
+// token: the English of the phrases leasePhrases names, built by hand on
+// the hot path (TestTraceIDsOfLeasesAndTallies holds the two the same).
 func appendLease(b []byte, l *Lease) []byte {
 	if l.Fence > 0 {
 		b = strconv.AppendInt(append(b, " with fencing token "...), l.Fence, 10)
@@ -274,6 +289,18 @@ func appendLease(b []byte, l *Lease) []byte {
 	}
 	b = sim.AppendTime(append(b, ", believes it holds until "...), l.Until)
 	return append(b, " by its clock"...)
+}
+
+// leasePhrases are the phrases (model/tracemsg) an "acquired" line tells
+// lease l with: its fencing token's, "" without one, and its end's.
+func leasePhrases(l *Lease) (fenceNote, leaseEnd string) {
+	if l.Fence > 0 {
+		fenceNote = "lease-fence"
+	}
+	if l.Until < 0 {
+		return fenceNote, "lease-no-expiry"
+	}
+	return fenceNote, "lease-until"
 }
 
 // criticalSection is one hold's inside: nested re-entries, the work, the
@@ -310,7 +337,7 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 func (c *Client) reenter(t *Thread, l *Lease) (depth int, ok bool) {
 	for ; depth < c.Cfg.Nested; depth++ {
 		c.setState(StateAcquiring)
-		nl := c.retry(t, l.Token, "nested acquire")
+		nl := c.retry(t, l.Token, nestedAcquire)
 		if nl == nil {
 			c.w.clientEvent(judge.NestedFailed, c.Name)
 			return depth, false

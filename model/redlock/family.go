@@ -49,13 +49,20 @@ func (r *Redlock) timeoutBound(o NodeOutcome) NodeOutcome {
 	if o.Outcome == OutcomeTimeout {
 		switch r.cfg.Deadline {
 		case model.DeadlineAttempt:
-			o.Detail = "the attempt's deadline"
+			o.Detail = detailAttemptDeadline
 		case model.DeadlineNone:
-			o.Detail = "lock.timeout (the driver's read timeout)"
+			o.Detail = detailDriverTimeout
 		}
 	}
 	return o
 }
+
+// What a timed-out node ran out of (NodeOutcome.Detail), other than
+// request_timeout; trace.go tells each with its phrase.
+const (
+	detailAttemptDeadline = "the attempt's deadline"
+	detailDriverTimeout   = "lock.timeout (the driver's read timeout)"
+)
 
 // unlockBounds is the recipe an unlock runs with: redsync's Unlock passes
 // context.Background() (mutex.go), so with deadline: attempt an unlock is

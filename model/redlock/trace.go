@@ -19,36 +19,38 @@ func (narrator) Begun(*model.Client, *Attempt) {}
 // Answered is one node's outcome: "redis-2: OK (counter 7)".
 func (narrator) Answered(c *model.Client, a *Attempt, i int) {
 	o := a.Nodes[i]
-	id, arg := o.traceID()
-	b := appendOutcome(c.World().Line(), o)
-	if arg.Key == "" {
-		c.World().SayLine(c.Name, o.Outcome.traceKind(), id, b, sim.S("node", o.Node))
-		return
-	}
-	c.World().SayLine(c.Name, o.Outcome.traceKind(), id, b, sim.S("node", o.Node), arg)
+	var buf [3]sim.Arg
+	id, args := o.traceID(append(buf[:0], sim.S("node", o.Node)))
+	c.World().SayLine(c.Name, o.Outcome.traceKind(), id, appendOutcome(c.World().Line(), o), args...)
 }
 
 // Counted is the verdict: granted, or refused and why.
 func (narrator) Counted(c *model.Client, a *Attempt) {
-	args := [...]sim.Arg{sim.I("granted", int64(a.Granted)), sim.I("nodes", int64(len(a.Nodes))), sim.I("quorum", int64(a.Quorum)),
-		sim.S("tally", a.tally()), sim.I("elapsed_ns", int64(a.Elapsed)), sim.I("validity_ns", int64(a.Validity)), sim.S("why", a.whyRefused())}
+	var buf [12]sim.Arg
+	args := append(buf[:0], sim.I("granted", int64(a.Granted)), sim.I("nodes", int64(len(a.Nodes))), sim.I("quorum", int64(a.Quorum)),
+		sim.I("elapsed_ns", int64(a.Elapsed)), sim.I("validity_ns", int64(a.Validity)))
+	args = a.tallyArgs(args)
+	if a.OK {
+		c.Tell("quorum", "quorum", args...)
+		return
+	}
+	args = append(args, sim.S("why", a.whyRefused()))
 	switch {
-	case a.OK:
-		c.Tell("quorum", "quorum", args[:6]...)
 	case a.Nested:
-		c.Tell("refused", "refused-nested", args[:]...)
+		c.Tell("refused", "refused-nested", args...)
 	case a.Keeps:
-		c.Tell("refused", "refused-keeps", args[:]...)
+		c.Tell("refused", "refused-keeps", args...)
 	default:
-		c.Tell("refused", "refused", args[:]...)
+		c.Tell("refused", "refused", args...)
 	}
 }
 
+// whyRefused is the phrase (model/tracemsg) of why a refused attempt failed.
 func (a *Attempt) whyRefused() string {
 	if a.Granted >= a.Quorum {
-		return "validity used up"
+		return "redlock-validity-used-up"
 	}
-	return "no quorum"
+	return "redlock-no-quorum"
 }
 
 func (narrator) retry(c *model.Client, d time.Duration, attempt, of int) {
@@ -71,25 +73,29 @@ func (narrator) renewRefused(c *model.Client, rn Renewal) {
 }
 
 // traceID is the message id of the trace line that reports outcome o of
-// one node, and its argument beside the node.
-func (o NodeOutcome) traceID() (string, sim.Arg) {
+// one node, and args (the node's) with the line's other arguments.
+func (o NodeOutcome) traceID(args []sim.Arg) (string, []sim.Arg) {
 	switch o.Outcome {
 	case OutcomeOK:
 		if o.Fence > 0 {
-			return "node-ok-counter", sim.I("counter", o.Fence)
+			return "node-ok-counter", append(args, sim.I("counter", o.Fence))
 		}
-		return "node-ok", sim.Arg{}
+		return "node-ok", args
 	case OutcomeTaken:
-		return "node-taken", sim.Arg{}
+		return "node-taken", args
 	case OutcomeTimeout:
-		if o.Detail != "" {
-			return "node-timeout", sim.S("within", o.Detail)
+		within, bound := "request_timeout", "bound-request-timeout"
+		switch o.Detail {
+		case detailAttemptDeadline:
+			within, bound = o.Detail, "bound-attempt-deadline"
+		case detailDriverTimeout:
+			within, bound = o.Detail, "bound-driver-timeout"
 		}
-		return "node-timeout", sim.S("within", "request_timeout")
+		return "node-timeout", append(args, sim.S("within", within), sim.S("bound", bound))
 	case OutcomeError:
-		return "node-error", sim.S("error", o.Detail)
+		return "node-error", append(args, sim.S("error", o.Detail))
 	}
-	return "node-outcome", sim.S("outcome", string(o.Outcome))
+	return "node-outcome", append(args, sim.S("outcome", string(o.Outcome)))
 }
 
 // traceKind is the kind of the trace line that reports outcome o of one
@@ -108,32 +114,65 @@ func (o Outcome) traceKind() string {
 	return "node-" + string(o)
 }
 
-// tally lists the nodes by outcome, in outcome then node order:
-// "[ok redis-1 redis-2; taken redis-3; timeout redis-4 redis-5]".
-func (a *Attempt) tally() string {
-	// One buffer: this runs for every attempt.
-	b := make([]byte, 0, 64)
-	b = append(b, '[')
-	first := true
-	for _, oc := range []Outcome{OutcomeOK, OutcomeTaken, OutcomeTimeout, OutcomeError} {
-		n := 0
+// tallied are the outcomes a tally lists, in its order, each with its
+// phrase (model/tracemsg) and the argument that holds its nodes.
+var tallied = [...]struct {
+	outcome     Outcome
+	phrase, key string
+}{
+	{OutcomeOK, "tally-ok", "ok_nodes"},
+	{OutcomeTaken, "tally-taken", "taken_nodes"},
+	{OutcomeTimeout, "tally-timeout", "timeout_nodes"},
+	{OutcomeError, "tally-error", "error_nodes"},
+}
+
+// tallyArgs appends the nodes by outcome to args, in outcome then node
+// order: tally, the phrases of the outcomes that occurred
+// ("tally-ok tally-taken", which the English renders "ok redis-1
+// redis-2; taken redis-3"), and for each of them its nodes ("ok_nodes":
+// "redis-1 redis-2"). One string holds them all: this runs for every
+// attempt.
+func (a *Attempt) tallyArgs(args []sim.Arg) []sim.Arg {
+	b := make([]byte, 0, 96)
+	var ends [len(tallied)]int // where each outcome's nodes end in b
+	for j, t := range tallied {
+		start := len(b)
 		for _, o := range a.Nodes {
-			if o.Outcome != oc {
+			if o.Outcome != t.outcome {
 				continue
 			}
-			if n == 0 {
-				if !first {
-					b = append(b, "; "...)
-				}
-				b = append(b, oc...)
-				first = false
+			if len(b) > start {
+				b = append(b, ' ')
 			}
-			b = append(b, ' ')
 			b = append(b, o.Node...)
-			n++
+		}
+		ends[j] = len(b)
+	}
+	phrases := len(b)
+	for j, t := range tallied {
+		if ends[j] > tallyStart(ends, j) {
+			if len(b) > phrases {
+				b = append(b, ' ')
+			}
+			b = append(b, t.phrase...)
 		}
 	}
-	return string(append(b, ']'))
+	s := string(b)
+	args = append(args, sim.S("tally", s[phrases:]))
+	for j, t := range tallied {
+		if from := tallyStart(ends, j); ends[j] > from {
+			args = append(args, sim.S(t.key, s[from:ends[j]]))
+		}
+	}
+	return args
+}
+
+// tallyStart is where outcome j's nodes begin in tallyArgs' buffer.
+func tallyStart(ends [len(tallied)]int, j int) int {
+	if j == 0 {
+		return 0
+	}
+	return ends[j-1]
 }
 
 func appendOutcome(b []byte, o NodeOutcome) []byte {

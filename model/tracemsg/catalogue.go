@@ -9,15 +9,15 @@ package tracemsg
 var catalogue = []Message{
 	// The ids the trace player reads (model/tracelog's IDs). A template
 	// "" means the text carries more than the arguments (the command and
-	// its reply, a lease's wording, how many holds), so it is not rendered
-	// from them yet: the arguments are what a reader needs.
+	// its reply), so it is not rendered from them yet: the arguments are
+	// what a reader needs.
 	{"cmd", "", "a client's command ran on a node (the text has the command and the reply)"},
 	{"no-reply", "{node} is down: {client}'s {command} gets no reply", "the node was down: no reply"},
-	{"acquired", "", "the client believes it holds the lock"},
+	{"acquired", "acquired {token}{fence_note:phrase}, {lease_end:phrase}", "the client believes it holds the lock (fence_note: lease-fence, or empty without a fencing token; lease_end: lease-until or lease-no-expiry)"},
 	{"released", "released {token}", "the client released it"},
 	{"renewed", "watchdog extended {token} (renewal {renewal}), believes it holds until {until_ns:time}", "the watchdog extended the lease"},
-	{"gave-up", "{what} of {token} failed after {attempts} attempt(s)", "an acquire (or re-acquire) failed after its retries"},
-	{"done", "", "the client finished its holds"},
+	{"gave-up", "{what_note:phrase} of {token} failed after {attempts} attempt(s)", "an acquire (or re-acquire) failed after its retries (what: acquire or nested acquire; what_note: acquire-first or acquire-nested)"},
+	{"done", "finished {held:phrase}", "the client finished its holds (held: holds-one or holds-many)"},
 	{"write", "", "a write to the resource, applied or refused"},
 	{"node-crashed", "{node} crashes (persistence {persistence})", "a node crashed"},
 	{"node-restarted", "", "it restarted"},
@@ -94,7 +94,7 @@ var catalogue = []Message{
 	{"request-lost", "request {from} -> {to} {why}: it never reached {to}, {from} will time out", "a request was lost"},
 	{"msg-lost", "message {from} -> {to} {why}", "another message was lost"},
 	{"follows", "{client} follows the new master of shard {shard}: {master} (was {old})", "a client learns of a failover"},
-	{"gave-up-wait", "{what} of {token} failed: lock.wait {wait_ns:rdur} ran out after {attempts} attempt(s)", "an acquire gave up at lock.wait"},
+	{"gave-up-wait", "{what_note:phrase} of {token} failed: lock.wait {wait_ns:rdur} ran out after {attempts} attempt(s)", "an acquire gave up at lock.wait"},
 	{"reentered", "re-acquired {token} (depth {depth})", "a reentrant lock was taken again"},
 	{"client-clock-now", "{client}'s wall clock now reads {wall_ns:time} (offset {offset_ns:sdur}); its timers run on its monotonic clock and do not move", "a client's clock jumped"},
 	{"client-clock-lease", "{client} now believes its lease on {key} has {left_ns:rdur} left (until {until_ns:time} by its clock; {before_ns:rdur} before the jump)", "what the jump did to its lease"},
@@ -122,13 +122,13 @@ var catalogue = []Message{
 	{"node-ok", "{node}: OK", "a Redlock node granted"},
 	{"node-ok-counter", "{node}: OK (counter {counter})", "a Redlock node granted and its fencing counter stands at counter"},
 	{"node-taken", "{node}: taken by another client", "a Redlock node refused: someone holds it"},
-	{"node-timeout", "{node}: no reply within {within}", "a Redlock node did not answer in time (within: the bound, as the config names it)"},
+	{"node-timeout", "{node}: no reply within {bound:phrase}", "a Redlock node did not answer in time (within: the bound in English, as the config names it; bound: its phrase, bound-request-timeout, bound-attempt-deadline or bound-driver-timeout)"},
 	{"node-error", "{node}: error {error}", "a Redlock node answered an error"},
 	{"node-outcome", "{node}: {outcome}", "a Redlock node's other outcome"},
-	{"quorum", "{granted} of {nodes} nodes (quorum {quorum}) {tally}, elapsed {elapsed_ns:dur}, validity {validity_ns:dur}: lock granted", "a Redlock attempt won (tally: the nodes by outcome)"},
-	{"refused", "{granted} of {nodes} nodes (quorum {quorum}) {tally}, elapsed {elapsed_ns:dur}, validity {validity_ns:dur}: {why}; releasing on all nodes", "a Redlock attempt lost (why: no quorum, validity used up)"},
-	{"refused-nested", "{granted} of {nodes} nodes (quorum {quorum}) {tally}, elapsed {elapsed_ns:dur}, validity {validity_ns:dur}: {why}; the keys are this hold's own, so nothing is released", "a nested Redlock attempt lost"},
-	{"refused-keeps", "{granted} of {nodes} nodes (quorum {quorum}) {tally}, elapsed {elapsed_ns:dur}, validity {validity_ns:dur}: {why}; its keys stay until its last try has failed", "a Redlock attempt lost; its keys stay for the next try"},
+	{"quorum", "{granted} of {nodes} nodes (quorum {quorum}) [{tally:phrase}], elapsed {elapsed_ns:dur}, validity {validity_ns:dur}: lock granted", "a Redlock attempt won (tally: the tally- phrases of the outcomes that occurred, each with its nodes)"},
+	{"refused", "{granted} of {nodes} nodes (quorum {quorum}) [{tally:phrase}], elapsed {elapsed_ns:dur}, validity {validity_ns:dur}: {why:phrase}; releasing on all nodes", "a Redlock attempt lost (why: redlock-no-quorum or redlock-validity-used-up)"},
+	{"refused-nested", "{granted} of {nodes} nodes (quorum {quorum}) [{tally:phrase}], elapsed {elapsed_ns:dur}, validity {validity_ns:dur}: {why:phrase}; the keys are this hold's own, so nothing is released", "a nested Redlock attempt lost"},
+	{"refused-keeps", "{granted} of {nodes} nodes (quorum {quorum}) [{tally:phrase}], elapsed {elapsed_ns:dur}, validity {validity_ns:dur}: {why:phrase}; its keys stay until its last try has failed", "a Redlock attempt lost; its keys stay for the next try"},
 	{"redlock-retry", "Redlock retries in {delay_ns:dur} (random delay, attempt {attempt} of {of})", "a Redlock retry"},
 	{"extend-expired", "cannot extend an already-expired lock: the lease ended at {until_ns:time} by its clock; nothing is sent", "an extension after the lease"},
 	{"extend-no-quorum", "extended on {extended} of {nodes} nodes (quorum {quorum})", "an extension without quorum"},
@@ -214,4 +214,24 @@ var catalogue = []Message{
 	{"connect-refused", "{client} cannot connect to {node}: it is down", "a real client's dial was refused: the node is down"},
 	{"protocol-error", "{client} sent {error} on {conn}: the connection is closed", "a real client sent bytes that are not RESP"},
 	{"unsupported-command", "{client} sent {command}, which lockstep cannot simulate: it gets an error", "a real client sent a command lockstep does not simulate"},
+
+	// Phrases of the lines above that say one of several things
+	// ({name:phrase}, phrase.go): the client's lease and holds (model),
+	// a Redlock attempt's tally and why (model/redlock).
+	{"lease-fence", " with fencing token {fence}", "an acquired lease's fencing token"},
+	{"lease-until", "believes it holds until {until_ns:time} by its clock", "an acquired lease's end by the client's clock"},
+	{"lease-no-expiry", "no expiry", "an acquired lease without a TTL"},
+	{"holds-one", "its hold", "a client's only hold"},
+	{"acquire-first", "acquire", "a hold's acquire, for a gave-up line"},
+	{"acquire-nested", "nested acquire", "a reentrant re-acquire inside a hold, for a gave-up line"},
+	{"holds-many", "its {holds} holds", "a client's holds, more (or fewer) than one"},
+	{"tally-ok", "ok {ok_nodes}", "the Redlock nodes that granted (space-separated)"},
+	{"tally-taken", "taken {taken_nodes}", "the Redlock nodes another client holds"},
+	{"tally-timeout", "timeout {timeout_nodes}", "the Redlock nodes that did not answer in time"},
+	{"tally-error", "error {error_nodes}", "the Redlock nodes that answered an error"},
+	{"bound-request-timeout", "request_timeout", "a Redlock node's own request timeout ran out"},
+	{"bound-attempt-deadline", "the attempt's deadline", "the attempt's deadline ran out (lock.deadline: attempt)"},
+	{"bound-driver-timeout", "lock.timeout (the driver's read timeout)", "the driver's read timeout ran out (lock.deadline: none)"},
+	{"redlock-no-quorum", "no quorum", "fewer nodes granted than the quorum"},
+	{"redlock-validity-used-up", "validity used up", "a quorum granted, but no validity was left"},
 }

@@ -16,6 +16,9 @@
 //	until  "until <time>", or "for good (a crash without restart_after)"
 //	       when it is Forever
 //
+// and one format takes a string: phrase, the ids of other entries to
+// render in the same language from the same arguments (phrase.go).
+//
 // Placeholders never nest and a template has no other braces.
 package tracemsg
 
@@ -122,6 +125,9 @@ func appendArg(dst []byte, ph string, args []sim.Arg, l lang) []byte {
 		return append(append(append(dst, '{'), ph...), '}')
 	}
 	if !a.IsInt {
+		if format == "phrase" {
+			return appendPhrases(dst, a.Str, args, l) // phrase.go
+		}
 		return append(dst, a.Str...)
 	}
 	d := time.Duration(a.Int)

@@ -5,13 +5,13 @@ package tracemsg
 // (TestZHTemplatesMatchEnglish), the glossary's terms (docs/glossary.md,
 // TestZHUsesGlossaryTerms). Redis commands, strategy, node and client
 // names stay in Latin script. Arguments the English meaning marks
-// "(English)" (a why, a state, a tally) are still English words inside
-// the Chinese sentence.
+// "(English)" (a why, a state) are still English words inside the
+// Chinese sentence.
 var zhTemplates = map[string]string{
 	"no-reply": "{node} 宕机：{client} 的 {command} 收不到回复",
 	"released": "释放了 {token}",
 	"renewed":  "看门狗为 {token} 续期（第 {renewal} 次续期），以为自己持有锁直到 {until_ns:time}",
-	"gave-up":  "{token} 的 {what} 在 {attempts} 次尝试后失败",
+	"gave-up":  "{token} 的{what_note:phrase}在 {attempts} 次尝试后失败",
 
 	"node-crashed": "{node} 崩溃（持久化 {persistence}）",
 
@@ -83,7 +83,7 @@ var zhTemplates = map[string]string{
 	"request-lost":             "请求 {from} -> {to} {why}：它从未到达 {to}，{from} 将超时",
 	"msg-lost":                 "消息 {from} -> {to} {why}",
 	"follows":                  "{client} 跟随分片 {shard} 的新主库：{master}（原为 {old}）",
-	"gave-up-wait":             "{token} 的 {what} 失败：lock.wait {wait_ns:rdur} 在 {attempts} 次尝试后用完",
+	"gave-up-wait":             "{token} 的{what_note:phrase}失败：lock.wait {wait_ns:rdur} 在 {attempts} 次尝试后用完",
 	"reentered":                "再次获取 {token}（重入深度 {depth}）",
 	"client-clock-now":         "{client} 的墙上时钟现在读数为 {wall_ns:time}（偏移 {offset_ns:sdur}）；它的定时器按单调时钟运行，不受影响",
 	"client-clock-lease":       "{client} 现在以为它在 {key} 上的租约还剩 {left_ns:rdur}（按它的时钟直到 {until_ns:time}；时钟跳变前为 {before_ns:rdur}）",
@@ -102,7 +102,7 @@ var zhTemplates = map[string]string{
 	"fence-start":              "围栏令牌计数器 {key} 在每个分片上都为 {counter}：第一个围栏令牌是 {first}",
 	"deadline-passed":          "不向 {node} 发请求：这次尝试的截止时间 {deadline_ns:dur} 已过",
 	"timeout":                  "按 {client} 的时钟，{within_ns:rdur} 内没有收到 {node} 的回复",
-	"abort-signal":             "延长失败：abort signal 在写入之前停止了业务",
+	"abort-signal":             "延长失败：中止信号（AbortSignal）在写入之前停止了业务",
 	"renew-fail":               "看门狗：{token} 续期失败（key 已不属于我们，或没有及时回复）；停止续期",
 	"renew-cap":                "看门狗：已达到 max_renewals {max}；停止续期",
 	"renew-retry":              "看门狗：{token} 续期失败（{error}）；{every_ns:rdur} 后再试（on_failure: retry）",
@@ -110,13 +110,13 @@ var zhTemplates = map[string]string{
 	"node-ok":          "{node}：OK（成功）",
 	"node-ok-counter":  "{node}：OK（成功，计数器 {counter}）",
 	"node-taken":       "{node}：已被另一个客户端持有",
-	"node-timeout":     "{node}：{within} 内没有回复",
+	"node-timeout":     "{node}：{bound:phrase} 内没有回复",
 	"node-error":       "{node}：错误 {error}",
 	"node-outcome":     "{node}：结果 {outcome}",
-	"quorum":           "{nodes} 个节点中 {granted} 个（多数派 {quorum}）{tally}，耗时 {elapsed_ns:dur}，有效时间 {validity_ns:dur}：授予锁",
-	"refused":          "{nodes} 个节点中 {granted} 个（多数派 {quorum}）{tally}，耗时 {elapsed_ns:dur}，有效时间 {validity_ns:dur}：{why}；在所有节点上释放锁",
-	"refused-nested":   "{nodes} 个节点中 {granted} 个（多数派 {quorum}）{tally}，耗时 {elapsed_ns:dur}，有效时间 {validity_ns:dur}：{why}；这些 key 属于这次持有本身，所以不释放锁",
-	"refused-keeps":    "{nodes} 个节点中 {granted} 个（多数派 {quorum}）{tally}，耗时 {elapsed_ns:dur}，有效时间 {validity_ns:dur}：{why}；它的 key 保留到最后一次尝试失败为止",
+	"quorum":           "{nodes} 个节点中 {granted} 个（多数派 {quorum}）[{tally:phrase}]，耗时 {elapsed_ns:dur}，有效时间 {validity_ns:dur}：授予锁",
+	"refused":          "{nodes} 个节点中 {granted} 个（多数派 {quorum}）[{tally:phrase}]，耗时 {elapsed_ns:dur}，有效时间 {validity_ns:dur}：{why:phrase}；在所有节点上释放锁",
+	"refused-nested":   "{nodes} 个节点中 {granted} 个（多数派 {quorum}）[{tally:phrase}]，耗时 {elapsed_ns:dur}，有效时间 {validity_ns:dur}：{why:phrase}；这些 key 属于这次持有本身，所以不释放锁",
+	"refused-keeps":    "{nodes} 个节点中 {granted} 个（多数派 {quorum}）[{tally:phrase}]，耗时 {elapsed_ns:dur}，有效时间 {validity_ns:dur}：{why:phrase}；它的 key 保留到最后一次尝试失败为止",
 	"redlock-retry":    "Redlock 在 {delay_ns:dur} 后重试（随机延迟，第 {attempt} 次尝试，共 {of} 次）",
 	"extend-expired":   "无法延长已过期的锁：按它的时钟租约已于 {until_ns:time} 结束；不发送任何命令",
 	"extend-no-quorum": "在 {nodes} 个节点中的 {extended} 个上延长（多数派 {quorum}）",
@@ -193,4 +193,23 @@ var zhTemplates = map[string]string{
 	"connect-refused":     "{client} 无法连接到 {node}：它已宕机",
 	"protocol-error":      "{client} 在 {conn} 上发送了 {error}：连接被关闭",
 	"unsupported-command": "{client} 发送了 {command}，lockstep 无法模拟它：它收到一个错误",
+
+	"acquired":                 "加锁成功：{token}{fence_note:phrase}，{lease_end:phrase}",
+	"done":                     "完成了{held:phrase}",
+	"lease-fence":              "，围栏令牌 {fence}",
+	"lease-until":              "以为自己是持有者，按它的时钟直到 {until_ns:time}",
+	"lease-no-expiry":          "锁没有过期时间（不设 TTL）",
+	"holds-one":                "它的这次持有",
+	"holds-many":               "它的全部 {holds} 次持有",
+	"acquire-first":            "加锁",
+	"acquire-nested":           "重入加锁",
+	"tally-ok":                 "成功 {ok_nodes}",
+	"tally-taken":              "被占用 {taken_nodes}",
+	"tally-timeout":            "超时 {timeout_nodes}",
+	"tally-error":              "出错 {error_nodes}",
+	"bound-request-timeout":    "request_timeout（单个节点的请求超时）",
+	"bound-attempt-deadline":   "这次尝试的截止时间",
+	"bound-driver-timeout":     "lock.timeout（驱动的读超时）",
+	"redlock-no-quorum":        "未达到多数派",
+	"redlock-validity-used-up": "有效时间已用完",
 }
