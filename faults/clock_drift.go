@@ -63,7 +63,7 @@ var clockDriftSpec = Spec{
 		return f
 	},
 	Prompt: &Prompt{
-		Label:   func(t string, _ bool) string { return fmt.Sprintf("%s's clock runs at × true speed", t) },
+		Label:   func(bool) string { return "%s's clock runs at × true speed" },
 		Default: fixed("1.5"),
 		Parse: func(v string, _ []string, f *Fault) error {
 			r, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSuffix(v, "x"), "×"), 64)

@@ -56,7 +56,7 @@ var clockJumpSpec = Spec{
 		return f
 	},
 	Prompt: &Prompt{
-		Label:   func(t string, _ bool) string { return fmt.Sprintf("jump %s's clock by (±)", t) },
+		Label:   func(bool) string { return "jump %s's clock by (±)" },
 		Default: fixed("+20s"),
 		Parse: func(v string, _ []string, f *Fault) error {
 			d, err := promptDuration(v)

@@ -43,7 +43,7 @@ var crashSpec = Spec{
 		return f
 	},
 	Prompt: &Prompt{
-		Label:    func(t string, _ bool) string { return fmt.Sprintf("crash %s; restart after (0s: stays down)", t) },
+		Label:    func(bool) string { return "crash %s; restart after (0s: stays down)" },
 		Default:  fixed("0s"),
 		NodeOnly: true,
 		Parse: func(v string, _ []string, f *Fault) error {

@@ -32,7 +32,7 @@ var partitionSpec = Spec{
 		return Fault{Groups: g.split(g.Names.Net()), For: g.Long()}
 	},
 	Prompt: &Prompt{
-		Label:   func(string, bool) string { return fmt.Sprintf("%s: groups split by |, then for", Partition) },
+		Label:   func(bool) string { return string(Partition) + ": groups split by |, then for" },
 		Default: func(t string) string { return t + " | rest 10s" },
 		Wide:    true,
 		Parse:   parsePartition,

@@ -22,7 +22,7 @@ var pauseSpec = stopsAClient(Spec{
 		return ""
 	},
 	Prompt: &Prompt{
-		Label:   func(t string, _ bool) string { return fmt.Sprintf("GC pause %s for", t) },
+		Label:   func(bool) string { return "GC pause %s for" },
 		Default: fixed("35s"),
 		Parse:   positiveFor,
 	},

@@ -2,6 +2,7 @@ package faults
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -9,9 +10,12 @@ import (
 // cursor: the question, the answer an empty field means, and how the answer
 // is read into the fault.
 type Prompt struct {
-	// Label is the question; target is already escaped for the terminal,
-	// watchdog says whether the scenario's lock renews its lease.
-	Label func(target string, watchdog bool) string
+	// Label is the question as an English format: "%s" stands for the
+	// target where the question names it (partition's does not). It is the
+	// key of the question's translation in the catalogue (internal/i18n,
+	// zh_faults.go), so it is a fixed text per kind. watchdog says whether
+	// the scenario's lock renews its lease.
+	Label func(watchdog bool) string
 	// Default is the answer an empty field means; target is as selected.
 	Default func(target string) string
 	Wide    bool // the answer is long (partition groups): a wider field
@@ -21,6 +25,16 @@ type Prompt struct {
 	// Parse reads the answer v into f (Kind and Target set); procs is every
 	// process of the world.
 	Parse func(v string, procs []string, f *Fault) error
+}
+
+// Question is the label's format and its arguments for target (already
+// escaped for the terminal): the caller renders them in its language.
+func (p *Prompt) Question(target string, watchdog bool) (format string, args []any) {
+	format = p.Label(watchdog)
+	if strings.Contains(format, "%s") {
+		args = []any{target}
+	}
+	return format, args
 }
 
 // fixed is a Default that does not depend on the target.

@@ -44,8 +44,8 @@ var slowSpec = Spec{
 		return f
 	},
 	Prompt: &Prompt{
-		Label: func(t string, _ bool) string {
-			return fmt.Sprintf("%s %s's links: +%s [%s 0..1] [for]", Slow, t, FieldLatency.Name, FieldLoss.Name)
+		Label: func(bool) string {
+			return string(Slow) + " %s's links: +" + FieldLatency.Name + " [" + FieldLoss.Name + " 0..1] [for]"
 		},
 		Default: fixed("200ms 0 10s"),
 		Parse:   parseSlow,

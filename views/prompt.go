@@ -34,7 +34,8 @@ func newPrompt(kind faults.Kind, target string, node, watchdog bool) *prompt {
 	}
 	q := spec.Prompt
 	p := &prompt{kind: kind, target: target, node: node, ask: q}
-	p.label = q.Label(termtext.Escape(target), watchdog)
+	format, args := q.Question(termtext.Escape(target), watchdog)
+	p.label = tr(format, args...)
 	p.def = q.Default(target)
 	ti := textinput.New()
 	ti.Prompt = ""
