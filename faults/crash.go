@@ -84,13 +84,22 @@ func crashNode(w *model.World, n *model.Node, f Fault) {
 			return
 		}
 		w.RestartNode(n)
-		now := w.Now()
-		msg := fmt.Sprintf("%s restarts after %s with %d key(s) (persistence %s)", n.Name(), f.RestartAfter, len(n.Keys(now)), persistence(n))
-		if d := n.Config().RestartDelay; d > 0 {
-			msg += fmt.Sprintf("; it answers -LOADING until %s (restart_delay %s)", sim.FormatTime(now+d), d)
-		}
-		w.Say(n.Name(), "restart", "node-restarted", []sim.Arg{sim.S("node", n.Name())}, "%s", msg)
+		w.Tell(n.Name(), "restart", "node-restarted", restartArgs(w, n, f)...)
 	})
+}
+
+// restartArgs are the node-restarted line's arguments: what the node came
+// back with and, with restart_delay, the piece saying how long it answers
+// -LOADING.
+func restartArgs(w *model.World, n *model.Node, f Fault) []sim.Arg {
+	now := w.Now()
+	d := n.Config().RestartDelay
+	loading := ""
+	if d > 0 {
+		loading = "restart-loading"
+	}
+	return []sim.Arg{sim.S("node", n.Name()), sim.I("after_ns", int64(f.RestartAfter)), sim.I("keys", int64(len(n.Keys(now)))),
+		sim.S("persistence", persistence(n)), sim.S("loading", loading), sim.I("loading_until_ns", int64(now+d)), sim.I("delay_ns", int64(d))}
 }
 
 // crashNodeNow crashes n, or, when n is already down, only counts the crash

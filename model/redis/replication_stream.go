@@ -1,7 +1,6 @@
 package redis
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -218,12 +217,7 @@ func (s *replStream) flush() {
 		s.queue = nil
 	}
 	if len(applied) > 0 {
-		note := ""
-		if s.held {
-			note = fmt.Sprintf(" (caught up after being held back since %s)", sim.FormatTime(s.heldAt))
-		}
-		w.K.EmitIDf(s.replica.Name(), "replicated", "replicated", replicatedArgs(s, &last), "%s applied from %s%s: %s",
-			s.replica.Name(), s.master.Name(), note, strings.Join(applied, "; "))
+		w.Tell(s.replica.Name(), "replicated", "replicated", replicatedArgs(s, &last, strings.Join(applied, "; "))...)
 	}
 	s.held = false
 	s.arm()
@@ -287,8 +281,10 @@ func (w *Cluster) flushStreams() {
 // replicatedArgs are the "replicated" message's arguments: the replica, its
 // master, and the last key the batch wrote as it stands after it (key,
 // owner token, deleted 0/1, expire_at_ns by the master's expiry clock, -1
-// none), which is what a trace reader needs to show a replica's lock key.
-func replicatedArgs(s *replStream, e *store.Effect) []sim.Arg {
+// none), which is what a trace reader needs to show a replica's lock key;
+// then what the line says besides: the writes applied (as the trace writes
+// keys) and, when the link had been held back, the piece saying since when.
+func replicatedArgs(s *replStream, e *store.Effect, applied string) []sim.Arg {
 	del, exp := int64(0), int64(-1)
 	if e.Deleted {
 		del = 1
@@ -296,6 +292,11 @@ func replicatedArgs(s *replStream, e *store.Effect) []sim.Arg {
 	if e.Expires {
 		exp = int64(e.ExpireAt)
 	}
+	held := ""
+	if s.held {
+		held = "repl-caught-up"
+	}
 	return []sim.Arg{sim.S("node", s.replica.Name()), sim.S("master", s.master.Name()), sim.S("key", e.Key),
-		sim.S("owner", e.Owner()), sim.I("deleted", del), sim.I("expire_at_ns", exp)}
+		sim.S("owner", e.Owner()), sim.I("deleted", del), sim.I("expire_at_ns", exp),
+		sim.S("applied", applied), sim.S("held", held), sim.I("held_ns", int64(s.heldAt))}
 }

@@ -10,7 +10,9 @@ var catalogue = []Message{
 	// The ids the trace player reads (model/tracelog's IDs). A template
 	// "" means the text carries more than the arguments (the command and
 	// its reply, a lease's wording, how many holds), so it is not rendered
-	// from them yet: the arguments are what a reader needs.
+	// from them yet: the arguments are what a reader needs. A template
+	// "{outcome:msg}" is the line's whole wording chosen by an argument:
+	// its pieces follow the id's group.
 	{"cmd", "", "a client's command ran on a node (the text has the command and the reply)"},
 	{"no-reply", "{node} is down: {client}'s {command} gets no reply", "the node was down: no reply"},
 	{"acquired", "", "the client believes it holds the lock"},
@@ -18,10 +20,12 @@ var catalogue = []Message{
 	{"renewed", "watchdog extended {token} (renewal {renewal}), believes it holds until {until_ns:time}", "the watchdog extended the lease"},
 	{"gave-up", "{what} of {token} failed after {attempts} attempt(s)", "an acquire (or re-acquire) failed after its retries"},
 	{"done", "", "the client finished its holds"},
-	{"write", "", "a write to the resource, applied or refused"},
+	{"write", "{outcome:msg}", "a write to the resource, applied or refused (outcome: one of the write- pieces)"},
 	{"node-crashed", "{node} crashes (persistence {persistence})", "a node crashed"},
-	{"node-restarted", "", "it restarted"},
-	{"replicated", "", "a replica applied writes from its master"},
+	{"node-restarted", "{node} restarts after {after_ns:dur} with {keys} key(s) (persistence {persistence}){loading:msg}", "it restarted (loading: restart-loading with restart_delay, else \"\")"},
+	{"replicated", "{node} applied from {master}{held:msg}: {applied}", "a replica applied writes from its master (applied: the writes, as the trace writes keys; held: repl-caught-up when the link had been held back, else \"\")"},
+	{"restart-loading", "; it answers -LOADING until {loading_until_ns:time} (restart_delay {delay_ns:dur})", "a piece of node-restarted: the node loads its data for restart_delay"},
+	{"repl-caught-up", " (caught up after being held back since {held_ns:time})", "a piece of replicated: the link had been held back"},
 
 	// Faults (faults/).
 	{"fault-not-client", "{fault} does not apply to a client", "a fault that cannot strike a client targets one: skipped"},
@@ -142,6 +146,12 @@ var catalogue = []Message{
 	{"read-rejected", "read by {client} with token {fence} refused: token {max} already seen", "the resource refused a stale read"},
 	{"same-token", "{client} carries token {fence}, which {other} carried too: the resource cannot order them", "two holders with one token"},
 	{"duplicate", "write {value} by {client} for {job} refused: {by} wrote {job} already (the idempotency key is taken)", "idempotency refused a write"},
+	{"write-applied", "{client} wrote {counter} = {value}{token_note:msg}{job_note:msg}{lost_note:msg}", "a piece of write: the write was applied (old: the value it replaced)"},
+	{"write-token-note", " [token {fence}]", "a piece of write-applied: the fencing token it carried"},
+	{"write-job-note", " for job-{hold}", "a piece of write-applied: its idempotency key"},
+	{"write-lost-note", " (it was {old}: an update is lost)", "a piece of write-applied: it did not raise the counter"},
+	{"write-refused-stamp", "write {value} by {client} refused: the stamp is {stamp}, not {token} (someone read since)", "a piece of write: fencing cas refused it"},
+	{"write-refused-token", "write {value} by {client} with token {fence} refused: token {max} already seen", "a piece of write: the fencing token refused it"},
 
 	// More client lines (model).
 	{"write-skipped", "check before write: the lease of {token} ended at {until_ns:time} by its clock, now {now_ns:time}; the write is skipped", "check_before_write stopped a write"},

@@ -16,6 +16,14 @@
 //	until  "until <time>", or "for good (a crash without restart_after)"
 //	       when it is Forever
 //
+// One format takes a string: msg, whose argument is another message id
+// of the catalogue (a piece: a fault's description, a state, an optional
+// note), rendered in its place in the same language from the same
+// arguments; "" renders nothing. That is how a line carries an
+// enumerated or optional piece of wording as a language-neutral value. A
+// piece may hold pieces, to a depth of maxPieceDepth; deeper (or an id
+// that names itself) is written as the placeholder (TestPiecesAreBounded).
+//
 // Placeholders never nest and a template has no other braces.
 package tracemsg
 
@@ -86,11 +94,16 @@ func Append(dst []byte, id string, args []sim.Arg) []byte {
 	if !ok {
 		return append(append(append(dst, '{'), id...), '}')
 	}
-	return appendTemplate(dst, catalogue[i].Template, args, en)
+	return appendTemplate(dst, catalogue[i].Template, args, en, 0)
 }
 
-// appendTemplate writes template t with args, its formats in language l.
-func appendTemplate(dst []byte, t string, args []sim.Arg, l lang) []byte {
+// maxPieceDepth is how deep msg pieces may nest (write, its outcome, the
+// outcome's notes).
+const maxPieceDepth = 2
+
+// appendTemplate writes template t with args, its formats in language l;
+// depth is how many msg pieces deep t is.
+func appendTemplate(dst []byte, t string, args []sim.Arg, l lang, depth int) []byte {
 	for {
 		open := strings.IndexByte(t, '{')
 		if open < 0 {
@@ -102,13 +115,13 @@ func appendTemplate(dst []byte, t string, args []sim.Arg, l lang) []byte {
 		if end < 0 { // not a template of this catalogue
 			return append(dst, t...)
 		}
-		dst = appendArg(dst, t[:end], args, l)
+		dst = appendArg(dst, t[:end], args, l, depth)
 		t = t[end+1:]
 	}
 }
 
 // appendArg writes one placeholder, "name" or "name:format".
-func appendArg(dst []byte, ph string, args []sim.Arg, l lang) []byte {
+func appendArg(dst []byte, ph string, args []sim.Arg, l lang, depth int) []byte {
 	name, format, _ := strings.Cut(ph, ":")
 	var a sim.Arg
 	found := false
@@ -120,6 +133,9 @@ func appendArg(dst []byte, ph string, args []sim.Arg, l lang) []byte {
 	}
 	if !found {
 		return append(append(append(dst, '{'), ph...), '}')
+	}
+	if format == "msg" {
+		return appendPiece(dst, ph, a, args, l, depth)
 	}
 	if !a.IsInt {
 		return append(dst, a.Str...)
@@ -144,4 +160,19 @@ func appendArg(dst []byte, ph string, args []sim.Arg, l lang) []byte {
 		return sim.AppendTime(append(dst, untilWords[l].until...), d)
 	}
 	return strconv.AppendInt(dst, a.Int, 10)
+}
+
+// appendPiece writes a msg placeholder: the template of the message id
+// its argument a names, in language l, from the same args; nothing for
+// "". An unknown id, one with no template in l, or a piece deeper than
+// maxPieceDepth is written as the placeholder, never a panic.
+func appendPiece(dst []byte, ph string, a sim.Arg, args []sim.Arg, l lang, depth int) []byte {
+	if a.Str == "" && !a.IsInt {
+		return dst
+	}
+	i, ok := byID[a.Str]
+	if a.IsInt || !ok || depth >= maxPieceDepth || templates[l][i] == "" {
+		return append(append(append(dst, '{'), ph...), '}')
+	}
+	return appendTemplate(dst, templates[l][i], args, l, depth+1)
 }

@@ -36,7 +36,7 @@ func TestCatalogueIsDocumented(t *testing.T) {
 
 // Every template's placeholders have a known format, and its braces pair.
 func TestTemplatesAreWellFormed(t *testing.T) {
-	formats := map[string]bool{"": true, "dur": true, "rdur": true, "sdur": true, "time": true, "until": true}
+	formats := map[string]bool{"": true, "dur": true, "rdur": true, "sdur": true, "time": true, "until": true, "msg": true}
 	for _, m := range catalogue {
 		s := m.Template
 		for {
@@ -92,5 +92,26 @@ func TestAppendDoesNotAllocate(t *testing.T) {
 	buf := make([]byte, 0, 256)
 	if a := testing.AllocsPerRun(100, func() { buf = Append(buf[:0], "node-ok-counter", args) }); a != 0 {
 		t.Errorf("Append allocates %.0f times", a)
+	}
+}
+
+// A msg piece renders in its place from the same arguments, "" renders
+// nothing, and a piece that names itself, or an unknown id, stops at the
+// depth bound as a placeholder instead of looping.
+func TestPiecesAreBounded(t *testing.T) {
+	args := []sim.Arg{sim.S("client", "A"), sim.S("counter", "counter"), sim.I("value", 3), sim.S("outcome", "write-applied"),
+		sim.S("token_note", "write-token-note"), sim.I("fence", 7), sim.S("job_note", ""), sim.S("lost_note", "")}
+	if got, _ := Render("write", args); got != "A wrote counter = 3 [token 7]" {
+		t.Errorf("write: %q", got)
+	}
+	self := []sim.Arg{sim.S("outcome", "write")}
+	if got, _ := Render("write", self); got != "{outcome:msg}" {
+		t.Errorf("a piece naming its own id: %q", got)
+	}
+	if got, _ := Render("write", []sim.Arg{sim.S("outcome", "no-such-id")}); got != "{outcome:msg}" {
+		t.Errorf("an unknown piece: %q", got)
+	}
+	if got, _ := Render("write", []sim.Arg{sim.I("outcome", 1)}); got != "{outcome:msg}" {
+		t.Errorf("an integer piece: %q", got)
 	}
 }

@@ -30,6 +30,7 @@ func placeholders(t string) []string {
 // text of names and commands only, or English kept as it is); each says why.
 var zhSameAsEnglish = map[string]bool{
 	"why-text": true, // English text the judge keeps (model/judge.text)
+	"write":    true, // its whole wording is its outcome's piece
 }
 
 // Every id the English catalogue renders has a zh template that differs
