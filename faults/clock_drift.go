@@ -34,14 +34,14 @@ var clockDriftSpec = Spec{
 			c.Errorf(rate, "%s.%s must be from %g to %g (got %g)", f.Kind, rate, MinRate, MaxRate, f.Rate)
 		}
 	},
-	Describe: func(f Fault) string {
-		return fmt.Sprintf("%s %s %s %s", f.Kind, f.Target, FieldRate.Name, formatRate(f.Rate))
+	Describe: func(f Fault) []sim.Arg {
+		return describe("fault-desc-drift", f, sim.S("fault_rate", formatRate(f.Rate)))
 	},
 	Skip: func(w *model.World, f Fault) bool {
 		if rateOK(f.Rate) {
 			return false
 		}
-		w.Tell(f.Target, "skipped", "drift-rate-out-of-range", sim.S("fault", desc(f)), sim.S("min", formatRate(MinRate)), sim.S("max", formatRate(float64(MaxRate))))
+		w.Tell(f.Target, "skipped", "drift-rate-out-of-range", desc(f, sim.S("min", formatRate(MinRate)), sim.S("max", formatRate(float64(MaxRate))))...)
 		return true
 	},
 	OnClient: func(w *model.World, c *model.Client, f Fault) {

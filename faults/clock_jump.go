@@ -32,13 +32,7 @@ var clockJumpSpec = Spec{
 			c.Errorf(by, "%s.%s must be between -24h and 24h (got %s)", f.Kind, by, c.Dur(f.By))
 		}
 	},
-	Describe: func(f Fault) string {
-		sign := "+"
-		if f.By < 0 {
-			sign = ""
-		}
-		return fmt.Sprintf("%s %s %s%s", f.Kind, f.Target, sign, f.By)
-	},
+	Describe: func(f Fault) []sim.Arg { return describe("fault-desc-jump", f, sim.I("fault_by_ns", int64(f.By))) },
 	OnClient: func(w *model.World, c *model.Client, f Fault) {
 		w.Tell(c.Name, "fault", "client-clock-jump", sim.S("client", c.Name), sim.I("by_ns", int64(f.By)), sim.S("fault", string(f.Kind)))
 		c.JumpClock(f.By)

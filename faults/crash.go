@@ -27,11 +27,11 @@ var crashSpec = Spec{
 		}
 		c.Positive(ra, f.RestartAfter)
 	},
-	Describe: func(f Fault) string {
+	Describe: func(f Fault) []sim.Arg {
 		if f.RestartAfter > 0 {
-			return fmt.Sprintf("%s %s, restart after %s", f.Kind, f.Target, f.RestartAfter)
+			return describe("fault-desc-restart", f, sim.I("fault_restart_ns", int64(f.RestartAfter)))
 		}
-		return string(f.Kind) + " " + f.Target
+		return targetDescribe(f)
 	},
 	OnClient: crashClient,
 	OnNode:   crashNode,
@@ -112,7 +112,7 @@ func crashNodeNow(w *model.World, n *model.Node, f Fault) bool {
 	}
 	cov := w.Cover(string(Crash), n.Name())
 	if !n.Up() && !cov.On() {
-		w.Tell(n.Name(), "skipped", "fault-node-down", sim.S("fault", desc(f)), sim.S("node", n.Name()))
+		w.Tell(n.Name(), "skipped", "fault-node-down", desc(f, sim.S("node", n.Name()))...)
 		return false
 	}
 	if first, until := cov.Begin(end); !first {

@@ -18,7 +18,7 @@ var evictSpec = Spec{
 	// (redis.maxmemory_policy, checked where the file is validated) and,
 	// for a key that has no TTL at that moment, the node's when it strikes.
 	Check:    func(Checker, Fault, bool) {},
-	Describe: func(f Fault) string { return string(f.Kind) + " " + f.Target },
+	Describe: targetDescribe,
 	OnNode:   evict,
 	Generate: func(g *Gen) Fault { return Fault{Target: g.Pick(g.Names.Masters)} },
 	Refuse: func(node bool) string {
@@ -31,6 +31,6 @@ var evictSpec = Spec{
 
 func evict(w *model.World, n *model.Node, f Fault) {
 	if why := w.Evict(n); why != "" {
-		w.Tell(n.Name(), "skipped", "fault-refused", sim.S("fault", desc(f)), sim.S("why", why))
+		w.Tell(n.Name(), "skipped", "fault-refused", desc(f, sim.S("why", why))...)
 	}
 }

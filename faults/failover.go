@@ -19,7 +19,7 @@ var failoverSpec = Spec{
 			c.Errorf(FieldTarget.Name, "%s of %s needs a replica to promote: set redis.replicas to 1 or more", f.Kind, f.Target)
 		}
 	},
-	Describe: func(f Fault) string { return string(f.Kind) + " " + f.Target },
+	Describe: targetDescribe,
 	OnNode:   failover,
 	Generate: func(g *Gen) Fault { return Fault{Target: g.Pick(g.Names.Masters)} },
 	Refuse: func(node bool) string {
@@ -38,11 +38,12 @@ func failover(w *model.World, n *model.Node, f Fault) {
 		}
 	}
 	if i < 0 {
-		w.Tell(n.Name(), "skipped", "fault-not-master", sim.S("fault", desc(f)), sim.S("node", n.Name()))
+		w.Tell(n.Name(), "skipped", "fault-not-master", desc(f, sim.S("node", n.Name()))...)
 		return
 	}
 	w.Tell(n.Name(), "fault", "failover", sim.S("fault", string(f.Kind)), sim.S("node", n.Name()))
 	if _, err := w.Failover(i); err != nil {
-		w.Tell(n.Name(), "skipped", "fault-refused", sim.S("fault", string(f.Kind)), sim.S("why", err.Error()))
+		// named by its kind alone: the line above named the node
+		w.Tell(n.Name(), "skipped", "fault-refused", sim.S("fault", "fault-desc-kind"), sim.S("fault_kind", string(f.Kind)), sim.S("why", err.Error()))
 	}
 }

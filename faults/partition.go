@@ -20,12 +20,9 @@ var partitionSpec = Spec{
 		checkGroups(c, f)
 		requireFor(c, f)
 	},
-	Describe: func(f Fault) string {
-		gs := make([]string, len(f.Groups))
-		for i, g := range f.Groups {
-			gs[i] = "[" + strings.Join(g, " ") + "]"
-		}
-		return fmt.Sprintf("%s %s for %s", f.Kind, strings.Join(gs, " | "), f.For)
+	Describe: func(f Fault) []sim.Arg {
+		return []sim.Arg{sim.S("fault", "fault-desc-partition"), sim.S("fault_kind", string(f.Kind)),
+			sim.S("fault_groups", groupsText(f.Groups)), sim.I("fault_for_ns", int64(f.For))}
 	},
 	Untargeted: partition,
 	Generate: func(g *Gen) Fault {
@@ -90,7 +87,7 @@ func checkGroups(c Checker, f Fault) {
 // another partition is still on.
 func partition(w *model.World, f Fault) {
 	end := w.Now() + f.For
-	w.Tell("net", "fault", "partition", sim.S("fault", desc(f)))
+	w.Tell("net", "fault", "partition", desc(f)...)
 	w.Cover(string(Partition), "").Begin(end)
 	id := w.Net.Partition(f.Groups)
 	w.K.After(f.For, func() {

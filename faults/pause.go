@@ -1,8 +1,6 @@
 package faults
 
 import (
-	"fmt"
-
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -27,9 +25,6 @@ var pauseSpec = stopsAClient(Spec{
 		Parse:   positiveFor,
 	},
 })
-
-// forDescribe is "KIND TARGET for DURATION".
-func forDescribe(f Fault) string { return fmt.Sprintf("%s %s for %s", f.Kind, f.Target, f.For) }
 
 func pause(w *model.World, c *model.Client, f Fault) {
 	end := w.Now() + f.For

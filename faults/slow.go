@@ -29,8 +29,9 @@ var slowSpec = Spec{
 			c.Errorf("", "%s needs %s:, %s: or both", f.Kind, lat, loss)
 		}
 	},
-	Describe: func(f Fault) string {
-		return fmt.Sprintf("%s %s +%s %s %s for %s", f.Kind, f.Target, f.Latency, FieldLoss.Name, formatRate(f.Loss), f.For)
+	Describe: func(f Fault) []sim.Arg {
+		return describe("fault-desc-slow", f, sim.I("fault_latency_ns", int64(f.Latency)), sim.S("fault_loss", formatRate(f.Loss)),
+			sim.I("fault_for_ns", int64(f.For)))
 	},
 	OnClient:   netClient(slow),
 	OnNode:     netNode(slow),

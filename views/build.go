@@ -289,7 +289,7 @@ func (m *Model) buildInject(f faults.Fault) tea.Cmd {
 		return nil
 	}
 	s := r.pl.Scenario()
-	return m.startBuild(tr("injecting %s at %s", f, secs(f.At)), func(ctx context.Context, p *atomic.Int64) ([]*scenario.Player, error) {
+	return m.startBuild(tr("injecting %s at %s", f.StringIn(lang()), secs(f.At)), func(ctx context.Context, p *atomic.Int64) ([]*scenario.Player, error) {
 		ss, err := scenario.OpenContext(ctx, s, opts, p)
 		if err != nil {
 			return nil, err

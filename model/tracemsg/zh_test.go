@@ -31,6 +31,11 @@ func placeholders(t string) []string {
 var zhSameAsEnglish = map[string]bool{
 	"why-text": true, // English text the judge keeps (model/judge.text)
 	"write":    true, // its whole wording is its outcome's piece
+	// a fault's description as the scenario format spells it: kind,
+	// target and a signed duration, no words
+	"fault-desc":      true,
+	"fault-desc-kind": true,
+	"fault-desc-jump": true,
 }
 
 // Every id the English catalogue renders has a zh template that differs
