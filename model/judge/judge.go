@@ -243,8 +243,8 @@ func (j *Judge) enterCS(e *Event, c *client) {
 		j.setEpisode(e.Client, true)
 		j.m.Violations++
 		id, args, p := j.explain(e.At, e.Client, o)
-		msg, _ := tracemsg.Render(id, args[:])
-		j.emit(e.Client, "VIOLATION", id, args[:]...)
+		msg, _ := tracemsg.Render(id, args)
+		j.emit(e.Client, "VIOLATION", id, args...)
 		if j.first == "" {
 			j.first, j.firstP = msg, p
 			j.firstAt = e.At
@@ -309,7 +309,7 @@ func (j *Judge) finish(e *Event) {
 		}
 		if why := stuckState(c); why.ID != "" {
 			j.m.Stuck = true
-			j.stuckP = Phrase{ID: "stuck", Args: []sim.Arg{sim.I("at_ns", int64(e.At)), sim.S("owner", o)}, Subs: []Sub{{"state", why}}}
+			j.stuckP = Phrase{ID: "stuck", Args: withPiece([]sim.Arg{sim.I("at_ns", int64(e.At)), sim.S("owner", o)}, "state", why)}
 			j.stuckWhy = j.stuckP.String()
 			return
 		}

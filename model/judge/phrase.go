@@ -51,6 +51,12 @@ func (p Phrase) args(lang string) []sim.Arg {
 	return args
 }
 
+// withPiece appends p to args as a piece (the catalogue's msg format):
+// key names p's id, p's arguments follow. p has no Subs (a state).
+func withPiece(args []sim.Arg, key string, p Phrase) []sim.Arg {
+	return append(append(args, sim.S(key, p.ID)), p.Args...)
+}
+
 // phrase is Phrase id with string and integer arguments.
 func phrase(id string, args ...sim.Arg) Phrase { return Phrase{ID: id, Args: args} }
 

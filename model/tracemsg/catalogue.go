@@ -169,8 +169,8 @@ var catalogue = []Message{
 	{"publish", "publishes the release of {key} to {clients}", "a release message to the subscribed clients (space-separated)"},
 
 	// The judge (model/judge): what it finds, as it finds it.
-	{"violation", "{at_ns:time}: {client} acquired while {rival} ({state}) still believed it held the lock", "a safety violation: two clients in their critical sections (state: the rival's, English)"},
-	{"violation-why", "{at_ns:time}: {client} acquired while {rival} ({state}) still believed it held the lock ({why})", "the same, with why the rival's grant had ended (English)"},
+	{"violation", "{at_ns:time}: {client} acquired while {rival} ({state:msg}) still believed it held the lock", "a safety violation: two clients in their critical sections (state: the rival's, a state- piece)"},
+	{"violation-why", "{at_ns:time}: {client} acquired while {rival} ({state:msg}) still believed it held the lock ({why})", "the same, with why the rival's grant had ended (English)"},
 	{"wrong-release", "{client} deleted the lock on {node} that {owner} holds", "a release deleted another client's lock"},
 	{"unheld-release", "{client} releases a lock it does not hold ({why})", "a release by a client whose grant had ended (why: English)"},
 
@@ -182,7 +182,7 @@ var catalogue = []Message{
 	{"state-hung", "hung since {since_ns:time}", "the rival's work thread hangs"},
 	{"state-crashed", "crashed", "the holder crashed"},
 	{"state-finished", "finished", "the holder finished its holds"},
-	{"stuck", "at {at_ns:time} the lock is still granted to {owner}, which is {state}", "why the run is stuck (state: one of the state- phrases)"},
+	{"stuck", "at {at_ns:time} the lock is still granted to {owner}, which is {state:msg}", "why the run is stuck (state: a state- piece)"},
 	{"why-join", "{a}; {b}", "two pieces of a why"},
 	{"why-text", "{text}", "a piece of a why the judge keeps as English text (how a grant ended)"},
 	{"why-split-brain", "its lock is on {node}, and {lost}", "the rival's grant is on a replaced master (lost: how; English when the world told it: a grant made on a stale master)"},

@@ -154,8 +154,8 @@ var zhTemplates = map[string]string{
 	"resend":        "驱动：没有及时回复；再次向 {node} 发送 {command}（第 {retry} 次重试，共 {of} 次）",
 	"publish":       "向 {clients} 发布 {key} 的释放消息",
 
-	"violation":      "{at_ns:time}：{client} 加锁成功，而 {rival}（{state}）仍以为自己持有锁",
-	"violation-why":  "{at_ns:time}：{client} 加锁成功，而 {rival}（{state}）仍以为自己持有锁（{why}）",
+	"violation":      "{at_ns:time}：{client} 加锁成功，而 {rival}（{state:msg}）仍以为自己持有锁",
+	"violation-why":  "{at_ns:time}：{client} 加锁成功，而 {rival}（{state:msg}）仍以为自己持有锁（{why}）",
 	"wrong-release":  "误删：{client} 删除了 {node} 上 {owner} 持有的锁",
 	"unheld-release": "{client} 释放了一把它并未持有的锁（{why}）",
 
@@ -165,7 +165,7 @@ var zhTemplates = map[string]string{
 	"state-hung":           "业务线程自 {since_ns:time} 起卡住",
 	"state-crashed":        "已崩溃",
 	"state-finished":       "已完成它的持有",
-	"stuck":                "在 {at_ns:time} 锁仍授予 {owner}，而它{state}：卡死",
+	"stuck":                "在 {at_ns:time} 锁仍授予 {owner}，而它{state:msg}：卡死",
 	"why-join":             "{a}；{b}",
 	"why-text":             "{text}",
 	"why-split-brain":      "脑裂：它的锁在 {node} 上，而 {lost}",
