@@ -56,10 +56,13 @@ type Judge struct {
 	finished bool
 	// clockNotes are the clock faults per node name, in time order.
 	clockNotes map[string][]clockNote
-	clients    map[string]*client
-	last       *client                  // the client of the last client event, and its name:
-	lastName   string                   // consecutive events are mostly one client's
-	cutSince   map[string]time.Duration // client|node -> since when they are separated
+	// replaced is the last failover of each node that was a master: who
+	// replaced it, when (stale.go).
+	replaced map[string]replacement
+	clients  map[string]*client
+	last     *client                  // the client of the last client event, and its name:
+	lastName string                   // consecutive events are mostly one client's
+	cutSince map[string]time.Duration // client|node -> since when they are separated
 	// The resource's books: writes applied, requests refused, the value.
 	accepted, rejected, value int64
 

@@ -178,6 +178,7 @@ var zhTemplates = map[string]string{
 	"clock-note-jump":            "{node} 于 {at_ns:time} 时钟跳变 {by_ns:sdur}",
 	"clock-note-jump-wall":       "{node} 于 {at_ns:time} 时钟跳变 {by_ns:sdur}（只有墙上时钟：key 按单调时钟过期）",
 	"clock-note-drift":           "{node} 的时钟自 {at_ns:time} 起以实际速度的 {rate} 倍运行（时钟漂移）",
+	"lost-stale-master":          "{promoted} 已于 {replaced_ns:time} 取代 {node} 成为主库；{node} 被隔开，仍授予了锁：脑裂",
 	"lost-split-brain":           "{lost}；{node} 被隔开，仍持有它：脑裂",
 	"how-released":               "已被释放",
 	"how-deleted":                "它在 {node} 上的 key 于 {at_ns:time} 被 {client} 删除（误删）",
