@@ -1,7 +1,10 @@
 package faults
 
 import (
+	"errors"
+
 	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/model/redis"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -44,6 +47,12 @@ func failover(w *model.World, n *model.Node, f Fault) {
 	w.Tell(n.Name(), "fault", "failover", sim.S("fault", string(f.Kind)), sim.S("node", n.Name()))
 	if _, err := w.Failover(i); err != nil {
 		// named by its kind alone: the line above named the node
-		w.Tell(n.Name(), "skipped", "fault-refused", sim.S("fault", "fault-desc-kind"), sim.S("fault_kind", string(f.Kind)), sim.S("why", err.Error()))
+		kind := []sim.Arg{sim.S("fault", "fault-desc-kind"), sim.S("fault_kind", string(f.Kind))}
+		var ref *redis.FailoverRefusal
+		if errors.As(err, &ref) {
+			w.Tell(n.Name(), "skipped", "failover-refused", append(kind, sim.S("why", ref.ID()), sim.S("node", ref.Master))...)
+			return
+		}
+		w.Tell(n.Name(), "skipped", "fault-refused", append(kind, sim.S("why", err.Error()))...)
 	}
 }
