@@ -12,6 +12,7 @@
 //	dur    a Go duration ("1.5s")
 //	rdur   the same rounded to the millisecond (model/tracefmt.Dur)
 //	sdur   a Go duration with a "+" when not negative
+//	srdur  rdur with a "+" when not negative (model/tracefmt.SignedDur)
 //	time   a true or clock time in seconds with three decimals ("31.002s")
 //	until  "until <time>", or "for good (a crash without restart_after)"
 //	       when it is Forever
@@ -146,9 +147,12 @@ func appendArg(dst []byte, ph string, args []sim.Arg, l lang, depth int) []byte 
 		return append(dst, d.String()...)
 	case "rdur":
 		return append(dst, tracefmt.Dur(d)...)
-	case "sdur":
+	case "sdur", "srdur":
 		if d >= 0 {
 			dst = append(dst, '+')
+		}
+		if format == "srdur" {
+			return append(dst, tracefmt.Dur(d)...)
 		}
 		return append(dst, d.String()...)
 	case "time":

@@ -36,7 +36,7 @@ func TestCatalogueIsDocumented(t *testing.T) {
 
 // Every template's placeholders have a known format, and its braces pair.
 func TestTemplatesAreWellFormed(t *testing.T) {
-	formats := map[string]bool{"": true, "dur": true, "rdur": true, "sdur": true, "time": true, "until": true, "msg": true}
+	formats := map[string]bool{"": true, "dur": true, "rdur": true, "sdur": true, "time": true, "until": true, "msg": true, "srdur": true}
 	for _, m := range catalogue {
 		s := m.Template
 		for {
@@ -73,7 +73,8 @@ func TestRender(t *testing.T) {
 		{"node-crashed-already", []sim.Arg{sim.S("node", "redis-1"), sim.I("until_ns", int64(3*time.Second))},
 			"redis-1 crashes while already down: it stays down until 3.000s"},
 		{"client-clock-jump", []sim.Arg{sim.S("client", "A"), sim.I("by_ns", int64(-2*time.Second)), sim.S("fault", "clock_jump")}, "A clock -2s (clock_jump)"},
-		{"clock-jump-expired", []sim.Arg{sim.S("jump", "j"), sim.S("key", "k"), sim.I("early_ns", int64(1500*time.Microsecond))}, "j: k expired 2ms early"},
+		{"clock-jump-expired", []sim.Arg{sim.S("jump", "jump-tag"), sim.S("node", "redis-1"), sim.I("by_ns", int64(20*time.Second)), sim.S("key", "k"), sim.I("early_ns", int64(1500*time.Microsecond))}, "redis-1 clock +20s: k expired 2ms early"},
+		{"jump-tag", []sim.Arg{sim.S("node", "redis-1"), sim.I("by_ns", int64(-1500*time.Microsecond))}, "redis-1 clock -2ms"},
 		{"released", nil, "released {token}"}, // a missing argument shows, never panics
 	} {
 		if got, ok := Render(c.id, c.args); !ok || got != c.want {

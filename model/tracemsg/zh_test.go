@@ -128,7 +128,7 @@ func TestRenderIn(t *testing.T) {
 		{"zh", "node-crashed-already", []sim.Arg{sim.S("node", "redis-1"), sim.I("until_ns", int64(3*time.Second))}, "redis-1 在已宕机时再次崩溃：它保持宕机，直到 3.000s"},
 		{"en", "node-crashed-already", forever, "redis-1 crashes while already down: it stays down for good (a crash without restart_after)"},
 		{"zh", "client-clock-jump", []sim.Arg{sim.S("client", "A"), sim.I("by_ns", int64(-2*time.Second)), sim.S("fault", "clock_jump")}, "A 时钟跳变 -2s（clock_jump）"},
-		{"zh", "clock-jump-expired", []sim.Arg{sim.S("jump", "j"), sim.S("key", "k"), sim.I("early_ns", int64(1500*time.Microsecond))}, "j：k 提前 2ms 过期"},
+		{"zh", "clock-jump-expired", []sim.Arg{sim.S("jump", "jump-tag"), sim.S("node", "redis-1"), sim.I("by_ns", int64(20*time.Second)), sim.S("key", "k"), sim.I("early_ns", int64(1500*time.Microsecond))}, "redis-1 时钟跳变 +20s：k 提前 2ms 过期"},
 		{"zh", "released", nil, "释放了 {token}"}, // a missing argument shows, never panics
 	} {
 		if got, ok := RenderIn(c.lang, c.id, c.args); !ok || got != c.want {
