@@ -2,7 +2,6 @@ package faults
 
 import (
 	"github.com/lockstep-sim/lockstep/model"
-	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // Evict makes a master evict the lock key, as memory pressure would.
@@ -30,7 +29,7 @@ var evictSpec = Spec{
 }
 
 func evict(w *model.World, n *model.Node, f Fault) {
-	if why := w.Evict(n); why != "" {
-		w.Tell(n.Name(), "skipped", "fault-refused", desc(f, sim.S("why", why))...)
+	if why := w.Evict(n); why != nil {
+		w.Tell(n.Name(), "skipped", "evict-refused", desc(f, why...)...)
 	}
 }

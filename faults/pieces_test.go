@@ -13,7 +13,7 @@ import (
 // The lines whose reasons are pieces of the catalogue and that no bundled
 // scenario has (a failover with no replica to promote, or none up; a
 // replica's writes lost when it follows the new master; a clock jump on a
-// down node) say what they
+// down node; an evict with no key to evict) say what they
 // always said, render from their arguments exactly, and render in zh.
 func TestReasonPiecesNoScenarioHas(t *testing.T) {
 	for _, c := range []struct {
@@ -30,6 +30,8 @@ func TestReasonPiecesNoScenarioHas(t *testing.T) {
 			"failover-refused", "failover skipped: no replica of redis-1 is up to be promoted", "没有在线的从库"},
 		{"jump while down", 0, []Fault{{At: 100 * ms, Kind: Crash, Target: "redis-1"}, {At: 200 * ms, Kind: ClockJump, Target: "redis-1", By: 20 * s}}, 0,
 			"clock-jump-down", "redis-1 clock +20s: redis-1 is down; its clock keeps running and the jump counts when it restarts", "时钟跳变 +20s"},
+		{"evict with no key", 0, []Fault{{At: s, Kind: Evict, Target: "redis-1"}}, 0,
+			"evict-refused", "evict redis-1 skipped: redis-1 holds no key lock:x", "上没有 key lock:x"},
 		{"follows", 2, []Fault{{At: 200 * ms, Kind: Failover, Target: "redis-1"}}, 150 * ms,
 			"repl-lost", "replication redis-1 -> redis-1-r2: redis-1-r2 now follows redis-1-r1; 1 write(s) made on redis-1 but never applied on redis-1-r2 are lost: k = \"v\"", "改为跟随"},
 	} {

@@ -36,6 +36,7 @@ var zhSameAsEnglish = map[string]bool{
 	"fault-desc":      true,
 	"fault-desc-kind": true,
 	"fault-desc-jump": true,
+	"evict-error":     true, // the node's own error text
 }
 
 // Every id the English catalogue renders has a zh template that differs
