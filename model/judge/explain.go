@@ -19,9 +19,8 @@ type clockNote struct {
 }
 
 // explain says why c's grant at now overlaps o's critical section: the
-// message id of the VIOLATION line, its arguments (the state as its piece's
-// id and since_ns, the why in English, as the trace has them) and the
-// whole as a Phrase, to render in another language.
+// message id of the VIOLATION line, its arguments (the phrase flattened:
+// the state and the why as pieces) and the whole as a Phrase.
 func (j *Judge) explain(now time.Duration, c, o string) (string, []sim.Arg, Phrase) {
 	oc := j.client(o)
 	state := phrase("state-working")
@@ -44,7 +43,7 @@ func (j *Judge) explain(now time.Duration, c, o string) (string, []sim.Arg, Phra
 	}
 	p := Phrase{ID: id, Args: withPiece([]sim.Arg{sim.I("at_ns", int64(now)), sim.S("client", c), sim.S("rival", o)}, "state", state),
 		Subs: []Sub{{"why", why}}}
-	return id, p.args("en"), p
+	return id, p.Flat(), p
 }
 
 // splitBrain describes a grant of owner still in force on a node that a

@@ -116,3 +116,18 @@ func TestPiecesAreBounded(t *testing.T) {
 		t.Errorf("an integer piece: %q", got)
 	}
 }
+
+// A piece's arguments are found under its path first, then further out:
+// two pieces of one id in one line each say their own.
+func TestPiecesScopeTheirArguments(t *testing.T) {
+	args := []sim.Arg{sim.S("a", "how-expired"), sim.S("a.node", "redis-1"), sim.I("a.at_ns", int64(3*time.Second)),
+		sim.S("b", "how-expired"), sim.S("b.node", "redis-2"), sim.I("at_ns", int64(4*time.Second))}
+	want := "its lease on redis-1 expired at 3.000s; its lease on redis-2 expired at 4.000s"
+	if got, _ := Render("why-join", args); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	buf := make([]byte, 0, 256)
+	if a := testing.AllocsPerRun(100, func() { buf = AppendIn(buf[:0], "zh", "why-join", args) }); a != 0 {
+		t.Errorf("rendering pieces allocates %.0f times", a)
+	}
+}
