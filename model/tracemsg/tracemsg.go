@@ -99,7 +99,7 @@ func Append(dst []byte, id string, args []sim.Arg) []byte {
 	if !ok {
 		return append(append(append(dst, '{'), id...), '}')
 	}
-	return appendTemplate(dst, catalogue[i].Template, args, en, &scope{})
+	return appendTemplate(dst, catalogue[i].Template, args, en, nil)
 }
 
 // maxPieceDepth is how deep msg pieces may nest (the judge's explanations
@@ -109,7 +109,8 @@ const maxPieceDepth = 16
 
 // scope is the path of msg placeholders down to the piece being written:
 // its arguments are looked up under it (see lookup). A fixed array, so
-// that rendering allocates nothing.
+// that rendering allocates nothing; nil outside every piece (the common
+// line, which then pays nothing for it).
 type scope struct {
 	seg [maxPieceDepth]string
 	n   int
@@ -161,7 +162,18 @@ func appendTemplate(dst []byte, t string, args []sim.Arg, l lang, sc *scope) []b
 // appendArg writes one placeholder, "name" or "name:format".
 func appendArg(dst []byte, ph string, args []sim.Arg, l lang, sc *scope) []byte {
 	name, format, _ := strings.Cut(ph, ":")
-	a, found := lookup(args, sc, name)
+	var a sim.Arg
+	found := false
+	if sc == nil { // outside every piece: the plain search, inline
+		for _, x := range args {
+			if x.Key == name {
+				a, found = x, true
+				break
+			}
+		}
+	} else {
+		a, found = lookup(args, sc, name)
+	}
 	if !found {
 		return append(append(append(dst, '{'), ph...), '}')
 	}
@@ -204,6 +216,10 @@ func appendArg(dst []byte, ph string, args []sim.Arg, l lang, sc *scope) []byte 
 func appendPiece(dst []byte, ph, name string, a sim.Arg, args []sim.Arg, l lang, sc *scope) []byte {
 	if a.Str == "" && !a.IsInt {
 		return dst
+	}
+	if sc == nil { // the first piece of the line
+		var top scope
+		sc = &top
 	}
 	i, ok := byID[a.Str]
 	if a.IsInt || !ok || sc.n >= maxPieceDepth || templates[l][i] == "" {
