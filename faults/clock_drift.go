@@ -68,7 +68,7 @@ var clockDriftSpec = Spec{
 		Parse: func(v string, _ []string, f *Fault) error {
 			r, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSuffix(v, "x"), "×"), 64)
 			if err != nil || !rateOK(r) {
-				return fmt.Errorf("%q is not a clock rate from %g to %g (try 1.5 for fast, 0.5 for slow)", v, MinRate, float64(MaxRate))
+				return refuse("%q is not a clock rate from %g to %g (try 1.5 for fast, 0.5 for slow)", v, MinRate, float64(MaxRate))
 			}
 			f.Rate = r
 			return nil

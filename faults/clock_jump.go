@@ -58,7 +58,7 @@ var clockJumpSpec = Spec{
 				return err
 			}
 			if d == 0 {
-				return fmt.Errorf("a clock jump of 0 changes nothing")
+				return refuse("a clock jump of 0 changes nothing")
 			}
 			f.By = d
 			return nil

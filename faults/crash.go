@@ -1,8 +1,6 @@
 package faults
 
 import (
-	"fmt"
-
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -52,7 +50,7 @@ var crashSpec = Spec{
 				return err
 			}
 			if d < 0 {
-				return fmt.Errorf("restart after must not be negative")
+				return refuse("restart after must not be negative")
 			}
 			f.RestartAfter = d
 			return nil

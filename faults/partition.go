@@ -111,7 +111,7 @@ func parsePartition(v string, procs []string, f *Fault) error {
 	if n := len(last); n > 0 {
 		if d, err := time.ParseDuration(last[n-1]); err == nil {
 			if d <= 0 {
-				return fmt.Errorf("a %s needs a positive duration", f.Kind)
+				return refuse("a %s needs a positive duration", f.Kind)
 			}
 			f.For = d
 			parts[len(parts)-1] = strings.Join(last[:n-1], " ")
@@ -123,7 +123,7 @@ func parsePartition(v string, procs []string, f *Fault) error {
 		g := strings.Fields(strings.ReplaceAll(part, ",", " "))
 		if len(g) == 1 && g[0] == "rest" {
 			if rest >= 0 {
-				return fmt.Errorf("rest can stand for one group only")
+				return refuse("rest can stand for one group only")
 			}
 			rest = i
 		}
@@ -133,7 +133,7 @@ func parsePartition(v string, procs []string, f *Fault) error {
 		f.Groups = append(f.Groups, g)
 	}
 	if len(f.Groups) < 2 {
-		return fmt.Errorf("give two groups or more, split by | (e.g. A redis-1 | rest 10s)")
+		return refuse("give two groups or more, split by | (e.g. A redis-1 | rest 10s)")
 	}
 	if rest < 0 {
 		return nil
@@ -145,7 +145,7 @@ func parsePartition(v string, procs []string, f *Fault) error {
 		}
 	}
 	if len(others) == 0 {
-		return fmt.Errorf("rest is empty: every process is in another group")
+		return refuse("rest is empty: every process is in another group")
 	}
 	f.Groups[rest] = others
 	return nil

@@ -37,6 +37,19 @@ func (p *Prompt) Question(target string, watchdog bool) (format string, args []a
 	return format, args
 }
 
+// PromptError is an answer the TUI's prompt refuses: an English format and
+// its arguments, so that the TUI says it in its own language (the format
+// is the catalogue's key: internal/i18n/zh_faults.go).
+type PromptError struct {
+	Format string
+	Args   []any
+}
+
+func (e *PromptError) Error() string { return fmt.Sprintf(e.Format, e.Args...) }
+
+// refuse is a PromptError.
+func refuse(format string, args ...any) error { return &PromptError{Format: format, Args: args} }
+
 // fixed is a Default that does not depend on the target.
 func fixed(v string) func(string) string { return func(string) string { return v } }
 
@@ -47,7 +60,7 @@ func positiveFor(v string, _ []string, f *Fault) error {
 		return err
 	}
 	if d <= 0 {
-		return fmt.Errorf("%s needs a positive duration", f.Kind)
+		return refuse("%s needs a positive duration", f.Kind)
 	}
 	f.For = d
 	return nil
@@ -56,7 +69,7 @@ func positiveFor(v string, _ []string, f *Fault) error {
 func promptDuration(v string) (time.Duration, error) {
 	d, err := time.ParseDuration(v)
 	if err != nil {
-		return 0, fmt.Errorf("%q is not a duration (try 35s, 1.5s, -5s)", v)
+		return 0, refuse("%q is not a duration (try 35s, 1.5s, -5s)", v)
 	}
 	return d, nil
 }

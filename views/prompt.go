@@ -1,6 +1,7 @@
 package views
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/textinput"
@@ -60,5 +61,9 @@ func (p *prompt) fault() (faults.Fault, error) {
 		v = p.def
 	}
 	err := p.ask.Parse(v, p.procs, &f)
+	var refused *faults.PromptError
+	if errors.As(err, &refused) { // said in the TUI's language
+		err = errors.New(tr(refused.Format, refused.Args...))
+	}
 	return f, err
 }

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -61,4 +62,42 @@ func TestGoldenZHPrompt80x24(t *testing.T) {
 	t.Setenv("NO_COLOR", "1")
 	inZH(t)
 	runGolden(t, Config{Open: "gc-pause-wrong-delete"}, 80, 24, "n", "j")
+}
+
+// Every answer a fault's prompt refuses is a faults.PromptError whose
+// format has a zh entry, and the prompt says it in zh.
+func TestFaultPromptRefusalsHaveZH(t *testing.T) {
+	inZH(t)
+	answers := []string{"abc", "0s", "-1s", "0", "0x", "A redis-1", "rest | rest 5s", "A redis-1 | rest", "A | B 0s",
+		"200ms 2", "200ms 0.1 -1s", "0s 0", "bogus 0.1", "1 2 3 4", "-2s"}
+	procs := []string{"A", "redis-1"}
+	formats := map[string]bool{}
+	for _, s := range faults.Specs() {
+		if s.Prompt == nil {
+			continue
+		}
+		for _, v := range answers {
+			f := faults.Fault{Kind: s.Kind, Target: "A"}
+			err := s.Prompt.Parse(v, procs, &f)
+			if err == nil {
+				continue
+			}
+			var refused *faults.PromptError
+			if !errors.As(err, &refused) {
+				t.Errorf("%s %q: %v is not a PromptError", s.Kind, v, err)
+				continue
+			}
+			formats[refused.Format] = true
+			if !i18n.Has(refused.Format) {
+				t.Errorf("%s %q: no catalogue entry for %q", s.Kind, v, refused.Format)
+			}
+			p := &prompt{kind: s.Kind, target: "A", ask: s.Prompt, procs: procs, def: v}
+			if _, err := p.fault(); err == nil || err.Error() == refused.Error() {
+				t.Errorf("%s %q: the prompt says %v, not in zh", s.Kind, v, err)
+			}
+		}
+	}
+	if len(formats) < 10 {
+		t.Errorf("only %d refusals met: %v", len(formats), formats)
+	}
 }
