@@ -1,7 +1,6 @@
 package faults
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 
@@ -34,7 +33,7 @@ func Apply(w *model.World, f Fault) {
 	}
 	if c := w.Client(f.Target); c != nil {
 		if s.OnClient == nil {
-			w.Tell(c.Name, "skipped", "fault-not-client", sim.S("fault", desc(f)))
+			w.Tell(c.Name, "skipped", "fault-not-client", desc(f)...)
 			return
 		}
 		s.OnClient(w, c, f)
@@ -42,7 +41,7 @@ func Apply(w *model.World, f Fault) {
 	}
 	if n := w.Node(f.Target); n != nil {
 		if s.OnNode == nil {
-			w.Tell(n.Name(), "skipped", "fault-not-node", sim.S("fault", desc(f)))
+			w.Tell(n.Name(), "skipped", "fault-not-node", desc(f)...)
 			return
 		}
 		s.OnNode(w, n, f)
@@ -51,7 +50,7 @@ func Apply(w *model.World, f Fault) {
 	if slices.Contains(w.Sentinels, f.Target) {
 		// A sentinel holds no data: only the network faults reach it.
 		if s.OnSentinel == nil {
-			w.Tell(f.Target, "skipped", "fault-not-sentinel", sim.S("fault", desc(f)))
+			w.Tell(f.Target, "skipped", "fault-not-sentinel", desc(f)...)
 			return
 		}
 		s.OnSentinel(w, f)
@@ -60,7 +59,7 @@ func Apply(w *model.World, f Fault) {
 	if f.Target == model.ResourceName {
 		// Like a sentinel, the resource is only a process on the network.
 		if s.OnSentinel == nil {
-			w.Tell(f.Target, "skipped", "fault-not-resource", sim.S("fault", desc(f)))
+			w.Tell(f.Target, "skipped", "fault-not-resource", desc(f)...)
 			return
 		}
 		s.OnSentinel(w, f)
@@ -70,7 +69,7 @@ func Apply(w *model.World, f Fault) {
 		s.Untargeted(w, f)
 		return
 	}
-	w.Tell("net", "skipped", "fault-no-target", sim.S("fault", desc(f)), sim.S("target", strconv.Quote(f.Target)))
+	w.Tell("net", "skipped", "fault-no-target", desc(f, sim.S("target", strconv.Quote(f.Target)))...)
 }
 
 // Overlapping faults of one kind on one target nest (docs/scenario-format.md,
@@ -92,8 +91,3 @@ func netNode(apply func(*model.World, Fault)) func(*model.World, *model.Node, Fa
 func formatRate(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 func persistence(n *model.Node) string { return n.Config().Persistence }
-
-// desc is a fault as its trace lines name it (Fault.String, called through
-// fmt: a direct call would make the fault table's initialisation refer to
-// itself).
-func desc(f Fault) string { return fmt.Sprint(f) }

@@ -1,7 +1,6 @@
 package faults
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -35,14 +34,14 @@ var clockDriftSpec = Spec{
 			c.Errorf(rate, "%s.%s must be from %g to %g (got %g)", f.Kind, rate, MinRate, MaxRate, f.Rate)
 		}
 	},
-	Describe: func(f Fault) string {
-		return fmt.Sprintf("%s %s %s %s", f.Kind, f.Target, FieldRate.Name, formatRate(f.Rate))
+	Describe: func(f Fault) []sim.Arg {
+		return describe("fault-desc-drift", f, sim.S("fault_rate", formatRate(f.Rate)))
 	},
 	Skip: func(w *model.World, f Fault) bool {
 		if rateOK(f.Rate) {
 			return false
 		}
-		w.Tell(f.Target, "skipped", "drift-rate-out-of-range", sim.S("fault", desc(f)), sim.S("min", formatRate(MinRate)), sim.S("max", formatRate(float64(MaxRate))))
+		w.Tell(f.Target, "skipped", "drift-rate-out-of-range", desc(f, sim.S("min", formatRate(MinRate)), sim.S("max", formatRate(float64(MaxRate))))...)
 		return true
 	},
 	OnClient: func(w *model.World, c *model.Client, f Fault) {
@@ -64,12 +63,12 @@ var clockDriftSpec = Spec{
 		return f
 	},
 	Prompt: &Prompt{
-		Label:   func(t string, _ bool) string { return fmt.Sprintf("%s's clock runs at × true speed", t) },
+		Label:   func(bool) string { return "%s's clock runs at × true speed" },
 		Default: fixed("1.5"),
 		Parse: func(v string, _ []string, f *Fault) error {
 			r, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSuffix(v, "x"), "×"), 64)
 			if err != nil || !rateOK(r) {
-				return fmt.Errorf("%q is not a clock rate from %g to %g (try 1.5 for fast, 0.5 for slow)", v, MinRate, float64(MaxRate))
+				return refuse("%q is not a clock rate from %g to %g (try 1.5 for fast, 0.5 for slow)", v, MinRate, float64(MaxRate))
 			}
 			f.Rate = r
 			return nil

@@ -1,7 +1,6 @@
 package faults
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/internal/i18n"
@@ -33,13 +32,7 @@ var clockJumpSpec = Spec{
 			c.Errorf(by, "%s.%s must be between -24h and 24h (got %s)", f.Kind, by, c.Dur(f.By))
 		}
 	},
-	Describe: func(f Fault) string {
-		sign := "+"
-		if f.By < 0 {
-			sign = ""
-		}
-		return fmt.Sprintf("%s %s %s%s", f.Kind, f.Target, sign, f.By)
-	},
+	Describe: func(f Fault) []sim.Arg { return describe("fault-desc-jump", f, sim.I("fault_by_ns", int64(f.By))) },
 	OnClient: func(w *model.World, c *model.Client, f Fault) {
 		w.Tell(c.Name, "fault", "client-clock-jump", sim.S("client", c.Name), sim.I("by_ns", int64(f.By)), sim.S("fault", string(f.Kind)))
 		c.JumpClock(f.By)
@@ -57,7 +50,7 @@ var clockJumpSpec = Spec{
 		return f
 	},
 	Prompt: &Prompt{
-		Label:   func(t string, _ bool) string { return fmt.Sprintf("jump %s's clock by (±)", t) },
+		Label:   func(bool) string { return "jump %s's clock by (±)" },
 		Default: fixed("+20s"),
 		Parse: func(v string, _ []string, f *Fault) error {
 			d, err := promptDuration(v)
@@ -65,7 +58,7 @@ var clockJumpSpec = Spec{
 				return err
 			}
 			if d == 0 {
-				return fmt.Errorf("a clock jump of 0 changes nothing")
+				return refuse("a clock jump of 0 changes nothing")
 			}
 			f.By = d
 			return nil

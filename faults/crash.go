@@ -1,8 +1,6 @@
 package faults
 
 import (
-	"fmt"
-
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -27,11 +25,11 @@ var crashSpec = Spec{
 		}
 		c.Positive(ra, f.RestartAfter)
 	},
-	Describe: func(f Fault) string {
+	Describe: func(f Fault) []sim.Arg {
 		if f.RestartAfter > 0 {
-			return fmt.Sprintf("%s %s, restart after %s", f.Kind, f.Target, f.RestartAfter)
+			return describe("fault-desc-restart", f, sim.I("fault_restart_ns", int64(f.RestartAfter)))
 		}
-		return string(f.Kind) + " " + f.Target
+		return targetDescribe(f)
 	},
 	OnClient: crashClient,
 	OnNode:   crashNode,
@@ -43,7 +41,7 @@ var crashSpec = Spec{
 		return f
 	},
 	Prompt: &Prompt{
-		Label:    func(t string, _ bool) string { return fmt.Sprintf("crash %s; restart after (0s: stays down)", t) },
+		Label:    func(bool) string { return "crash %s; restart after (0s: stays down)" },
 		Default:  fixed("0s"),
 		NodeOnly: true,
 		Parse: func(v string, _ []string, f *Fault) error {
@@ -52,7 +50,7 @@ var crashSpec = Spec{
 				return err
 			}
 			if d < 0 {
-				return fmt.Errorf("restart after must not be negative")
+				return refuse("restart after must not be negative")
 			}
 			f.RestartAfter = d
 			return nil
@@ -84,13 +82,22 @@ func crashNode(w *model.World, n *model.Node, f Fault) {
 			return
 		}
 		w.RestartNode(n)
-		now := w.Now()
-		msg := fmt.Sprintf("%s restarts after %s with %d key(s) (persistence %s)", n.Name(), f.RestartAfter, len(n.Keys(now)), persistence(n))
-		if d := n.Config().RestartDelay; d > 0 {
-			msg += fmt.Sprintf("; it answers -LOADING until %s (restart_delay %s)", sim.FormatTime(now+d), d)
-		}
-		w.Say(n.Name(), "restart", "node-restarted", []sim.Arg{sim.S("node", n.Name())}, "%s", msg)
+		w.Tell(n.Name(), "restart", "node-restarted", restartArgs(w, n, f)...)
 	})
+}
+
+// restartArgs are the node-restarted line's arguments: what the node came
+// back with and, with restart_delay, the piece saying how long it answers
+// -LOADING.
+func restartArgs(w *model.World, n *model.Node, f Fault) []sim.Arg {
+	now := w.Now()
+	d := n.Config().RestartDelay
+	loading := ""
+	if d > 0 {
+		loading = "restart-loading"
+	}
+	return []sim.Arg{sim.S("node", n.Name()), sim.I("after_ns", int64(f.RestartAfter)), sim.I("keys", int64(len(n.Keys(now)))),
+		sim.S("persistence", persistence(n)), sim.S("loading", loading), sim.I("loading_until_ns", int64(now+d)), sim.I("delay_ns", int64(d))}
 }
 
 // crashNodeNow crashes n, or, when n is already down, only counts the crash
@@ -103,7 +110,7 @@ func crashNodeNow(w *model.World, n *model.Node, f Fault) bool {
 	}
 	cov := w.Cover(string(Crash), n.Name())
 	if !n.Up() && !cov.On() {
-		w.Tell(n.Name(), "skipped", "fault-node-down", sim.S("fault", desc(f)), sim.S("node", n.Name()))
+		w.Tell(n.Name(), "skipped", "fault-node-down", desc(f, sim.S("node", n.Name()))...)
 		return false
 	}
 	if first, until := cov.Begin(end); !first {

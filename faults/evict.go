@@ -2,7 +2,6 @@ package faults
 
 import (
 	"github.com/lockstep-sim/lockstep/model"
-	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // Evict makes a master evict the lock key, as memory pressure would.
@@ -18,7 +17,7 @@ var evictSpec = Spec{
 	// (redis.maxmemory_policy, checked where the file is validated) and,
 	// for a key that has no TTL at that moment, the node's when it strikes.
 	Check:    func(Checker, Fault, bool) {},
-	Describe: func(f Fault) string { return string(f.Kind) + " " + f.Target },
+	Describe: targetDescribe,
 	OnNode:   evict,
 	Generate: func(g *Gen) Fault { return Fault{Target: g.Pick(g.Names.Masters)} },
 	Refuse: func(node bool) string {
@@ -30,7 +29,7 @@ var evictSpec = Spec{
 }
 
 func evict(w *model.World, n *model.Node, f Fault) {
-	if why := w.Evict(n); why != "" {
-		w.Tell(n.Name(), "skipped", "fault-refused", sim.S("fault", desc(f)), sim.S("why", why))
+	if why := w.Evict(n); why != nil {
+		w.Tell(n.Name(), "skipped", "evict-refused", desc(f, why...)...)
 	}
 }

@@ -1,7 +1,10 @@
 package faults
 
 import (
+	"errors"
+
 	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/model/redis"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -19,7 +22,7 @@ var failoverSpec = Spec{
 			c.Errorf(FieldTarget.Name, "%s of %s needs a replica to promote: set redis.replicas to 1 or more", f.Kind, f.Target)
 		}
 	},
-	Describe: func(f Fault) string { return string(f.Kind) + " " + f.Target },
+	Describe: targetDescribe,
 	OnNode:   failover,
 	Generate: func(g *Gen) Fault { return Fault{Target: g.Pick(g.Names.Masters)} },
 	Refuse: func(node bool) string {
@@ -38,11 +41,18 @@ func failover(w *model.World, n *model.Node, f Fault) {
 		}
 	}
 	if i < 0 {
-		w.Tell(n.Name(), "skipped", "fault-not-master", sim.S("fault", desc(f)), sim.S("node", n.Name()))
+		w.Tell(n.Name(), "skipped", "fault-not-master", desc(f, sim.S("node", n.Name()))...)
 		return
 	}
 	w.Tell(n.Name(), "fault", "failover", sim.S("fault", string(f.Kind)), sim.S("node", n.Name()))
 	if _, err := w.Failover(i); err != nil {
-		w.Tell(n.Name(), "skipped", "fault-refused", sim.S("fault", string(f.Kind)), sim.S("why", err.Error()))
+		// named by its kind alone: the line above named the node
+		kind := []sim.Arg{sim.S("fault", "fault-desc-kind"), sim.S("fault_kind", string(f.Kind))}
+		var ref *redis.FailoverRefusal
+		if errors.As(err, &ref) {
+			w.Tell(n.Name(), "skipped", "failover-refused", append(kind, sim.S("why", ref.ID()), sim.S("node", ref.Master))...)
+			return
+		}
+		w.Tell(n.Name(), "skipped", "fault-refused", append(kind, sim.S("why", err.Error()))...)
 	}
 }

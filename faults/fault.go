@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model"
+	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // Kind names a fault, as spelled in the scenario format.
@@ -46,8 +47,10 @@ type Spec struct {
 	// Check validates the kind's fields; Validate checks the target against
 	// Targets first and says whether it is acceptable (targetOK).
 	Check func(c Checker, f Fault, targetOK bool)
-	// Describe is the fault as one line of the trace or the TUI.
-	Describe func(f Fault) string
+	// Describe is the fault as one line of the trace or the TUI: the
+	// arguments of its piece of the trace's catalogue, the first ("fault")
+	// the piece's id (describe.go; Fault.String renders them in English).
+	Describe func(f Fault) []sim.Arg
 	// How the fault is carried out, by what its target is (see Apply);
 	// a nil hook means the kind does not apply to such a process.
 	Skip       func(w *model.World, f Fault) bool // refuses the fault before it strikes
@@ -104,11 +107,3 @@ func KindNames() []string {
 
 // Uses reports whether the kind's mapping holds field fd.
 func (s *Spec) Uses(fd *Field) bool { return slices.Contains(s.Fields, fd) }
-
-// String is the fault as a line of the trace or the TUI.
-func (f Fault) String() string {
-	if s := Lookup(f.Kind); s != nil {
-		return s.Describe(f)
-	}
-	return string(f.Kind)
-}

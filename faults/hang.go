@@ -1,8 +1,6 @@
 package faults
 
 import (
-	"fmt"
-
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -21,11 +19,11 @@ var hangSpec = stopsAClient(Spec{
 		return ""
 	},
 	Prompt: &Prompt{
-		Label: func(t string, watchdog bool) string {
+		Label: func(watchdog bool) string {
 			if watchdog {
-				return fmt.Sprintf("hang %s's work thread (its watchdog runs on) for", t)
+				return "hang %s's work thread (its watchdog runs on) for"
 			}
-			return fmt.Sprintf("hang %s's work thread for", t)
+			return "hang %s's work thread for"
 		},
 		Default: fixed("30s"),
 		Parse:   positiveFor,

@@ -1,8 +1,6 @@
 package faults
 
 import (
-	"fmt"
-
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -26,7 +24,7 @@ var isolateSpec = Spec{
 		return Fault{Target: g.Pick(g.Names.Net()), For: g.Long()}
 	},
 	Prompt: &Prompt{
-		Label:   func(t string, _ bool) string { return fmt.Sprintf("%s %s for", Isolate, t) },
+		Label:   func(bool) string { return string(Isolate) + " %s for" },
 		Default: fixed("10s"),
 		Parse:   positiveFor,
 	},

@@ -21,19 +21,16 @@ var partitionSpec = Spec{
 		checkGroups(c, f)
 		requireFor(c, f)
 	},
-	Describe: func(f Fault) string {
-		gs := make([]string, len(f.Groups))
-		for i, g := range f.Groups {
-			gs[i] = "[" + strings.Join(g, " ") + "]"
-		}
-		return fmt.Sprintf("%s %s for %s", f.Kind, strings.Join(gs, " | "), f.For)
+	Describe: func(f Fault) []sim.Arg {
+		return []sim.Arg{sim.S("fault", "fault-desc-partition"), sim.S("fault_kind", string(f.Kind)),
+			sim.S("fault_groups", groupsText(f.Groups)), sim.I("fault_for_ns", int64(f.For))}
 	},
 	Untargeted: partition,
 	Generate: func(g *Gen) Fault {
 		return Fault{Groups: g.split(g.Names.Net()), For: g.Long()}
 	},
 	Prompt: &Prompt{
-		Label:   func(string, bool) string { return fmt.Sprintf("%s: groups split by |, then for", Partition) },
+		Label:   func(bool) string { return string(Partition) + ": groups split by |, then for" },
 		Default: func(t string) string { return t + " | rest 10s" },
 		Wide:    true,
 		Parse:   parsePartition,
@@ -91,7 +88,7 @@ func checkGroups(c Checker, f Fault) {
 // another partition is still on.
 func partition(w *model.World, f Fault) {
 	end := w.Now() + f.For
-	w.Tell("net", "fault", "partition", sim.S("fault", desc(f)))
+	w.Tell("net", "fault", "partition", desc(f)...)
 	w.Cover(string(Partition), "").Begin(end)
 	id := w.Net.Partition(f.Groups)
 	w.K.After(f.For, func() {
@@ -115,7 +112,7 @@ func parsePartition(v string, procs []string, f *Fault) error {
 	if n := len(last); n > 0 {
 		if d, err := time.ParseDuration(last[n-1]); err == nil {
 			if d <= 0 {
-				return fmt.Errorf("a %s needs a positive duration", f.Kind)
+				return refuse("a %s needs a positive duration", f.Kind)
 			}
 			f.For = d
 			parts[len(parts)-1] = strings.Join(last[:n-1], " ")
@@ -127,7 +124,7 @@ func parsePartition(v string, procs []string, f *Fault) error {
 		g := strings.Fields(strings.ReplaceAll(part, ",", " "))
 		if len(g) == 1 && g[0] == "rest" {
 			if rest >= 0 {
-				return fmt.Errorf("rest can stand for one group only")
+				return refuse("rest can stand for one group only")
 			}
 			rest = i
 		}
@@ -137,7 +134,7 @@ func parsePartition(v string, procs []string, f *Fault) error {
 		f.Groups = append(f.Groups, g)
 	}
 	if len(f.Groups) < 2 {
-		return fmt.Errorf("give two groups or more, split by | (e.g. A redis-1 | rest 10s)")
+		return refuse("give two groups or more, split by | (e.g. A redis-1 | rest 10s)")
 	}
 	if rest < 0 {
 		return nil
@@ -149,7 +146,7 @@ func parsePartition(v string, procs []string, f *Fault) error {
 		}
 	}
 	if len(others) == 0 {
-		return fmt.Errorf("rest is empty: every process is in another group")
+		return refuse("rest is empty: every process is in another group")
 	}
 	f.Groups[rest] = others
 	return nil

@@ -1,8 +1,6 @@
 package faults
 
 import (
-	"fmt"
-
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -22,14 +20,11 @@ var pauseSpec = stopsAClient(Spec{
 		return ""
 	},
 	Prompt: &Prompt{
-		Label:   func(t string, _ bool) string { return fmt.Sprintf("GC pause %s for", t) },
+		Label:   func(bool) string { return "GC pause %s for" },
 		Default: fixed("35s"),
 		Parse:   positiveFor,
 	},
 })
-
-// forDescribe is "KIND TARGET for DURATION".
-func forDescribe(f Fault) string { return fmt.Sprintf("%s %s for %s", f.Kind, f.Target, f.For) }
 
 func pause(w *model.World, c *model.Client, f Fault) {
 	end := w.Now() + f.For

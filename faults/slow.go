@@ -1,7 +1,6 @@
 package faults
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -29,8 +28,9 @@ var slowSpec = Spec{
 			c.Errorf("", "%s needs %s:, %s: or both", f.Kind, lat, loss)
 		}
 	},
-	Describe: func(f Fault) string {
-		return fmt.Sprintf("%s %s +%s %s %s for %s", f.Kind, f.Target, f.Latency, FieldLoss.Name, formatRate(f.Loss), f.For)
+	Describe: func(f Fault) []sim.Arg {
+		return describe("fault-desc-slow", f, sim.I("fault_latency_ns", int64(f.Latency)), sim.S("fault_loss", formatRate(f.Loss)),
+			sim.I("fault_for_ns", int64(f.For)))
 	},
 	OnClient:   netClient(slow),
 	OnNode:     netNode(slow),
@@ -44,8 +44,8 @@ var slowSpec = Spec{
 		return f
 	},
 	Prompt: &Prompt{
-		Label: func(t string, _ bool) string {
-			return fmt.Sprintf("%s %s's links: +%s [%s 0..1] [for]", Slow, t, FieldLatency.Name, FieldLoss.Name)
+		Label: func(bool) string {
+			return string(Slow) + " %s's links: +" + FieldLatency.Name + " [" + FieldLoss.Name + " 0..1] [for]"
 		},
 		Default: fixed("200ms 0 10s"),
 		Parse:   parseSlow,
@@ -85,25 +85,25 @@ func combinedLoss(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) 
 func parseSlow(v string, _ []string, f *Fault) error {
 	fields := strings.Fields(strings.ReplaceAll(v, ",", " "))
 	if len(fields) > 3 {
-		return fmt.Errorf("%q: give latency, then loss and for if you like (e.g. 200ms 0.1 10s)", v)
+		return refuse("%q: give latency, then loss and for if you like (e.g. 200ms 0.1 10s)", v)
 	}
 	f.Loss, f.For = 0, 10*time.Second
 	var err error
 	if f.Latency, err = time.ParseDuration(fields[0]); err != nil || f.Latency < 0 {
-		return fmt.Errorf("%q is not an extra latency (try 200ms)", fields[0])
+		return refuse("%q is not an extra latency (try 200ms)", fields[0])
 	}
 	if len(fields) > 1 {
 		if f.Loss, err = strconv.ParseFloat(fields[1], 64); err != nil || !(f.Loss >= 0 && f.Loss <= 1) {
-			return fmt.Errorf("%q is not a loss probability from 0 to 1", fields[1])
+			return refuse("%q is not a loss probability from 0 to 1", fields[1])
 		}
 	}
 	if len(fields) > 2 {
 		if f.For, err = time.ParseDuration(fields[2]); err != nil || f.For <= 0 {
-			return fmt.Errorf("%q is not a positive duration", fields[2])
+			return refuse("%q is not a positive duration", fields[2])
 		}
 	}
 	if f.Latency == 0 && f.Loss == 0 {
-		return fmt.Errorf("no extra latency and no loss changes nothing")
+		return refuse("no extra latency and no loss changes nothing")
 	}
 	return nil
 }

@@ -291,7 +291,7 @@ func (m *Model) buildInject(f faults.Fault) tea.Cmd {
 		return nil
 	}
 	s := r.pl.Scenario()
-	return m.startBuild(tr("injecting %s at %s", f, text.Secs(f.At)), func(ctx context.Context, p *atomic.Int64) ([]*player.Player, error) {
+	return m.startBuild(tr("injecting %s at %s", f.StringIn(lang()), text.Secs(f.At)), func(ctx context.Context, p *atomic.Int64) ([]*player.Player, error) {
 		ss, err := player.OpenContext(ctx, s, opts, p)
 		if err != nil {
 			return nil, err

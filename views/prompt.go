@@ -1,6 +1,7 @@
 package views
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/textinput"
@@ -34,7 +35,8 @@ func newPrompt(kind faults.Kind, target string, node, watchdog bool) *prompt {
 	}
 	q := spec.Prompt
 	p := &prompt{kind: kind, target: target, node: node, ask: q}
-	p.label = q.Label(termtext.Escape(target), watchdog)
+	format, args := q.Question(termtext.Escape(target), watchdog)
+	p.label = tr(format, args...)
 	p.def = q.Default(target)
 	ti := textinput.New()
 	ti.Prompt = ""
@@ -59,5 +61,9 @@ func (p *prompt) fault() (faults.Fault, error) {
 		v = p.def
 	}
 	err := p.ask.Parse(v, p.procs, &f)
+	var refused *faults.PromptError
+	if errors.As(err, &refused) { // said in the TUI's language
+		err = errors.New(tr(refused.Format, refused.Args...))
+	}
 	return f, err
 }

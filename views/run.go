@@ -353,7 +353,7 @@ func (m *RunModel) queueInject(f faults.Fault) error {
 
 // injected says that f is now in the run, the cursor just after it.
 func (m *RunModel) injected(f faults.Fault) {
-	m.setStatus(true, "injected at %s: %s (now step %d/%d; w writes it out)", text.Secs(f.At), f, m.pl.StepAt(), m.pl.Steps())
+	m.setStatus(true, "injected at %s: %s (now step %d/%d; w writes it out)", text.Secs(f.At), f.StringIn(lang()), m.pl.StepAt(), m.pl.Steps())
 	m.seeked()
 }
 

@@ -19,10 +19,9 @@ type clockNote struct {
 }
 
 // explain says why c's grant at now overlaps o's critical section: the
-// message id of the VIOLATION line, its arguments (state and why in
-// English, as the trace has them) and the whole as a Phrase, to render in
-// another language.
-func (j *Judge) explain(now time.Duration, c, o string) (string, [5]sim.Arg, Phrase) {
+// message id of the VIOLATION line, its arguments (the phrase flattened:
+// the state and the why as pieces) and the whole as a Phrase.
+func (j *Judge) explain(now time.Duration, c, o string) (string, []sim.Arg, Phrase) {
 	oc := j.client(o)
 	state := phrase("state-working")
 	switch {
@@ -42,11 +41,9 @@ func (j *Judge) explain(now time.Duration, c, o string) (string, [5]sim.Arg, Phr
 	if why.ID == "" {
 		id = "violation"
 	}
-	p := Phrase{ID: id, Args: []sim.Arg{sim.I("at_ns", int64(now)), sim.S("client", c), sim.S("rival", o)},
-		Subs: []Sub{{"state", state}, {"why", why}}}
-	var args [5]sim.Arg
-	copy(args[:], p.args("en"))
-	return id, args, p
+	p := Phrase{ID: id, Args: withPiece([]sim.Arg{sim.I("at_ns", int64(now)), sim.S("client", c), sim.S("rival", o)}, "state", state),
+		Subs: []Sub{{"why", why}}}
+	return id, p.Flat(), p
 }
 
 // splitBrain describes a grant of owner still in force on a node that a

@@ -40,7 +40,7 @@ func (j *Judge) command(e *Event) {
 	switch {
 	case !e.Before && e.After:
 		k := e.key()
-		g := &grant{owner: client, at: now, value: k.Owner, lostBy: text(e.Note)}
+		g := &grant{owner: client, at: now, value: k.Owner, lostBy: j.staleGrant(e)}
 		g.setExpiry(now, k)
 		j.grants[name] = g
 		j.client(client).token = g.value
@@ -118,6 +118,7 @@ func (j *Judge) restarted(e *Event) {
 // e.OK: the old master is still up.
 func (j *Judge) failedOver(e *Event) {
 	now, old, promoted := e.At, e.Node, e.Other
+	j.noteReplaced(old, promoted, now)
 	if g, kept := j.keptGrant(e, old); g != nil {
 		if kept {
 			ng := *g

@@ -56,10 +56,13 @@ type Judge struct {
 	finished bool
 	// clockNotes are the clock faults per node name, in time order.
 	clockNotes map[string][]clockNote
-	clients    map[string]*client
-	last       *client                  // the client of the last client event, and its name:
-	lastName   string                   // consecutive events are mostly one client's
-	cutSince   map[string]time.Duration // client|node -> since when they are separated
+	// replaced is the last failover of each node that was a master: who
+	// replaced it, when (stale.go).
+	replaced map[string]replacement
+	clients  map[string]*client
+	last     *client                  // the client of the last client event, and its name:
+	lastName string                   // consecutive events are mostly one client's
+	cutSince map[string]time.Duration // client|node -> since when they are separated
 	// The resource's books: writes applied, requests refused, the value.
 	accepted, rejected, value int64
 
@@ -243,8 +246,8 @@ func (j *Judge) enterCS(e *Event, c *client) {
 		j.setEpisode(e.Client, true)
 		j.m.Violations++
 		id, args, p := j.explain(e.At, e.Client, o)
-		msg, _ := tracemsg.Render(id, args[:])
-		j.emit(e.Client, "VIOLATION", id, args[:]...)
+		msg, _ := tracemsg.Render(id, args)
+		j.emit(e.Client, "VIOLATION", id, args...)
 		if j.first == "" {
 			j.first, j.firstP = msg, p
 			j.firstAt = e.At
@@ -309,7 +312,7 @@ func (j *Judge) finish(e *Event) {
 		}
 		if why := stuckState(c); why.ID != "" {
 			j.m.Stuck = true
-			j.stuckP = Phrase{ID: "stuck", Args: []sim.Arg{sim.I("at_ns", int64(e.At)), sim.S("owner", o)}, Subs: []Sub{{"state", why}}}
+			j.stuckP = Phrase{ID: "stuck", Args: withPiece([]sim.Arg{sim.I("at_ns", int64(e.At)), sim.S("owner", o)}, "state", why)}
 			j.stuckWhy = j.stuckP.String()
 			return
 		}

@@ -7,7 +7,7 @@ import (
 
 // Phrase is a piece of an explanation as a message id of the trace's
 // catalogue (model/tracemsg) and its arguments, some of which are phrases
-// themselves (Subs, appended after Args in order), so that one explanation
+// themselves (Subs: the catalogue's {key:msg} pieces), so that one explanation
 // renders in every language of the catalogue and in English exactly as
 // the trace has it (issue 16). The zero Phrase is "".
 type Phrase struct {
@@ -22,33 +22,48 @@ type Sub struct {
 	Phrase Phrase
 }
 
-// In is the phrase in language lang ("en" or "zh"); a piece the language
-// has no template for is English.
+// In is the phrase in language lang ("en" or "zh"), rendered from Flat;
+// a language with no template for it gives English.
 func (p Phrase) In(lang string) string {
 	if p.ID == "" {
 		return ""
 	}
-	s, ok := tracemsg.RenderIn(lang, p.ID, p.args(lang))
+	args := p.Flat()
+	s, ok := tracemsg.RenderIn(lang, p.ID, args)
 	if !ok {
-		s, _ = tracemsg.Render(p.ID, p.args("en"))
+		s, _ = tracemsg.Render(p.ID, args)
 	}
 	return s
+}
+
+// Flat is the phrase as the arguments of one message of the catalogue:
+// its own, then each Sub as a msg piece (key: the sub's id) whose own
+// arguments follow under "key." (the catalogue looks a piece's arguments
+// up under its path first), and so on down. A trace line carries it, so a
+// reader renders the whole explanation in its language from the line.
+func (p Phrase) Flat() []sim.Arg { return p.appendFlat(nil, "") }
+
+func (p Phrase) appendFlat(dst []sim.Arg, prefix string) []sim.Arg {
+	for _, a := range p.Args {
+		a.Key = prefix + a.Key
+		dst = append(dst, a)
+	}
+	for _, s := range p.Subs {
+		dst = append(dst, sim.S(prefix+s.Key, s.Phrase.ID))
+		if s.Phrase.ID != "" {
+			dst = s.Phrase.appendFlat(dst, prefix+s.Key+".")
+		}
+	}
+	return dst
 }
 
 // String is the phrase in English.
 func (p Phrase) String() string { return p.In("en") }
 
-// args are the phrase's arguments with its Subs rendered in lang.
-func (p Phrase) args(lang string) []sim.Arg {
-	if len(p.Subs) == 0 {
-		return p.Args
-	}
-	args := make([]sim.Arg, 0, len(p.Args)+len(p.Subs))
-	args = append(args, p.Args...)
-	for _, s := range p.Subs {
-		args = append(args, sim.S(s.Key, s.Phrase.In(lang)))
-	}
-	return args
+// withPiece appends p to args as a piece (the catalogue's msg format):
+// key names p's id, p's arguments follow. p has no Subs (a state).
+func withPiece(args []sim.Arg, key string, p Phrase) []sim.Arg {
+	return append(append(args, sim.S(key, p.ID)), p.Args...)
 }
 
 // phrase is Phrase id with string and integer arguments.

@@ -17,8 +17,9 @@ import (
 func TestPhraseIn(t *testing.T) {
 	cut := phrase("why-cut-off-watchdog", sim.S("owner", "A"), sim.S("node", "redis-1"), sim.I("since_ns", int64(2*time.Second)))
 	why := join(join(Phrase{}, text("its lease on redis-1 expired at 3.000s")), cut)
-	p := Phrase{ID: "violation-why", Args: []sim.Arg{sim.I("at_ns", int64(4*time.Second)), sim.S("client", "B"), sim.S("rival", "A")},
-		Subs: []Sub{{"state", phrase("state-paused", sim.I("since_ns", int64(time.Second)))}, {"why", why}}}
+	p := Phrase{ID: "violation-why", Args: withPiece([]sim.Arg{sim.I("at_ns", int64(4*time.Second)), sim.S("client", "B"), sim.S("rival", "A")},
+		"state", phrase("state-paused", sim.I("since_ns", int64(time.Second)))),
+		Subs: []Sub{{"why", why}}}
 	for lang, want := range map[string]string{
 		"en": "4.000s: B acquired while A (paused since 1.000s) still believed it held the lock (its lease on redis-1 expired at 3.000s; " +
 			"A has been cut off from redis-1 by the network since 2.000s, which did not let its watchdog renew it)",

@@ -15,7 +15,7 @@ func (j *Judge) releasing(e *Event) {
 	granted := cl.granted
 	cl.granted = false
 	live := 0
-	var why string
+	var why Phrase
 	for _, n := range j.cfg.Nodes {
 		g := j.grants[n]
 		if g == nil || g.owner != c {
@@ -23,12 +23,12 @@ func (j *Judge) releasing(e *Event) {
 		}
 		switch {
 		case g.lostBy.ID != "":
-			if why == "" {
-				why = Phrase{ID: "why-split-brain", Args: []sim.Arg{sim.S("node", n)}, Subs: []Sub{{"lost", g.lostBy}}}.String()
+			if why.ID == "" {
+				why = Phrase{ID: "why-split-brain", Args: []sim.Arg{sim.S("node", n)}, Subs: []Sub{{"lost", g.lostBy}}}
 			}
 		case g.expires >= 0 && g.expires <= now:
-			if why == "" {
-				why = j.expiredHow(n, g).String()
+			if why.ID == "" {
+				why = j.expiredHow(n, g)
 			}
 		default:
 			live++
@@ -38,14 +38,14 @@ func (j *Judge) releasing(e *Event) {
 		return
 	}
 	switch {
-	case why != "":
+	case why.ID != "":
 	case !granted:
-		why = "its acquire failed"
+		why = phrase("why-acquire-failed")
 	case cl.lastEnd.ID != "":
-		why = cl.lastEnd.String()
+		why = cl.lastEnd
 	default:
-		why = "its grant is no longer in force on a quorum of the nodes"
+		why = phrase("why-not-in-force")
 	}
 	j.m.UnheldReleases++
-	j.emit(c, "UNHELD-RELEASE", "unheld-release", sim.S("client", c), sim.S("why", why))
+	j.emit(c, "UNHELD-RELEASE", "unheld-release", Phrase{ID: "unheld-release", Args: []sim.Arg{sim.S("client", c)}, Subs: []Sub{{"why", why}}}.Flat()...)
 }

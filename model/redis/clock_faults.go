@@ -1,9 +1,9 @@
 package redis
 
 import (
-	"fmt"
-	"github.com/lockstep-sim/lockstep/model/tracefmt"
 	"time"
+
+	"github.com/lockstep-sim/lockstep/model/tracefmt"
 
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -15,7 +15,8 @@ import (
 func (w *Cluster) JumpNodeClock(n *Node, by time.Duration) []Expiry {
 	now := w.Now()
 	name := n.Name()
-	tag := fmt.Sprintf("%s clock %s", name, tracefmt.SignedDur(by))
+	// the jump as each line names it: the piece jump-tag ("redis-1 clock +20s")
+	tag := []sim.Arg{sim.S("jump", "jump-tag"), sim.S("node", name), sim.I("by_ns", int64(by))}
 	var before []KeyInfo
 	if n.Up() {
 		n.advance(now) // expiries due before the jump are ordinary ones
@@ -24,12 +25,12 @@ func (w *Cluster) JumpNodeClock(n *Node, by time.Duration) []Expiry {
 	exp := n.JumpClock(now, by)
 	switch {
 	case !n.Up():
-		w.Tell(name, "clock", "clock-jump-down", sim.S("jump", tag), sim.S("node", name))
+		w.Tell(name, "clock", "clock-jump-down", tag...)
 	case n.Config().Monotonic:
-		w.Tell(name, "clock", "clock-jump-monotonic", sim.S("jump", tag))
+		w.Tell(name, "clock", "clock-jump-monotonic", tag...)
 	}
 	for _, e := range exp {
-		w.Tell(name, "expired", "clock-jump-expired", sim.S("jump", tag), sim.S("key", e.Key), sim.I("early_ns", int64(e.Early)))
+		w.Tell(name, "expired", "clock-jump-expired", append(tag[:3:3], sim.S("key", e.Key), sim.I("early_ns", int64(e.Early)))...)
 	}
 	if n.Up() && !n.Config().Monotonic {
 		after := n.Keys(now)
@@ -39,12 +40,12 @@ func (w *Cluster) JumpNodeClock(n *Node, by time.Duration) []Expiry {
 			}
 			for _, a := range after {
 				if a.Key == b.Key && a.TTL != b.TTL {
-					verb := "expires " + tracefmt.Dur(a.TTL-b.TTL) + " later"
+					change, delta := "ttl-later", a.TTL-b.TTL
 					if a.TTL < b.TTL {
-						verb = "expires " + tracefmt.Dur(b.TTL-a.TTL) + " earlier"
+						change, delta = "ttl-earlier", b.TTL-a.TTL
 					}
-					w.Tell(name, "ttl", "clock-jump-ttl", sim.S("jump", tag), sim.S("key", a.Key), sim.I("before_ns", int64(b.TTL)), sim.I("after_ns", int64(a.TTL)),
-						sim.S("change", verb), sim.I("expires_ns", int64(now+n.Clock().TrueAfter(now, a.TTL))))
+					w.Tell(name, "ttl", "clock-jump-ttl", append(tag[:3:3], sim.S("key", a.Key), sim.I("before_ns", int64(b.TTL)), sim.I("after_ns", int64(a.TTL)),
+						sim.S("change", change), sim.I("delta_ns", int64(delta)), sim.I("expires_ns", int64(now+n.Clock().TrueAfter(now, a.TTL))))...)
 				}
 			}
 		}

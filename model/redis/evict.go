@@ -1,9 +1,9 @@
 package redis
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/lockstep-sim/lockstep/model/tracemsg"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -33,13 +33,28 @@ var MaxmemoryPolicies = []string{
 // (least recently used, soonest to expire...) is not modelled: the fault
 // says that memory pressure picked the lock key.
 func EvictionRefusal(policy string, hasTTL bool) string {
+	return whyText(evictionRefusal(policy, hasTTL))
+}
+
+// evictionRefusal is EvictionRefusal as the arguments of its piece.
+func evictionRefusal(policy string, hasTTL bool) []sim.Arg {
 	switch {
 	case policy == "" || policy == PolicyNoEviction:
-		return "maxmemory-policy noeviction never evicts: over maxmemory Redis refuses writes with OOM instead"
+		return []sim.Arg{sim.S("why", "evict-noeviction")}
 	case strings.HasPrefix(policy, "volatile-") && !hasTTL:
-		return fmt.Sprintf("maxmemory-policy %s evicts only keys with an expiry, and this one has none", policy)
+		return []sim.Arg{sim.S("why", "evict-volatile"), sim.S("policy", policy)}
 	}
-	return ""
+	return nil
+}
+
+// whyText is a reason given as the arguments of its piece (the "why"
+// argument naming it) in English; "" for none.
+func whyText(why []sim.Arg) string {
+	if len(why) == 0 {
+		return ""
+	}
+	s, _ := tracemsg.Render(why[0].Str, why)
+	return s
 }
 
 // Evict removes key from master n now as memory pressure under its
@@ -49,20 +64,26 @@ func EvictionRefusal(policy string, hasTTL bool) string {
 // returns why not ("" when it evicted): a down node, a replica (replicas
 // ignore maxmemory, replica-ignore-maxmemory yes), a missing key, or a
 // policy that would not pick it.
-func (w *Cluster) Evict(n *Node, key string) string {
+func (w *Cluster) Evict(n *Node, key string) string { return whyText(w.EvictWhy(n, key)) }
+
+// EvictWhy is Evict with why not as the arguments of its piece of the
+// trace's catalogue (the "why" argument naming it: evict-node-down,
+// evict-replica, evict-no-key, evict-noeviction, evict-volatile,
+// evict-error), for a trace line to carry; nil when it evicted.
+func (w *Cluster) EvictWhy(n *Node, key string) []sim.Arg {
 	now := w.Now()
 	switch {
 	case !n.Up():
-		return n.Name() + " is down"
+		return []sim.Arg{sim.S("why", "evict-node-down"), sim.S("node", n.Name())}
 	case n.replica:
-		return n.Name() + " is a replica: replicas ignore maxmemory (replica-ignore-maxmemory yes) and evict only what their master's DELs tell them"
+		return []sim.Arg{sim.S("why", "evict-replica"), sim.S("node", n.Name())}
 	}
 	n.advance(now)
 	k := n.KeyState(key)
 	if k.Deleted {
-		return fmt.Sprintf("%s holds no key %s", n.Name(), key)
+		return []sim.Arg{sim.S("why", "evict-no-key"), sim.S("node", n.Name()), sim.S("key", key)}
 	}
-	if why := EvictionRefusal(w.Cfg.MaxmemoryPolicy, k.Expires); why != "" {
+	if why := evictionRefusal(w.Cfg.MaxmemoryPolicy, k.Expires); why != nil {
 		return why
 	}
 	refusing := n.st.NoReplicas()
@@ -70,10 +91,10 @@ func (w *Cluster) Evict(n *Node, key string) string {
 	_, _, err := n.st.Exec(now, "maxmemory", "", []string{"DEL", key})
 	n.st.SetNoReplicas(refusing)
 	if err != nil {
-		return err.Error()
+		return []sim.Arg{sim.S("why", "evict-error"), sim.S("error", err.Error())}
 	}
 	n.keep()
 	w.Tell(n.Name(), "evicted", "evicted", sim.S("node", n.Name()), sim.S("key", key), sim.S("policy", w.Cfg.MaxmemoryPolicy))
 	w.Ship(n, n.TakeEffects())
-	return ""
+	return nil
 }

@@ -1,8 +1,7 @@
 package redis
 
 import (
-	"fmt"
-
+	"github.com/lockstep-sim/lockstep/model/tracemsg"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -23,10 +22,10 @@ func (w *Cluster) CrashNode(n *Node) {
 	n.crashedAt = now
 	n.dropWaits()
 	for _, s := range n.downstream {
-		s.breakLink(n.Name() + " crashed")
+		s.breakLink(sim.S("why", "cause-crashed"), sim.S("crashed", n.Name()))
 	}
 	if s := n.upstream; s != nil {
-		s.breakLink(n.Name() + " crashed")
+		s.breakLink(sim.S("why", "cause-crashed"), sim.S("crashed", n.Name()))
 		s.master.forgetReplica(n, now)
 	}
 	w.sentinel()
@@ -57,14 +56,32 @@ func (w *Cluster) Failover(i int) (*Node, error) {
 	sh := w.Shards[i]
 	for _, r := range sh.Replicas {
 		if r.Up() {
-			w.promote(sh, r, "failover of "+sh.Master.Name())
+			w.promote(sh, r, sim.S("why", "why-forced"))
 			return r, nil
 		}
 	}
-	if len(sh.Replicas) == 0 {
-		return nil, fmt.Errorf("%s has no replica to promote", sh.Master.Name())
+	return nil, &FailoverRefusal{Master: sh.Master.Name(), NoneUp: len(sh.Replicas) > 0}
+}
+
+// FailoverRefusal is why Failover could not promote a replica: the master
+// has none, or none is up. Its trace line (faults) names it by ID.
+type FailoverRefusal struct {
+	Master string
+	NoneUp bool // it has replicas, all down
+}
+
+// ID is the message id of the refusal's piece (model/tracemsg), whose
+// {node} is Master.
+func (e *FailoverRefusal) ID() string {
+	if e.NoneUp {
+		return "why-no-replica-up"
 	}
-	return nil, fmt.Errorf("no replica of %s is up to be promoted", sh.Master.Name())
+	return "why-no-replica"
+}
+
+func (e *FailoverRefusal) Error() string {
+	s, _ := tracemsg.Render(e.ID(), []sim.Arg{sim.S("node", e.Master)})
+	return s
 }
 
 // promote makes replica r the master of shard sh. Its stream from the old
@@ -72,26 +89,29 @@ func (w *Cluster) Failover(i int) (*Node, error) {
 // the new master after a full resync. The old master, if it can reach the
 // new one, is demoted at once; otherwise (down, or cut off by a partition)
 // it stays a stale master that still accepts writes from the clients that
-// reach it, until it can reach the new master (split brain).
-func (w *Cluster) promote(sh *Shard, r *Node, why string) {
+// reach it, until it can reach the new master (split brain). why is the
+// trace's reason: the "why" argument naming its piece (why-forced,
+// why-failover-after, why-sentinels) and the piece's own.
+func (w *Cluster) promote(sh *Shard, r *Node, why ...sim.Arg) {
 	now := w.Now()
 	old := sh.Master
 	if s := r.upstream; s != nil {
 		s.flush() // what is due now has arrived; the rest is lost
 	}
-	w.detachReplica(r, fmt.Sprintf("%s is promoted", r.Name()))
+	w.detachReplica(r, sim.S("why", "cause-promoted"))
 	r.SetReplica(false)
 	r.refreshGood(now) // no replica yet: under min_replicas_to_write it refuses writes
 	r.watch.reset()
 	sh.Master = r
 	sh.Replicas = removeNode(sh.Replicas, r)
-	w.Tell(r.Name(), "promoted", "promoted", sim.S("node", r.Name()), sim.I("shard", int64(sh.Index+1)), sim.S("old", old.Name()), sim.S("why", why))
+	w.Tell(r.Name(), "promoted", "promoted", append([]sim.Arg{sim.S("node", r.Name()), sim.I("shard", int64(sh.Index+1)), sim.S("old", old.Name()),
+		sim.S("master", old.Name())}, why...)...)
 	w.obs.FailedOver(old, r)
 	for _, x := range sh.Replicas {
 		w.attachReplica(x, r, true)
 	}
 	for _, s := range append([]*replStream(nil), old.downstream...) {
-		w.detachReplica(s.replica, "")
+		w.detachReplica(s.replica)
 	}
 	old.replacedBy, old.replacedAt = r, now
 	sh.Stale = append(sh.Stale, old)

@@ -1,7 +1,6 @@
 package redis
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -64,7 +63,9 @@ func (s *replStream) label() string { return s.master.Name() + " -> " + s.replic
 // copy m's whole dataset (a rejoin, a reattach after a failover or a
 // restart); false only when both start empty at the beginning of the run.
 func (w *Cluster) attachReplica(r, m *Node, fullSync bool) {
-	w.detachReplica(r, r.Name()+" now follows "+m.Name())
+	if r.upstream != nil { // (no cause built for a first attach)
+		w.detachReplica(r, sim.S("why", "cause-follows"), sim.S("follows", m.Name()))
+	}
 	r.SetReplica(true)
 	s := &replStream{w: w, master: m, replica: r, needSync: fullSync, pushed: m.offset}
 	r.upstream = s
@@ -78,8 +79,10 @@ func (w *Cluster) attachReplica(r, m *Node, fullSync bool) {
 }
 
 // detachReplica ends r's stream; the writes it had not yet applied are lost.
-// cause ("" for none) says why, for the trace.
-func (w *Cluster) detachReplica(r *Node, cause string) {
+// cause (none: nothing traced) says why, for the trace: the "why" argument
+// naming its piece (cause-crashed, cause-promoted, cause-follows) and the
+// piece's own.
+func (w *Cluster) detachReplica(r *Node, cause ...sim.Arg) {
 	s := r.upstream
 	if s == nil {
 		return
@@ -98,17 +101,18 @@ func (w *Cluster) detachReplica(r *Node, cause string) {
 	s.drop(cause)
 }
 
-// drop loses the queued writes, tracing them when there were any.
-func (s *replStream) drop(cause string) {
-	if len(s.queue) > 0 && cause != "" {
+// drop loses the queued writes, tracing them when there were any (and a
+// cause).
+func (s *replStream) drop(cause []sim.Arg) {
+	if len(s.queue) > 0 && len(cause) > 0 {
 		var lost []string
 		for _, b := range s.queue {
 			for _, e := range b.effs {
 				lost = append(lost, e.String())
 			}
 		}
-		s.w.Tell(s.replica.Name(), "repl-lost", "repl-lost", sim.S("link", s.label()), sim.S("why", cause), sim.I("writes", int64(len(lost))),
-			sim.S("master", s.master.Name()), sim.S("node", s.replica.Name()), sim.S("lost", strings.Join(lost, "; ")))
+		s.w.Tell(s.replica.Name(), "repl-lost", "repl-lost", append([]sim.Arg{sim.S("link", s.label()), sim.I("writes", int64(len(lost))),
+			sim.S("master", s.master.Name()), sim.S("node", s.replica.Name()), sim.S("lost", strings.Join(lost, "; "))}, cause...)...)
 	}
 	s.queue = nil
 	s.timer.Stop()
@@ -118,7 +122,7 @@ func (s *replStream) drop(cause string) {
 
 // breakLink is a crash of either end: the queue is lost and the next contact
 // is a full resync (the master's backlog, or the replica's offset, is gone).
-func (s *replStream) breakLink(cause string) {
+func (s *replStream) breakLink(cause ...sim.Arg) {
 	s.drop(cause)
 	s.needSync = true
 }
@@ -218,12 +222,7 @@ func (s *replStream) flush() {
 		s.queue = nil
 	}
 	if len(applied) > 0 {
-		note := ""
-		if s.held {
-			note = fmt.Sprintf(" (caught up after being held back since %s)", sim.FormatTime(s.heldAt))
-		}
-		w.K.EmitIDf(s.replica.Name(), "replicated", "replicated", replicatedArgs(s, &last), "%s applied from %s%s: %s",
-			s.replica.Name(), s.master.Name(), note, strings.Join(applied, "; "))
+		w.Tell(s.replica.Name(), "replicated", "replicated", replicatedArgs(s, &last, strings.Join(applied, "; "))...)
 	}
 	s.held = false
 	s.arm()
@@ -287,8 +286,10 @@ func (w *Cluster) flushStreams() {
 // replicatedArgs are the "replicated" message's arguments: the replica, its
 // master, and the last key the batch wrote as it stands after it (key,
 // owner token, deleted 0/1, expire_at_ns by the master's expiry clock, -1
-// none), which is what a trace reader needs to show a replica's lock key.
-func replicatedArgs(s *replStream, e *store.Effect) []sim.Arg {
+// none), which is what a trace reader needs to show a replica's lock key;
+// then what the line says besides: the writes applied (as the trace writes
+// keys) and, when the link had been held back, the piece saying since when.
+func replicatedArgs(s *replStream, e *store.Effect, applied string) []sim.Arg {
 	del, exp := int64(0), int64(-1)
 	if e.Deleted {
 		del = 1
@@ -296,6 +297,11 @@ func replicatedArgs(s *replStream, e *store.Effect) []sim.Arg {
 	if e.Expires {
 		exp = int64(e.ExpireAt)
 	}
+	held := ""
+	if s.held {
+		held = "repl-caught-up"
+	}
 	return []sim.Arg{sim.S("node", s.replica.Name()), sim.S("master", s.master.Name()), sim.S("key", e.Key),
-		sim.S("owner", e.Owner()), sim.I("deleted", del), sim.I("expire_at_ns", exp)}
+		sim.S("owner", e.Owner()), sim.I("deleted", del), sim.I("expire_at_ns", exp),
+		sim.S("applied", applied), sim.S("held", held), sim.I("held_ns", int64(s.heldAt))}
 }

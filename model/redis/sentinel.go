@@ -1,7 +1,6 @@
 package redis
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/sim"
@@ -32,7 +31,9 @@ func (sw *sentinelWatch) reset() {
 	*sw = sentinelWatch{}
 }
 
-// masterLost reports whether replica r cannot reach its master now, and why.
+// masterLost reports whether replica r cannot reach its master now, and
+// why: the id of a piece of the catalogue (down-master-down, whose
+// {master} the line names, or down-separated).
 func (w *Cluster) masterLost(r *Node) (bool, string) {
 	s := r.upstream
 	if s == nil || !r.Up() {
@@ -41,9 +42,9 @@ func (w *Cluster) masterLost(r *Node) (bool, string) {
 	m := s.master
 	switch {
 	case !m.Up():
-		return true, m.Name() + " is down"
+		return true, "down-master-down"
 	case !w.Net.Connected(r.Name(), m.Name()):
-		return true, "the network separates them"
+		return true, "down-separated"
 	}
 	return false, ""
 }
@@ -97,8 +98,7 @@ func (w *Cluster) sentinelFire(sh *Shard, r *Node) {
 	if !lost || r.upstream.master != sh.Master {
 		return
 	}
-	w.promote(sh, r, fmt.Sprintf("failover_after: %s unreachable from %s since %s (%s)",
-		sh.Master.Name(), r.Name(), sim.FormatTime(since), why))
+	w.promote(sh, r, sim.S("why", "why-failover-after"), sim.I("since_ns", int64(since)), sim.S("cause", why))
 }
 
 // With redis.sentinels > 0 the decision is Redis Sentinel's instead: N
@@ -115,7 +115,7 @@ func (w *Cluster) sentinelFire(sh *Shard, r *Node) {
 
 // odown reports whether a majority of the sentinels hold sh's master down
 // and can reach one another, the leader they would elect (the first such
-// sentinel by name), and why the master is unreachable.
+// sentinel by name), and why the master is unreachable (as masterLost).
 func (w *Cluster) odown(sh *Shard) (bool, string, string) {
 	m := sh.Master
 	sdown := func(s string) bool { return !m.Up() || !w.Net.Connected(s, m.Name()) }
@@ -131,9 +131,9 @@ func (w *Cluster) odown(sh *Shard) (bool, string, string) {
 			}
 		}
 		if votes >= need {
-			why := "the network separates them"
+			why := "down-separated"
 			if !m.Up() {
-				why = m.Name() + " is down"
+				why = "down-master-down"
 			}
 			return true, lead, why
 		}
@@ -179,8 +179,8 @@ func (w *Cluster) quorumFire(sh *Shard) {
 	for _, r := range sh.Replicas {
 		if r.Up() && r.upstream != nil && r.upstream.master == old && w.Net.Connected(lead, r.Name()) {
 			sh.odown.reset()
-			w.promote(sh, r, fmt.Sprintf("sentinels: a majority of %d, led by %s, could not reach %s since %s (%s)",
-				len(w.Sentinels), lead, old.Name(), sim.FormatTime(since), why))
+			w.promote(sh, r, sim.S("why", "why-sentinels"), sim.I("sentinels", int64(len(w.Sentinels))), sim.S("leader", lead),
+				sim.I("since_ns", int64(since)), sim.S("cause", why))
 			return
 		}
 	}

@@ -79,7 +79,7 @@ func RenderIn(code, id string, args []sim.Arg) (string, bool) {
 	if !known || templates[l][i] == "" || !phrasesRender(i, args, l) {
 		return "", false
 	}
-	return string(appendTemplate(nil, templates[l][i], args, l)), true
+	return string(appendTemplate(nil, templates[l][i], args, l, nil)), true
 }
 
 // AppendIn appends the text of message id with args in language code to
@@ -92,5 +92,5 @@ func AppendIn(dst []byte, code, id string, args []sim.Arg) []byte {
 	if !known || (l != en && templates[l][i] == "") {
 		return append(append(append(dst, '{'), id...), '}')
 	}
-	return appendTemplate(dst, templates[l][i], args, l)
+	return appendTemplate(dst, templates[l][i], args, l, nil)
 }

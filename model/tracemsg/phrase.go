@@ -93,7 +93,7 @@ func appendPhrases(dst []byte, ids string, args []sim.Arg, l lang) []byte {
 			dst = append(append(append(dst, '{'), id...), '}')
 			continue
 		}
-		dst = appendTemplate(dst, templates[l][i], args, l)
+		dst = appendTemplate(dst, templates[l][i], args, l, nil)
 	}
 	return dst
 }

@@ -12,12 +12,24 @@
 //	dur    a Go duration ("1.5s")
 //	rdur   the same rounded to the millisecond (model/tracefmt.Dur)
 //	sdur   a Go duration with a "+" when not negative
+//	srdur  rdur with a "+" when not negative (model/tracefmt.SignedDur)
 //	time   a true or clock time in seconds with three decimals ("31.002s")
 //	until  "until <time>", or "for good (a crash without restart_after)"
 //	       when it is Forever
 //
 // and one format takes a string: phrase, the ids of other entries to
 // render in the same language from the same arguments (phrase.go).
+// One format takes a string: msg, whose argument is another message id
+// of the catalogue (a piece: a fault's description, a state, an optional
+// note), rendered in its place in the same language from the same
+// arguments; "" renders nothing. That is how a line carries an
+// enumerated or optional piece of wording as a language-neutral value. A
+// piece may hold pieces, to a depth of maxPieceDepth; deeper (or an id
+// that names itself) is written as the placeholder (TestPiecesAreBounded).
+// Inside the piece of placeholder {p:msg}, an argument {x} is looked up as
+// "p.x" first, then as "x" (and so on out, a piece in a piece trying
+// "p.q.x", "p.x", "x"): a tree of explanations (model/judge.Phrase.Flat)
+// is one flat list of arguments whose keys are its paths.
 //
 // Placeholders never nest and a template has no other braces.
 package tracemsg
@@ -89,11 +101,50 @@ func Append(dst []byte, id string, args []sim.Arg) []byte {
 	if !ok {
 		return append(append(append(dst, '{'), id...), '}')
 	}
-	return appendTemplate(dst, catalogue[i].Template, args, en)
+	return appendTemplate(dst, catalogue[i].Template, args, en, nil)
 }
 
-// appendTemplate writes template t with args, its formats in language l.
-func appendTemplate(dst []byte, t string, args []sim.Arg, l lang) []byte {
+// maxPieceDepth is how deep msg pieces may nest (the judge's explanations
+// are the deepest: a violation, its why, how the grant was lost, the
+// failover, the fate of the copy, the clock faults behind it...).
+const maxPieceDepth = 16
+
+// scope is the path of msg placeholders down to the piece being written:
+// its arguments are looked up under it (see lookup). A fixed array, so
+// that rendering allocates nothing; nil outside every piece (the common
+// line, which then pays nothing for it).
+type scope struct {
+	seg [maxPieceDepth]string
+	n   int
+}
+
+// lookup finds argument name in args, innermost scope first: "a.b.name",
+// "a.name", "name" for the scope a, b.
+func lookup(args []sim.Arg, sc *scope, name string) (sim.Arg, bool) {
+	for k := sc.n; k >= 0; k-- {
+		for _, x := range args {
+			if keyIs(x.Key, sc.seg[:k], name) {
+				return x, true
+			}
+		}
+	}
+	return sim.Arg{}, false
+}
+
+// keyIs reports whether key is the segments and name joined by dots.
+func keyIs(key string, segs []string, name string) bool {
+	for _, s := range segs {
+		if len(key) <= len(s) || key[:len(s)] != s || key[len(s)] != '.' {
+			return false
+		}
+		key = key[len(s)+1:]
+	}
+	return key == name
+}
+
+// appendTemplate writes template t with args, its formats in language l,
+// its arguments looked up in scope sc.
+func appendTemplate(dst []byte, t string, args []sim.Arg, l lang, sc *scope) []byte {
 	for {
 		open := strings.IndexByte(t, '{')
 		if open < 0 {
@@ -105,24 +156,31 @@ func appendTemplate(dst []byte, t string, args []sim.Arg, l lang) []byte {
 		if end < 0 { // not a template of this catalogue
 			return append(dst, t...)
 		}
-		dst = appendArg(dst, t[:end], args, l)
+		dst = appendArg(dst, t[:end], args, l, sc)
 		t = t[end+1:]
 	}
 }
 
 // appendArg writes one placeholder, "name" or "name:format".
-func appendArg(dst []byte, ph string, args []sim.Arg, l lang) []byte {
+func appendArg(dst []byte, ph string, args []sim.Arg, l lang, sc *scope) []byte {
 	name, format, _ := strings.Cut(ph, ":")
 	var a sim.Arg
 	found := false
-	for _, x := range args {
-		if x.Key == name {
-			a, found = x, true
-			break
+	if sc == nil { // outside every piece: the plain search, inline
+		for _, x := range args {
+			if x.Key == name {
+				a, found = x, true
+				break
+			}
 		}
+	} else {
+		a, found = lookup(args, sc, name)
 	}
 	if !found {
 		return append(append(append(dst, '{'), ph...), '}')
+	}
+	if format == "msg" {
+		return appendPiece(dst, ph, name, a, args, l, sc)
 	}
 	if !a.IsInt {
 		if format == "phrase" {
@@ -136,9 +194,12 @@ func appendArg(dst []byte, ph string, args []sim.Arg, l lang) []byte {
 		return append(dst, d.String()...)
 	case "rdur":
 		return append(dst, tracefmt.Dur(d)...)
-	case "sdur":
+	case "sdur", "srdur":
 		if d >= 0 {
 			dst = append(dst, '+')
+		}
+		if format == "srdur" {
+			return append(dst, tracefmt.Dur(d)...)
 		}
 		return append(dst, d.String()...)
 	case "time":
@@ -150,4 +211,28 @@ func appendArg(dst []byte, ph string, args []sim.Arg, l lang) []byte {
 		return sim.AppendTime(append(dst, untilWords[l].until...), d)
 	}
 	return strconv.AppendInt(dst, a.Int, 10)
+}
+
+// appendPiece writes a msg placeholder: the template of the message id
+// its argument a names, in language l, from the same args; nothing for
+// "". An unknown id, one with no template in l, or a piece deeper than
+// maxPieceDepth is written as the placeholder, never a panic. The piece's
+// arguments are looked up under name first.
+func appendPiece(dst []byte, ph, name string, a sim.Arg, args []sim.Arg, l lang, sc *scope) []byte {
+	if a.Str == "" && !a.IsInt {
+		return dst
+	}
+	if sc == nil { // the first piece of the line
+		var top scope
+		sc = &top
+	}
+	i, ok := byID[a.Str]
+	if a.IsInt || !ok || sc.n >= maxPieceDepth || templates[l][i] == "" {
+		return append(append(append(dst, '{'), ph...), '}')
+	}
+	sc.seg[sc.n] = name
+	sc.n++
+	dst = appendTemplate(dst, templates[l][i], args, l, sc)
+	sc.n--
+	return dst
 }

@@ -36,7 +36,7 @@ func TestCatalogueIsDocumented(t *testing.T) {
 
 // Every template's placeholders have a known format, and its braces pair.
 func TestTemplatesAreWellFormed(t *testing.T) {
-	formats := map[string]bool{"": true, "dur": true, "rdur": true, "sdur": true, "time": true, "until": true, "phrase": true}
+	formats := map[string]bool{"": true, "dur": true, "rdur": true, "sdur": true, "time": true, "until": true, "msg": true, "phrase": true, "srdur": true}
 	for _, m := range catalogue {
 		s := m.Template
 		for {
@@ -73,7 +73,8 @@ func TestRender(t *testing.T) {
 		{"node-crashed-already", []sim.Arg{sim.S("node", "redis-1"), sim.I("until_ns", int64(3*time.Second))},
 			"redis-1 crashes while already down: it stays down until 3.000s"},
 		{"client-clock-jump", []sim.Arg{sim.S("client", "A"), sim.I("by_ns", int64(-2*time.Second)), sim.S("fault", "clock_jump")}, "A clock -2s (clock_jump)"},
-		{"clock-jump-expired", []sim.Arg{sim.S("jump", "j"), sim.S("key", "k"), sim.I("early_ns", int64(1500*time.Microsecond))}, "j: k expired 2ms early"},
+		{"clock-jump-expired", []sim.Arg{sim.S("jump", "jump-tag"), sim.S("node", "redis-1"), sim.I("by_ns", int64(20*time.Second)), sim.S("key", "k"), sim.I("early_ns", int64(1500*time.Microsecond))}, "redis-1 clock +20s: k expired 2ms early"},
+		{"jump-tag", []sim.Arg{sim.S("node", "redis-1"), sim.I("by_ns", int64(-1500*time.Microsecond))}, "redis-1 clock -2ms"},
 		{"released", nil, "released {token}"}, // a missing argument shows, never panics
 	} {
 		if got, ok := Render(c.id, c.args); !ok || got != c.want {
@@ -92,5 +93,41 @@ func TestAppendDoesNotAllocate(t *testing.T) {
 	buf := make([]byte, 0, 256)
 	if a := testing.AllocsPerRun(100, func() { buf = Append(buf[:0], "node-ok-counter", args) }); a != 0 {
 		t.Errorf("Append allocates %.0f times", a)
+	}
+}
+
+// A msg piece renders in its place from the same arguments, "" renders
+// nothing, and a piece that names itself, or an unknown id, stops at the
+// depth bound as a placeholder instead of looping.
+func TestPiecesAreBounded(t *testing.T) {
+	args := []sim.Arg{sim.S("client", "A"), sim.S("counter", "counter"), sim.I("value", 3), sim.S("outcome", "write-applied"),
+		sim.S("token_note", "write-token-note"), sim.I("fence", 7), sim.S("job_note", ""), sim.S("lost_note", "")}
+	if got, _ := Render("write", args); got != "A wrote counter = 3 [token 7]" {
+		t.Errorf("write: %q", got)
+	}
+	self := []sim.Arg{sim.S("outcome", "write")}
+	if got, _ := Render("write", self); got != "{outcome:msg}" {
+		t.Errorf("a piece naming its own id: %q", got)
+	}
+	if got, _ := Render("write", []sim.Arg{sim.S("outcome", "no-such-id")}); got != "{outcome:msg}" {
+		t.Errorf("an unknown piece: %q", got)
+	}
+	if got, _ := Render("write", []sim.Arg{sim.I("outcome", 1)}); got != "{outcome:msg}" {
+		t.Errorf("an integer piece: %q", got)
+	}
+}
+
+// A piece's arguments are found under its path first, then further out:
+// two pieces of one id in one line each say their own.
+func TestPiecesScopeTheirArguments(t *testing.T) {
+	args := []sim.Arg{sim.S("a", "how-expired"), sim.S("a.node", "redis-1"), sim.I("a.at_ns", int64(3*time.Second)),
+		sim.S("b", "how-expired"), sim.S("b.node", "redis-2"), sim.I("at_ns", int64(4*time.Second))}
+	want := "its lease on redis-1 expired at 3.000s; its lease on redis-2 expired at 4.000s"
+	if got, _ := Render("why-join", args); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	buf := make([]byte, 0, 256)
+	if a := testing.AllocsPerRun(100, func() { buf = AppendIn(buf[:0], "zh", "why-join", args) }); a != 0 {
+		t.Errorf("rendering pieces allocates %.0f times", a)
 	}
 }

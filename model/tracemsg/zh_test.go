@@ -30,6 +30,13 @@ func placeholders(t string) []string {
 // text of names and commands only, or English kept as it is); each says why.
 var zhSameAsEnglish = map[string]bool{
 	"why-text": true, // English text the judge keeps (model/judge.text)
+	"write":    true, // its whole wording is its outcome's piece
+	// a fault's description as the scenario format spells it: kind,
+	// target and a signed duration, no words
+	"fault-desc":      true,
+	"fault-desc-kind": true,
+	"fault-desc-jump": true,
+	"evict-error":     true, // the node's own error text
 }
 
 // Every id the English catalogue renders has a zh template that differs
@@ -122,7 +129,7 @@ func TestRenderIn(t *testing.T) {
 		{"zh", "node-crashed-already", []sim.Arg{sim.S("node", "redis-1"), sim.I("until_ns", int64(3*time.Second))}, "redis-1 在已宕机时再次崩溃：它保持宕机，直到 3.000s"},
 		{"en", "node-crashed-already", forever, "redis-1 crashes while already down: it stays down for good (a crash without restart_after)"},
 		{"zh", "client-clock-jump", []sim.Arg{sim.S("client", "A"), sim.I("by_ns", int64(-2*time.Second)), sim.S("fault", "clock_jump")}, "A 时钟跳变 -2s（clock_jump）"},
-		{"zh", "clock-jump-expired", []sim.Arg{sim.S("jump", "j"), sim.S("key", "k"), sim.I("early_ns", int64(1500*time.Microsecond))}, "j：k 提前 2ms 过期"},
+		{"zh", "clock-jump-expired", []sim.Arg{sim.S("jump", "jump-tag"), sim.S("node", "redis-1"), sim.I("by_ns", int64(20*time.Second)), sim.S("key", "k"), sim.I("early_ns", int64(1500*time.Microsecond))}, "redis-1 时钟跳变 +20s：k 提前 2ms 过期"},
 		{"zh", "released", nil, "释放了 {token}"}, // a missing argument shows, never panics
 	} {
 		if got, ok := RenderIn(c.lang, c.id, c.args); !ok || got != c.want {
