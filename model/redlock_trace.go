@@ -18,6 +18,10 @@ func (narrator) Begun(*Client, *Attempt) {}
 // Answered is one node's outcome: "redis-2: OK (counter 7)".
 func (narrator) Answered(c *Client, a *Attempt, i int) {
 	o := a.Nodes[i]
+	if kind := o.Outcome.traceKind(); !c.w.K.WantsText(kind) {
+		c.w.K.EmitUnread(c.Name, kind)
+		return
+	}
 	id, arg := o.traceID()
 	b := appendOutcome(c.w.line(), o)
 	if arg.Key == "" {
@@ -29,6 +33,14 @@ func (narrator) Answered(c *Client, a *Attempt, i int) {
 
 // Counted is the verdict: granted, or refused and why.
 func (narrator) Counted(c *Client, a *Attempt) {
+	kind := "refused"
+	if a.OK {
+		kind = "quorum"
+	}
+	if !c.w.K.WantsText(kind) { // the tally is text: not built for a run nobody reads
+		c.w.K.EmitUnread(c.Name, kind)
+		return
+	}
 	args := [...]sim.Arg{sim.I("granted", int64(a.Granted)), sim.I("nodes", int64(len(a.Nodes))), sim.I("quorum", int64(a.Quorum)),
 		sim.S("tally", a.tally()), sim.I("elapsed_ns", int64(a.Elapsed)), sim.I("validity_ns", int64(a.Validity)), sim.S("why", a.whyRefused())}
 	switch {

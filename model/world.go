@@ -142,6 +142,18 @@ func (w *World) sayLine(proc, kind, id string, b []byte, args ...sim.Arg) {
 	w.K.EmitID(proc, kind, id, args, b)
 }
 
+// sayCmd is the "cmd" line of a command node ran for client; a run nobody
+// reads (sim.Kernel.WantsText) builds none of it, as one is written for
+// every command.
+func (w *World) sayCmd(node, client string, args []string, reply any, err error) {
+	if !w.K.WantsText("cmd") {
+		w.K.EmitUnread(node, "cmd")
+		return
+	}
+	w.sayLine(node, "cmd", "cmd", w.cmdLine(client, args, reply, err),
+		sim.S("node", node), sim.S("client", client), sim.S("command", commandName(args)))
+}
+
 // Tell adds a trace line of message id (model/tracemsg), its text rendered
 // from the catalogue's template and args.
 func (w *World) Tell(proc, kind, id string, args ...sim.Arg) {
@@ -166,8 +178,7 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	}
 	if w.Cfg.ClusterSlots && n.Up() && crossSlot(args) {
 		err := RedisError(slot.CrossSlot) // a cluster node refuses it before running anything
-		w.sayLine(n.Name(), "cmd", "cmd", w.cmdLine(client, args, nil, err),
-			sim.S("node", n.Name()), sim.S("client", client), sim.S("command", commandName(args)))
+		w.sayCmd(n.Name(), client, args, nil, err)
 		return nil, err
 	}
 	reply, p, err := n.DoTracked(now, client, key, args)
@@ -181,8 +192,7 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	}
 	// The command's own line comes before what the checker concludes from
 	// it (a wrong release, a lost grant): cause before effect.
-	w.sayLine(n.Name(), "cmd", "cmd", w.cmdLine(client, args, reply, err),
-		sim.S("node", n.Name()), sim.S("client", client), sim.S("command", commandName(args)))
+	w.sayCmd(n.Name(), client, args, reply, err)
 	if track {
 		w.judgeCommand(n, client, op, p)
 		if redis.IsNoReplicas(err) {

@@ -41,6 +41,9 @@ func NewRunner(s *Scenario, o Options, keep bool) (*Runner, error) {
 	// (Step, RunUntil, Rewind, end) is bounded by it, not only this file's.
 	w.K.SetBudget(int(o.budget()))
 	w.K.Trace().SubscribeMsgIf(r.observe, r.wantMsg)
+	if o.NoHash {
+		w.K.Trace().StopHashing()
+	}
 	faults.Schedule(w, r.faults)
 	return r, nil
 }
