@@ -150,8 +150,12 @@ func (w *World) sayCmd(node, client string, args []string, reply any, err error)
 		w.K.EmitUnread(node, "cmd")
 		return
 	}
-	w.sayLine(node, "cmd", "cmd", w.cmdLine(client, args, reply, err),
-		sim.S("node", node), sim.S("client", client), sim.S("command", commandName(args)))
+	b := w.cmdLine(client, args, reply, err)
+	if !w.K.WantsArgs("cmd") { // hashed, but no sink reads the arguments
+		w.sayLine(node, "cmd", "cmd", b)
+		return
+	}
+	w.sayLine(node, "cmd", "cmd", b, sim.S("node", node), sim.S("client", client), sim.S("command", commandName(args)))
 }
 
 // Tell adds a trace line of message id (model/tracemsg), its text rendered

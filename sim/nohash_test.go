@@ -23,6 +23,9 @@ func TestStopHashingFormatsOnlyWantedLines(t *testing.T) {
 	if !k.WantsText("cmd") || !k.Trace().Hashing() {
 		t.Fatal("a hashed trace wants every line's text")
 	}
+	if k.WantsArgs("cmd") || !k.WantsArgs("want") {
+		t.Fatal("WantsArgs is whether a sink reads the line")
+	}
 	k.Trace().StopHashing()
 	if k.WantsText("cmd") || !k.WantsText("want") || k.Trace().Hashing() {
 		t.Fatalf("after StopHashing: WantsText(cmd) %t, WantsText(want) %t", k.WantsText("cmd"), k.WantsText("want"))

@@ -114,6 +114,11 @@ func (k *Kernel) WantsText(kind string) bool {
 	return !t.unhashed || t.wantMsg(kind)
 }
 
+// WantsArgs reports whether a sink will see the text, id and arguments of
+// a line of this kind (EmitID hands them over only then): a hashed run
+// with no such sink needs the text for the hash but not the arguments.
+func (k *Kernel) WantsArgs(kind string) bool { return k.trace.wantMsg(kind) }
+
 // EmitUnread records an event whose text nobody reads, without its text:
 // for a caller that asked WantsText(kind) and was told false, and so built
 // nothing. Calling it when WantsText is true would leave the line out of
