@@ -26,9 +26,9 @@ type World struct {
 
 	strategy Strategy
 	byName   map[string]any // process name -> *Node or *Client
-	// cutSince is, for each client|node pair the network separates, since
+	// cutSince is, for each client and node the network separates, since
 	// when (for explanations). Looked up only; its order never reaches output.
-	cutSince map[string]time.Duration
+	cutSince map[cutPair]time.Duration
 	scratch  []byte                // reused to build trace messages (see cmdLine)
 	calls    sim.FreeList[rpcCall] // finished RPCs, for reuse (see rpcCall)
 	sleeps   sim.FreeList[sleep]   // finished Sleeps, for reuse
@@ -48,7 +48,7 @@ type World struct {
 func NewWorld(cfg Config) (*World, error) {
 	k := sim.NewKernel(cfg.Seed)
 	w := &World{K: k, Net: k.NewNetwork(cfg.Latency, cfg.Jitter), Cfg: cfg, byName: map[string]any{},
-		cutSince: map[string]time.Duration{}}
+		cutSince: map[cutPair]time.Duration{}}
 	for _, l := range cfg.Links {
 		w.Net.SetLink(l)
 	}
@@ -265,9 +265,14 @@ func (w *World) MasterView(c *Client, i int) *Node {
 // CutOffSince reports since when the network has separated client c from
 // node n without a break, and false when they are connected.
 func (w *World) CutOffSince(c, n string) (time.Duration, bool) {
-	t, ok := w.cutSince[c+"|"+n]
+	t, ok := w.cutSince[cutPair{c, n}]
 	return t, ok
 }
+
+// cutPair is a client and a node, the key of World.cutSince: a pair, not a
+// joined string, so that looking at every pair after each network change
+// allocates nothing.
+type cutPair struct{ client, node string }
 
 // netChanged reacts to a partition starting or healing: the cuts the
 // judge is told of, then the cluster (see redis.Cluster.NetChanged).
@@ -281,7 +286,7 @@ func (w *World) noteCuts() {
 	now := w.Now()
 	for _, c := range w.Clients {
 		for _, n := range w.Nodes {
-			k := c.Name + "|" + n.Name()
+			k := cutPair{c.Name, n.Name()}
 			_, had := w.cutSince[k]
 			switch cut := !w.Net.Connected(c.Name, n.Name()); {
 			case cut && !had:
