@@ -114,6 +114,9 @@ func Validity(ttl, elapsed time.Duration, driftFactor float64) time.Duration {
 // masters are the nodes the client sends to, in shard order.
 func (r *Redlock) masters(t *Thread) []*Node {
 	w := t.World()
+	if cap(t.nodes) < len(w.Shards) { // sized once, not grown shard by shard
+		t.nodes = make([]*Node, 0, len(w.Shards))
+	}
 	out := t.nodes[:0]
 	for i := range w.Shards {
 		out = append(out, t.master(i))
@@ -158,10 +161,13 @@ func (r *Redlock) attempt(t *Thread, l *Lease, last bool) bool {
 	started := r.clock(t)
 	a := r.begin(t, l, nodes)
 	a.Keeps = r.cfg.ReleaseAtEnd && !last
-	var granted []*Node
+	var granted []*Node // on a grant, the lease's node list
 	r.each(t, nodes, OpAcquire, r.acquireArgs(t.c, l.Token), func(i int, res rpcResult) {
 		r.answered(t.c, a, i, r.timeoutBound(classify(nodes[i], res)))
 		if a.Nodes[i].Outcome == OutcomeOK {
+			if granted == nil { // sized once, at the first node that grants
+				granted = make([]*Node, 0, len(nodes))
+			}
 			granted = append(granted, nodes[i])
 		}
 	})
