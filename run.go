@@ -81,7 +81,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	case *asJSON && *tracePath == "-":
 		return bad("--json and --trace - would mix two formats on stdout: write the trace to a file (--trace FILE)")
 	}
-	opts := scenario.Options{Seed: seed.v, EventBudget: budget.v}
+	// The text report shows no trace hash: only --json and --trace need
+	// one, so a plain run formats no trace line nobody reads (NoHash).
+	opts := scenario.Options{Seed: seed.v, EventBudget: budget.v, NoHash: !*asJSON && *tracePath == ""}
 	switch *lua {
 	case "fast":
 	case "interpreted":

@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"context"
 	"slices"
 	"testing"
 )
@@ -23,9 +22,12 @@ func TestRunDoesNotDependOnEarlierRuns(t *testing.T) {
 		out := map[[2]int]string{}
 		for _, i := range order {
 			for g, gen := range gens {
-				rep, err := runOnce(context.Background(), gen.W, gen.Schedule(i))
+				rep, err := runHashed(gen.W, gen.Schedule(i))
 				if err != nil {
 					t.Fatal(err)
+				}
+				if rep.TraceHash == "" {
+					t.Fatal("a hashed run without a trace hash")
 				}
 				out[[2]int{g, i}] = rep.TraceHash
 			}

@@ -275,6 +275,54 @@ func runOnce(ctx context.Context, w *World, sched []faults.Fault) (*runner.Repor
 	return r.Run(), nil
 }
 
+// withHash runs sched once more with the trace hash on and returns that
+// report, after checking that it is the run rep was (same verdict, metrics,
+// first violation and event counts): the runs explore searches and shrinks
+// with hash nothing (World.options), and determinism makes the hashed run
+// the same run. A difference is a determinism bug, reported as an error.
+// The run is bounded by the event budget but not by a context: after an
+// interrupt it is the one run that still gets made, for its hash.
+func withHash(w *World, sched []faults.Fault, rep *runner.Report) (*runner.Report, error) {
+	hashed, err := runHashed(w, sched)
+	if err != nil {
+		return nil, err
+	}
+	if diff := sameRun(rep, hashed); diff != "" {
+		return nil, fmt.Errorf("determinism bug: run again with its trace hash, the schedule gave another run (%s)", diff)
+	}
+	return hashed, nil
+}
+
+// runHashed runs w under sched with the trace hash on, to the end (no
+// context): the run whose hash explore reports.
+func runHashed(w *World, sched []faults.Fault) (*runner.Report, error) {
+	o := scenario.Options{ExtraFaults: sched, EventBudget: w.Budget} // World.options, hashed
+	r, err := runner.New(w.Base, o, false)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.Run(), nil
+}
+
+// sameRun says how two reports of one schedule differ ("" when they do not)
+// in what a trace hash cannot change: the verdict, the metrics, the first
+// violation, the counts of trace and kernel events.
+func sameRun(a, b *runner.Report) string {
+	switch {
+	case a.Metrics != b.Metrics:
+		return fmt.Sprintf("metrics %+v, then %+v", a.Metrics, b.Metrics)
+	case a.FirstViolation != b.FirstViolation:
+		return fmt.Sprintf("first violation %q, then %q", a.FirstViolation, b.FirstViolation)
+	case a.Events != b.Events || a.KernelSteps != b.KernelSteps:
+		return fmt.Sprintf("%d trace and %d kernel events, then %d and %d", a.Events, a.KernelSteps, b.Events, b.KernelSteps)
+	case a.BudgetExhausted != b.BudgetExhausted || a.OK != b.OK || a.StuckReason != b.StuckReason:
+		return fmt.Sprintf("ok %t, budget exhausted %t, stuck %q, then %t, %t, %q",
+			a.OK, a.BudgetExhausted, a.StuckReason, b.OK, b.BudgetExhausted, b.StuckReason)
+	}
+	return ""
+}
+
 func outcomeOf(rep *runner.Report, sched []faults.Fault) Outcome {
 	return Outcome{Done: true, Violations: rep.Violations, LostUpdates: rep.LostUpdates,
 		FencingRejections: rep.FencingRejections, WrongReleases: rep.WrongReleases, Stuck: rep.Stuck,
@@ -318,6 +366,11 @@ func counterexample(ctx context.Context, cfg Config, g *Generator, sr *StrategyR
 			cx.Shrunk = ctx.Err() == nil
 		}
 	}
+	rep, err := withHash(g.W, cx.schedule, cx.report)
+	if err != nil {
+		return fmt.Errorf("the %s counterexample: %w", sr.Strategy, err)
+	}
+	cx.report = rep
 	cx.Faults = faultLines(cx.schedule)
 	cx.Violations, cx.LostUpdates = cx.report.Violations, cx.report.LostUpdates
 	cx.FirstViolation, cx.TraceHash = cx.report.FirstViolation, cx.report.TraceHash

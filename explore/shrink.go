@@ -18,7 +18,7 @@ const DefaultShrinkBudget = 1000
 // Shrunk is the outcome of shrinking a violating schedule.
 type Shrunk struct {
 	Faults []faults.Fault // the smallest schedule found; still violates
-	Report *runner.Report // its run
+	Report *runner.Report // its run, without a trace hash (World.options)
 	Runs   int            // runs spent shrinking
 	// Minimal is true when no single step (see Shrink) keeps the violation:
 	// the shrink ran to its end rather than out of budget or time.

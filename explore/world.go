@@ -75,8 +75,11 @@ func NewWorld(s *scenario.Scenario, strategy string) *World {
 }
 
 // options are the run options of one run under sched; ctx may be nil.
+// The run hashes nothing (scenario.Options.NoHash): a search or a shrink
+// needs only the verdict, and the one run whose hash is reported is run
+// again with it (withHash).
 func (w *World) options(ctx context.Context, sched []faults.Fault) scenario.Options {
-	return scenario.Options{ExtraFaults: sched, EventBudget: w.Budget, Context: ctx}
+	return scenario.Options{ExtraFaults: sched, EventBudget: w.Budget, Context: ctx, NoHash: true}
 }
 
 // check builds the world once without running it: a world that cannot be

@@ -23,6 +23,9 @@ func (t *Thread) Master(i int) *Node { return t.master(i) }
 // thread's own storage, reused by its next call: a thread runs one round
 // at a time, and a round must not keep it past its end.
 func (t *Thread) Masters() []*Node {
+	if cap(t.nodes) < len(t.c.w.Shards) { // sized once, not grown shard by shard
+		t.nodes = make([]*Node, 0, len(t.c.w.Shards))
+	}
 	out := t.nodes[:0]
 	for i := range t.c.w.Shards {
 		out = append(out, t.master(i))

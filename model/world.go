@@ -26,9 +26,9 @@ type World struct {
 
 	strategy Strategy
 	byName   map[string]any // process name -> *Node or *Client
-	// cutSince is, for each client|node pair the network separates, since
+	// cutSince is, for each client and node the network separates, since
 	// when (for explanations). Looked up only; its order never reaches output.
-	cutSince map[string]time.Duration
+	cutSince map[cutPair]time.Duration
 	scratch  []byte                // reused to build trace messages (see cmdLine)
 	calls    sim.FreeList[rpcCall] // finished RPCs, for reuse (see rpcCall)
 	sleeps   sim.FreeList[sleep]   // finished Sleeps, for reuse
@@ -48,7 +48,7 @@ type World struct {
 func NewWorld(cfg Config) (*World, error) {
 	k := sim.NewKernel(cfg.Seed)
 	w := &World{K: k, Net: k.NewNetwork(cfg.Latency, cfg.Jitter), Cfg: cfg, byName: map[string]any{},
-		cutSince: map[string]time.Duration{}}
+		cutSince: map[cutPair]time.Duration{}}
 	for _, l := range cfg.Links {
 		w.Net.SetLink(l)
 	}
@@ -142,6 +142,22 @@ func (w *World) sayLine(proc, kind, id string, b []byte, args ...sim.Arg) {
 	w.K.EmitID(proc, kind, id, args, b)
 }
 
+// sayCmd is the "cmd" line of a command node ran for client; a run nobody
+// reads (sim.Kernel.WantsText) builds none of it, as one is written for
+// every command.
+func (w *World) sayCmd(node, client string, args []string, reply any, err error) {
+	if !w.K.WantsText("cmd") {
+		w.K.EmitUnread(node, "cmd")
+		return
+	}
+	b := w.cmdLine(client, args, reply, err)
+	if !w.K.WantsArgs("cmd") { // hashed, but no sink reads the arguments
+		w.sayLine(node, "cmd", "cmd", b)
+		return
+	}
+	w.sayLine(node, "cmd", "cmd", b, sim.S("node", node), sim.S("client", client), sim.S("command", commandName(args)))
+}
+
 // Tell adds a trace line of message id (model/tracemsg), its text rendered
 // from the catalogue's template and args.
 func (w *World) Tell(proc, kind, id string, args ...sim.Arg) {
@@ -166,8 +182,7 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	}
 	if w.Cfg.ClusterSlots && n.Up() && crossSlot(args) {
 		err := RedisError(slot.CrossSlot) // a cluster node refuses it before running anything
-		w.sayLine(n.Name(), "cmd", "cmd", w.cmdLine(client, args, nil, err),
-			sim.S("node", n.Name()), sim.S("client", client), sim.S("command", commandName(args)))
+		w.sayCmd(n.Name(), client, args, nil, err)
 		return nil, err
 	}
 	reply, p, err := n.DoTracked(now, client, key, args)
@@ -181,8 +196,7 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	}
 	// The command's own line comes before what the checker concludes from
 	// it (a wrong release, a lost grant): cause before effect.
-	w.sayLine(n.Name(), "cmd", "cmd", w.cmdLine(client, args, reply, err),
-		sim.S("node", n.Name()), sim.S("client", client), sim.S("command", commandName(args)))
+	w.sayCmd(n.Name(), client, args, reply, err)
 	if track {
 		w.judgeCommand(n, client, op, p)
 		if redis.IsNoReplicas(err) {
@@ -251,9 +265,14 @@ func (w *World) MasterView(c *Client, i int) *Node {
 // CutOffSince reports since when the network has separated client c from
 // node n without a break, and false when they are connected.
 func (w *World) CutOffSince(c, n string) (time.Duration, bool) {
-	t, ok := w.cutSince[c+"|"+n]
+	t, ok := w.cutSince[cutPair{c, n}]
 	return t, ok
 }
+
+// cutPair is a client and a node, the key of World.cutSince: a pair, not a
+// joined string, so that looking at every pair after each network change
+// allocates nothing.
+type cutPair struct{ client, node string }
 
 // netChanged reacts to a partition starting or healing: the cuts the
 // judge is told of, then the cluster (see redis.Cluster.NetChanged).
@@ -267,7 +286,7 @@ func (w *World) noteCuts() {
 	now := w.Now()
 	for _, c := range w.Clients {
 		for _, n := range w.Nodes {
-			k := c.Name + "|" + n.Name()
+			k := cutPair{c.Name, n.Name()}
 			_, had := w.cutSince[k]
 			switch cut := !w.Net.Connected(c.Name, n.Name()); {
 			case cut && !had:

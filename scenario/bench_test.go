@@ -52,7 +52,10 @@ func BenchmarkEachBundledScenario(b *testing.B) {
 }
 
 // benchScenario replays the bundled scenario called name once per iteration.
-func benchScenario(b *testing.B, name string) {
+func benchScenario(b *testing.B, name string) { benchScenarioWith(b, name, scenario.Options{}) }
+
+// benchScenarioWith is benchScenario with run options o.
+func benchScenarioWith(b *testing.B, name string, o scenario.Options) {
 	f := scenariotest.File(b)
 	for _, s := range f.Scenarios {
 		if s.Name != name {
@@ -61,7 +64,7 @@ func benchScenario(b *testing.B, name string) {
 		b.ReportAllocs()
 		var steps, events int
 		for b.Loop() {
-			r, err := runner.New(s, scenario.Options{}, false)
+			r, err := runner.New(s, o, false)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -87,6 +90,13 @@ func BenchmarkCounterScenario(b *testing.B) { benchScenario(b, "counter-30x200")
 // demo (loopback latency, no work between the read and the write): the one
 // timed beside the demo on a real redis-server in BENCHMARKS.md.
 func BenchmarkCounterLoopback(b *testing.B) { benchScenario(b, "counter-30x200-loopback") }
+
+// BenchmarkCounterLoopbackNoHash is the same run as `lockstep run -s
+// counter-30x200-loopback` makes it: a text report, which shows no trace
+// hash (Options.NoHash).
+func BenchmarkCounterLoopbackNoHash(b *testing.B) {
+	benchScenarioWith(b, "counter-30x200-loopback", scenario.Options{NoHash: true})
+}
 
 // BenchmarkLoadBundled is what every `lockstep run -s NAME` pays before its
 // run: reading, decoding and validating the whole bundled scenarios.yaml.

@@ -31,6 +31,12 @@ type Options struct {
 	// Custom, when set, is the strategy every client runs instead of the
 	// file's (package harness: a real lock library); see model.LockConfig.
 	Custom model.Strategy
+	// NoHash runs without the trace hash (sim.Trace.StopHashing): a line
+	// no sink reads is never formatted, and Report.TraceHash is "". The
+	// verdict, the metrics and the event counts are those of a hashed run;
+	// explore's searches and shrinks use it and hash the one run they
+	// report.
+	NoHash bool
 }
 
 // DefaultEventBudget is the number of kernel events a run may take unless

@@ -61,6 +61,10 @@ type Trace struct {
 	// several to an instant, so they are formatted once (hashLine).
 	lineAt time.Duration
 	atLen  int
+
+	// unhashed: StopHashing was called, so a line nobody reads is not
+	// even formatted (see Kernel.WantsText).
+	unhashed bool
 }
 
 type sink struct {
@@ -91,9 +95,50 @@ func (t *Trace) Len() int { return t.n }
 // a tenth of a busy run's time: hashes printed by earlier versions differ.
 func (t *Trace) Hash() uint64 { return t.h.Sum64() }
 
+// StopHashing stops adding lines to the hash: from now on a line that no
+// sink wants the text of is counted and published (kind only) but never
+// formatted. A run that needs only its verdict (explore's searches and
+// shrinks) calls it before the run; its Hash is then meaningless, and
+// Hashing says so.
+func (t *Trace) StopHashing() { t.unhashed = true }
+
+// Hashing reports whether lines are hashed (StopHashing was not called).
+func (t *Trace) Hashing() bool { return !t.unhashed }
+
+// WantsText reports whether a line of this kind emitted now would be read:
+// hashed, or wanted by a sink. Emit, EmitBytes and EmitID ask it
+// themselves; a caller that builds text before emitting asks it first, so
+// that a run nobody reads formats nothing.
+func (k *Kernel) WantsText(kind string) bool {
+	t := k.trace
+	return !t.unhashed || t.wantMsg(kind)
+}
+
+// WantsArgs reports whether a sink will see the text, id and arguments of
+// a line of this kind (EmitID hands them over only then): a hashed run
+// with no such sink needs the text for the hash but not the arguments.
+func (k *Kernel) WantsArgs(kind string) bool { return k.trace.wantMsg(kind) }
+
+// EmitUnread records an event whose text nobody reads, without its text:
+// for a caller that asked WantsText(kind) and was told false, and so built
+// nothing. Calling it when WantsText is true would leave the line out of
+// the hash.
+func (k *Kernel) EmitUnread(proc, kind string) { k.trace.skip(k.now, proc, kind) }
+
+// skip counts and publishes an event whose text nobody reads: sinks see its
+// kind, Len counts it, and nothing is formatted.
+func (t *Trace) skip(at time.Duration, proc, kind string) {
+	t.n++
+	t.publish(Event{Seq: t.n, At: at, Proc: proc, Kind: kind})
+}
+
 // Emit records an event at the kernel's current time, its message formatted
 // as by fmt.Sprintf.
 func (k *Kernel) Emit(proc, kind, format string, args ...any) {
+	if !k.WantsText(kind) {
+		k.trace.skip(k.now, proc, kind)
+		return
+	}
 	switch {
 	case len(args) == 0 && strings.IndexByte(format, '%') < 0:
 		k.EmitMsg(proc, kind, format) // what Sprintf would return, without the copy
@@ -111,7 +156,14 @@ func (k *Kernel) Emit(proc, kind, format string, args ...any) {
 // EmitMsg records an event whose message is already a string.
 func (k *Kernel) EmitMsg(proc, kind, msg string) {
 	t := k.trace
-	hashLine(t, k.now, proc, kind, msg)
+	if t.unhashed {
+		if !t.wantMsg(kind) {
+			t.skip(k.now, proc, kind)
+			return
+		}
+	} else {
+		hashLine(t, k.now, proc, kind, msg)
+	}
 	t.n++
 	t.publish(Event{Seq: t.n, At: k.now, Proc: proc, Kind: kind, Msg: msg})
 }
@@ -122,7 +174,9 @@ func (k *Kernel) EmitMsg(proc, kind, msg string) {
 // reuse msg once EmitBytes returns.
 func (k *Kernel) EmitBytes(proc, kind string, msg []byte) {
 	t := k.trace
-	hashLine(t, k.now, proc, kind, msg)
+	if !t.unhashed {
+		hashLine(t, k.now, proc, kind, msg)
+	}
 	t.n++
 	e := Event{Seq: t.n, At: k.now, Proc: proc, Kind: kind}
 	if t.wantMsg(kind) {

@@ -93,7 +93,9 @@ func (a *Args) UnmarshalJSON(data []byte) error {
 // stack) are copied only then.
 func (k *Kernel) EmitID(proc, kind, id string, args []Arg, msg []byte) {
 	t := k.trace
-	hashLine(t, k.now, proc, kind, msg)
+	if !t.unhashed {
+		hashLine(t, k.now, proc, kind, msg)
+	}
 	t.n++
 	e := Event{Seq: t.n, At: k.now, Proc: proc, Kind: kind}
 	if t.wantMsg(kind) {
@@ -110,6 +112,10 @@ func sortArgs(a Args) { sort.Slice(a, func(i, j int) bool { return a[i].Key < a[
 // EmitIDf is EmitID with the message formatted as by fmt.Sprintf (in the
 // kernel's reused buffer, like Emit).
 func (k *Kernel) EmitIDf(proc, kind, id string, args []Arg, format string, a ...any) {
+	if !k.WantsText(kind) {
+		k.trace.skip(k.now, proc, kind)
+		return
+	}
 	k.buf = fmt.Appendf(k.buf[:0], format, a...)
 	k.EmitID(proc, kind, id, args, k.buf)
 }

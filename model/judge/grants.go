@@ -40,7 +40,8 @@ func (j *Judge) command(e *Event) {
 	switch {
 	case !e.Before && e.After:
 		k := e.key()
-		g := &grant{owner: client, at: now, value: k.Owner, lostBy: j.staleGrant(e)}
+		g := j.newGrant()
+		*g = grant{owner: client, at: now, value: k.Owner, lostBy: j.staleGrant(e)}
 		g.setExpiry(now, k)
 		j.grants[name] = g
 		j.client(client).token = g.value
@@ -72,8 +73,20 @@ func (j *Judge) end(name string, g *grant, at time.Duration, how Phrase) {
 	if j.ended == nil {
 		j.ended = map[string]*grant{}
 	}
+	// The grant that ended here before is referenced nowhere else (a grant
+	// is in one place of grants or ended): the next grant reuses it.
+	j.spare = j.ended[name]
 	j.ended[name] = g
 	delete(j.grants, name)
+}
+
+// newGrant is storage for a grant: the one end last let go, or a new one.
+func (j *Judge) newGrant() *grant {
+	if g := j.spare; g != nil {
+		j.spare = nil
+		return g
+	}
+	return new(grant)
 }
 
 // keptGrant is the grant in force on node (nil: none), and whether the

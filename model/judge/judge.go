@@ -50,6 +50,7 @@ type Judge struct {
 	firstAt  time.Duration
 	grants   map[string]*grant   // node name -> the grant of the lock key in force there
 	ended    map[string]*grant   // node name -> the last grant that ended there
+	spare    *grant              // an ended grant no longer kept, for the next grant (newGrant)
 	copies   map[string]*keyCopy // replica name -> the lock key replication brought there
 	stuckWhy string
 	stuckP   Phrase // stuckWhy as a Phrase, for StuckReasonIn

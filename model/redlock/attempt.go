@@ -73,6 +73,9 @@ func (r *Redlock) begin(t *model.Thread, l *model.Lease, nodes []*model.Node) *A
 		a = &Attempt{}
 		mapSet(&r.last, t.Client(), a)
 	}
+	if cap(a.Nodes) < len(nodes) { // sized once, not grown node by node
+		a.Nodes = make([]NodeOutcome, 0, len(nodes))
+	}
 	*a = Attempt{Token: l.Token, Start: l.Start, Quorum: r.Quorum(t.World()), Nodes: a.Nodes[:0]}
 	for _, n := range nodes {
 		a.Nodes = append(a.Nodes, NodeOutcome{Node: n.Name(), Outcome: OutcomePending})

@@ -159,10 +159,13 @@ func (r *Redlock) attempt(t *model.Thread, l *model.Lease, last bool) bool {
 // answer recorded in a as the client reads it; it returns the nodes that
 // granted.
 func (r *Redlock) setAll(t *model.Thread, a *Attempt, nodes []*model.Node, token string) []*model.Node {
-	var granted []*model.Node
+	var granted []*model.Node // on a grant, the lease's node list
 	r.each(t, nodes, model.OpAcquire, r.acquireArgs(t.Client(), token), func(i int, res model.Result) {
 		r.answered(t.Client(), a, i, r.timeoutBound(classify(nodes[i], res)))
 		if a.Nodes[i].Outcome == OutcomeOK {
+			if granted == nil { // sized once, at the first node that grants
+				granted = make([]*model.Node, 0, len(nodes))
+			}
 			granted = append(granted, nodes[i])
 		}
 	})

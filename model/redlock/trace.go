@@ -19,6 +19,10 @@ func (narrator) Begun(*model.Client, *Attempt) {}
 // Answered is one node's outcome: "redis-2: OK (counter 7)".
 func (narrator) Answered(c *model.Client, a *Attempt, i int) {
 	o := a.Nodes[i]
+	if k, kind := c.World().K, o.Outcome.traceKind(); !k.WantsText(kind) {
+		k.EmitUnread(c.Name, kind) // the outcome is text: not built for a run nobody reads
+		return
+	}
 	var buf [3]sim.Arg
 	id, args := o.traceID(append(buf[:0], sim.S("node", o.Node)))
 	c.World().SayLine(c.Name, o.Outcome.traceKind(), id, appendOutcome(c.World().Line(), o), args...)
@@ -26,6 +30,14 @@ func (narrator) Answered(c *model.Client, a *Attempt, i int) {
 
 // Counted is the verdict: granted, or refused and why.
 func (narrator) Counted(c *model.Client, a *Attempt) {
+	kind := "refused"
+	if a.OK {
+		kind = "quorum"
+	}
+	if k := c.World().K; !k.WantsText(kind) { // the tally is text: not built for a run nobody reads
+		k.EmitUnread(c.Name, kind)
+		return
+	}
 	var buf [12]sim.Arg
 	args := append(buf[:0], sim.I("granted", int64(a.Granted)), sim.I("nodes", int64(len(a.Nodes))), sim.I("quorum", int64(a.Quorum)),
 		sim.I("elapsed_ns", int64(a.Elapsed)), sim.I("validity_ns", int64(a.Validity)))

@@ -81,12 +81,24 @@ func (s *Store) recycle() *instance {
 		return nil
 	}
 	in := &instance{m: s.m, srv: s.srv, wipe: s.wipe, conns: s.conns, fast: s.fast}
+	dispatched := s.seeded
 	*s = Store{} // any later use fails loudly instead of touching the next world's data
 	for _, c := range in.conns {
 		c.reset()
 	}
 	in.fast.Reset()
 	in.srv.SetPreHook(nil)
+	if !dispatched {
+		// miniredis dispatched nothing (preHook, which seeds, never ran):
+		// only the fast path's direct calls wrote, to DB 0's keys, and no
+		// script was loaded. Deleting those keys leaves what FLUSHALL and
+		// SCRIPT FLUSH would, without FLUSHALL's eleven new maps per DB.
+		db := in.m.DB(0)
+		for _, k := range db.Keys() {
+			db.Del(k)
+		}
+		return in
+	}
 	in.m.FlushAll()
 	in.srv.Dispatch(in.wipe, []string{"SCRIPT", "FLUSH"})
 	in.wipe.Flush()

@@ -65,6 +65,28 @@ func TestRecycledStoreIsFresh(t *testing.T) {
 	}
 }
 
+// A store whose commands the fast path answered alone (miniredis dispatched
+// none: a lock's SET NX PX, its release and renewal) is emptied by deleting
+// its keys instead of FLUSHALL; it too answers as a fresh one.
+func TestRecycledFastOnlyStoreIsFresh(t *testing.T) {
+	used := split(`SET k A NX PX 30000|SET x 1 NX PX 5000|SET k B NX PX 30000|DEL x|SET y 2 NX PX 100000`)
+	after := split(`KEYS *|DBSIZE|PTTL k|PTTL y|EXISTS k x y|SET k B NX PX 1000|GET k`)
+	var c0, c1, c2 sim.Clock
+	want := play(newOn(bootInstance(), &c0, false, true, 0), 0, after)
+	old := newOn(bootInstance(), &c1, false, true, 0)
+	play(old, 0, used)
+	if old.seeded || len(old.m.Keys()) == 0 {
+		t.Fatalf("the commands were not the fast path's alone (dispatched %t) or left no keys", old.seeded)
+	}
+	in := old.recycle()
+	if in == nil {
+		t.Fatal("not recycled")
+	}
+	if got := play(newOn(in, &c2, false, true, 0), 0, after); got != want {
+		t.Fatalf("recycled store differs from a fresh one:\n--- fresh\n%s--- recycled\n%s", want, got)
+	}
+}
+
 // A store that changed connection or server state FLUSHALL does not clear
 // (pub/sub, the counters INFO shows, the selected DB) is not reused.
 func TestDirtyStoreIsNotRecycled(t *testing.T) {

@@ -62,6 +62,15 @@ type Report struct {
 	Reproduce string `json:"-"`
 }
 
+// traceHash is the trace's hash as the report writes it; "" for a run
+// without one (Options.NoHash).
+func traceHash(t *sim.Trace) string {
+	if !t.Hashing() {
+		return ""
+	}
+	return fmt.Sprintf("%016x", t.Hash())
+}
+
 // Report is the report of the run as it stands (final once the run is over).
 func (r *Runner) Report() *Report {
 	m := r.Metrics()
@@ -70,7 +79,7 @@ func (r *Runner) Report() *Report {
 		Metrics: m, MaxWaitMS: m.MaxWait.Milliseconds(),
 		SimTimeMS: r.Now().Milliseconds(), Events: r.EventCount(), OK: true,
 		FirstViolation: r.w.Chk.FirstViolation(), StuckReason: r.w.Chk.StuckReason(),
-		TraceHash: fmt.Sprintf("%016x", r.w.K.Trace().Hash()), Skipped: r.skippedFaults,
+		TraceHash: traceHash(r.w.K.Trace()), Skipped: r.skippedFaults,
 		Expectations:    []scenario.ExpectResult{},
 		BudgetExhausted: r.exhausted, Cancelled: r.cancelled, KernelSteps: r.steps,
 	}

@@ -42,6 +42,9 @@ func New(s *scenario.Scenario, o scenario.Options, keep bool) (*Runner, error) {
 	// (Step, RunUntil, Rewind, end) is bounded by it, not only this file's.
 	w.K.SetBudget(int(o.Budget()))
 	w.K.Trace().SubscribeMsgIf(r.observe, r.wantMsg)
+	if o.NoHash {
+		w.K.Trace().StopHashing()
+	}
 	faults.Schedule(w, r.faults)
 	return r, nil
 }

@@ -1,0 +1,56 @@
+package sim
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// countingArg counts how often fmt asks it for its text.
+type countingArg struct{ calls *int }
+
+func (c countingArg) String() string { *c.calls++; return "s" }
+
+// After StopHashing a line no sink wants is counted and published by kind,
+// but never formatted; a line a sink wants still is, and the hash no longer
+// moves.
+func TestStopHashingFormatsOnlyWantedLines(t *testing.T) {
+	k := NewKernel(1)
+	var seen []string
+	k.Trace().SubscribeMsgIf(func(e Event) { seen = append(seen, fmt.Sprintf("%d:%s=%s", e.Seq, e.Kind, e.Msg)) },
+		func(kind string) bool { return kind == "want" })
+	if !k.WantsText("cmd") || !k.Trace().Hashing() {
+		t.Fatal("a hashed trace wants every line's text")
+	}
+	if k.WantsArgs("cmd") || !k.WantsArgs("want") {
+		t.Fatal("WantsArgs is whether a sink reads the line")
+	}
+	k.Trace().StopHashing()
+	if k.WantsText("cmd") || !k.WantsText("want") || k.Trace().Hashing() {
+		t.Fatalf("after StopHashing: WantsText(cmd) %t, WantsText(want) %t", k.WantsText("cmd"), k.WantsText("want"))
+	}
+	calls := 0
+	arg := countingArg{&calls}
+	k.Emit("A", "cmd", "%v", arg)
+	k.EmitIDf("A", "cmd", "id", []Arg{S("x", "y")}, "%v", arg)
+	k.EmitMsg("A", "cmd", "text")
+	k.EmitBytes("A", "cmd", []byte("bytes"))
+	k.EmitID("A", "cmd", "id", nil, []byte("bytes"))
+	k.EmitUnread("A", "cmd")
+	k.Emit("A", "want", "%v", arg)
+	k.EmitMsg("A", "want", "text")
+	if calls != 1 {
+		t.Errorf("formatted %d times, want once (the wanted line)", calls)
+	}
+	if k.Trace().Len() != 8 {
+		t.Errorf("Len %d, want 8", k.Trace().Len())
+	}
+	want := "[1:cmd= 2:cmd= 3:cmd= 4:cmd= 5:cmd= 6:cmd= 7:want=s 8:want=text]"
+	if fmt.Sprint(seen) != want {
+		t.Errorf("sink saw %v, want %s", seen, want)
+	}
+	if k.Trace().Hash() != xxhash.New().Sum64() {
+		t.Error("an unhashed trace's hash moved")
+	}
+}
