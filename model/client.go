@@ -208,7 +208,7 @@ func (c *Client) acquire(t *Thread, token string) *Lease {
 }
 
 // acquireWhat is what a gave-up line says failed: its English word (the
-// what argument, as the trace always had it) and its phrase
+// what argument, as the trace always had it) and its piece
 // (model/tracemsg), which the line's text is rendered from.
 type acquireWhat struct{ what, phrase string }
 
@@ -291,7 +291,7 @@ func appendLease(b []byte, l *Lease) []byte {
 	return append(b, " by its clock"...)
 }
 
-// leasePhrases are the phrases (model/tracemsg) an "acquired" line tells
+// leasePhrases are the pieces (model/tracemsg) an "acquired" line tells
 // lease l with: its fencing token's, "" without one, and its end's.
 func leasePhrases(l *Lease) (fenceNote, leaseEnd string) {
 	if l.Fence > 0 {

@@ -58,7 +58,7 @@ func (r *Redlock) timeoutBound(o NodeOutcome) NodeOutcome {
 }
 
 // What a timed-out node ran out of (NodeOutcome.Detail), other than
-// request_timeout; trace.go tells each with its phrase.
+// request_timeout; trace.go tells each with its piece.
 const (
 	detailAttemptDeadline = "the attempt's deadline"
 	detailDriverTimeout   = "lock.timeout (the driver's read timeout)"

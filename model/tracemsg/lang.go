@@ -64,8 +64,8 @@ func Template(code, id string) (string, bool) {
 // RenderIn is the text of message id with args in language code ("en" is
 // exactly Render). It is false for an unknown language or id, and for a zh
 // id that is not rendered from its arguments (its template is ""), or
-// whose phrases cannot be rendered from args (a trace written before its
-// phrase arguments existed; phrase.go): the caller then shows the
+// whose pieces cannot be rendered from args (a trace written before its
+// piece arguments existed; pieces.go): the caller then shows the
 // event's own (English) msg.
 func RenderIn(code, id string, args []sim.Arg) (string, bool) {
 	l, ok := parseLang(code)
@@ -76,7 +76,7 @@ func RenderIn(code, id string, args []sim.Arg) (string, bool) {
 		return Render(id, args)
 	}
 	i, known := byID[id]
-	if !known || templates[l][i] == "" || !phrasesRender(i, args, l) {
+	if !known || templates[l][i] == "" || !piecesRender(i, args, l) {
 		return "", false
 	}
 	return string(appendTemplate(nil, templates[l][i], args, l, nil)), true

@@ -17,15 +17,15 @@
 //	until  "until <time>", or "for good (a crash without restart_after)"
 //	       when it is Forever
 //
-// and one format takes a string: phrase, the ids of other entries to
-// render in the same language from the same arguments (phrase.go).
-// One format takes a string: msg, whose argument is another message id
-// of the catalogue (a piece: a fault's description, a state, an optional
-// note), rendered in its place in the same language from the same
-// arguments; "" renders nothing. That is how a line carries an
-// enumerated or optional piece of wording as a language-neutral value. A
-// piece may hold pieces, to a depth of maxPieceDepth; deeper (or an id
-// that names itself) is written as the placeholder (TestPiecesAreBounded).
+// and one format takes a string: msg, whose argument names other message
+// ids of the catalogue (pieces: a fault's description, a state, an
+// optional note, a Redlock tally's groups), space-separated and most often
+// one, each rendered in its place in the same language from the same
+// arguments and joined by the language's listSep; "" renders nothing.
+// That is how a line carries an enumerated or optional piece of wording
+// as a language-neutral value, with no English in its arguments. A piece
+// may hold pieces, to a depth of maxPieceDepth; deeper (or an id that
+// names itself) is written as the placeholder (TestPiecesAreBounded).
 // Inside the piece of placeholder {p:msg}, an argument {x} is looked up as
 // "p.x" first, then as "x" (and so on out, a piece in a piece trying
 // "p.q.x", "p.x", "x"): a tree of explanations (model/judge.Phrase.Flat)
@@ -118,8 +118,19 @@ const maxPieceDepth = 16
 // that rendering allocates nothing; nil outside every piece (the common
 // line, which then pays nothing for it).
 type scope struct {
-	seg [maxPieceDepth]string
+	seg [maxPieceDepth]string // the placeholders' names
+	ids [maxPieceDepth]string // the pieces' ids: one on the path is a cycle
 	n   int
+}
+
+// holds reports whether piece id is already being written further out.
+func (sc *scope) holds(id string) bool {
+	for _, x := range sc.ids[:sc.n] {
+		if x == id {
+			return true
+		}
+	}
+	return false
 }
 
 // lookup finds argument name in args, innermost scope first: "a.b.name",
@@ -187,9 +198,6 @@ func appendArg(dst []byte, ph string, args []sim.Arg, l lang, sc *scope) []byte 
 		return appendPiece(dst, ph, name, a, args, l, sc)
 	}
 	if !a.IsInt {
-		if format == "phrase" {
-			return appendPhrases(dst, a.Str, args, l) // phrase.go
-		}
 		return append(dst, a.Str...)
 	}
 	d := time.Duration(a.Int)
@@ -217,26 +225,40 @@ func appendArg(dst []byte, ph string, args []sim.Arg, l lang, sc *scope) []byte 
 	return strconv.AppendInt(dst, a.Int, 10)
 }
 
-// appendPiece writes a msg placeholder: the template of the message id
-// its argument a names, in language l, from the same args; nothing for
-// "". An unknown id, one with no template in l, or a piece deeper than
-// maxPieceDepth is written as the placeholder, never a panic. The piece's
-// arguments are looked up under name first.
+// appendPiece writes a msg placeholder: the templates of the message ids
+// its argument a lists (space-separated; most often one), each in
+// language l from the same args and joined by the language's listSep;
+// nothing for "". An unknown id, one with no template in l, or a piece
+// deeper than maxPieceDepth is written as the placeholder, never a panic.
+// The pieces' arguments are looked up under name first.
 func appendPiece(dst []byte, ph, name string, a sim.Arg, args []sim.Arg, l lang, sc *scope) []byte {
-	if a.Str == "" && !a.IsInt {
-		return dst
+	if a.IsInt {
+		return append(append(append(dst, '{'), ph...), '}')
 	}
 	if sc == nil { // the first piece of the line
 		var top scope
 		sc = &top
 	}
-	i, ok := byID[a.Str]
-	if a.IsInt || !ok || sc.n >= maxPieceDepth || templates[l][i] == "" {
-		return append(append(append(dst, '{'), ph...), '}')
+	first := true
+	for ids := a.Str; ids != ""; {
+		var id string
+		id, ids, _ = strings.Cut(ids, " ")
+		if id == "" {
+			continue
+		}
+		if !first {
+			dst = append(dst, listSep[l]...)
+		}
+		first = false
+		i, ok := byID[id]
+		if !ok || sc.n >= maxPieceDepth || templates[l][i] == "" || sc.holds(id) {
+			dst = append(append(append(dst, '{'), ph...), '}')
+			continue
+		}
+		sc.seg[sc.n], sc.ids[sc.n] = name, id
+		sc.n++
+		dst = appendTemplate(dst, templates[l][i], args, l, sc)
+		sc.n--
 	}
-	sc.seg[sc.n] = name
-	sc.n++
-	dst = appendTemplate(dst, templates[l][i], args, l, sc)
-	sc.n--
 	return dst
 }

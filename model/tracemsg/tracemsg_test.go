@@ -36,7 +36,7 @@ func TestCatalogueIsDocumented(t *testing.T) {
 
 // Every template's placeholders have a known format, and its braces pair.
 func TestTemplatesAreWellFormed(t *testing.T) {
-	formats := map[string]bool{"": true, "dur": true, "rdur": true, "sdur": true, "time": true, "until": true, "msg": true, "phrase": true, "srdur": true}
+	formats := map[string]bool{"": true, "dur": true, "rdur": true, "sdur": true, "time": true, "until": true, "msg": true, "srdur": true}
 	for _, m := range catalogue {
 		s := m.Template
 		for {

@@ -6,10 +6,10 @@ import (
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
-// The phrase format renders the ids its argument lists, in the line's
+// The msg format renders the ids its argument lists, in the line's
 // language, joined by the language's separator; nothing for an empty
-// list; "{id}" for an unknown id or one that would recurse.
-func TestPhraseFormat(t *testing.T) {
+// list; the placeholder for an unknown id or a cycle of pieces.
+func TestPieceLists(t *testing.T) {
 	tally := []sim.Arg{sim.I("granted", 2), sim.I("nodes", 3), sim.I("quorum", 2), sim.I("elapsed_ns", 2e6), sim.I("validity_ns", 7918e6),
 		sim.S("tally", "tally-ok tally-taken"), sim.S("ok_nodes", "redis-2 redis-3"), sim.S("taken_nodes", "redis-1")}
 	lease := func(fence int64, note, end string) []sim.Arg {
@@ -27,8 +27,8 @@ func TestPhraseFormat(t *testing.T) {
 		{"zh", "acquired", lease(7, "lease-fence", "lease-until"), "加锁成功：A-1，围栏令牌 7，以为自己是持有者，按它的时钟直到 30.000s"},
 		{"zh", "acquired", lease(0, "", "lease-no-expiry"), "加锁成功：A-1，锁没有过期时间（不设 TTL）"},
 		{"en", "done", []sim.Arg{sim.I("holds", 3), sim.S("held", "holds-many")}, "finished its 3 holds"},
-		{"en", "done", []sim.Arg{sim.S("held", "no-such-phrase")}, "finished {no-such-phrase}"},
-		{"en", "done", []sim.Arg{sim.S("held", "done")}, "finished {done}"}, // a phrase of phrases: never recurses
+		{"en", "done", []sim.Arg{sim.S("held", "no-such-phrase")}, "finished {held:msg}"},
+		{"en", "done", []sim.Arg{sim.S("held", "done")}, "finished finished {held:msg}"}, // a cycle stops at once
 		{"en", "done", []sim.Arg{sim.S("held", "  holds-one ")}, "finished its hold"},
 	} {
 		if got, ok := RenderIn(c.lang, c.id, c.args); !ok || got != c.want {
@@ -38,7 +38,7 @@ func TestPhraseFormat(t *testing.T) {
 }
 
 // A line with phrases renders into a reused buffer without allocating.
-func TestPhraseDoesNotAllocate(t *testing.T) {
+func TestPieceListDoesNotAllocate(t *testing.T) {
 	args := []sim.Arg{sim.S("token", "A-1"), sim.I("fence", 7), sim.I("until_ns", 30e9), sim.S("fence_note", "lease-fence"), sim.S("lease_end", "lease-until")}
 	buf := make([]byte, 0, 256)
 	for _, l := range Languages {
@@ -48,7 +48,7 @@ func TestPhraseDoesNotAllocate(t *testing.T) {
 	}
 }
 
-// A line recorded before its phrase arguments existed (no fence_note,
+// A line recorded before its piece arguments existed (no fence_note,
 // lease_end; a tally or why of English text) does not render in zh: the
 // reader shows its English msg rather than placeholders.
 func TestOldTraceArgsDoNotRenderInZH(t *testing.T) {
