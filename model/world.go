@@ -226,14 +226,28 @@ func (w *World) traceDrop(from, to, why string) {
 	_, toNode := w.byName[to].(*Node)
 	switch {
 	case fromNode && toNode: // only replicas' acks travel between nodes (redis/acks.go)
-		w.Tell(from, "ack-lost", "ack-lost", sim.S("from", from), sim.S("to", to), sim.S("why", why))
+		w.Tell(from, "ack-lost", "ack-lost", sim.S("from", from), sim.S("to", to), sim.S("why", why), sim.S("drop", dropPiece(why)))
 	case fromNode || from == ResourceName:
-		w.Tell(from, "reply-lost", "reply-lost", sim.S("from", from), sim.S("to", to), sim.S("why", why))
+		w.Tell(from, "reply-lost", "reply-lost", sim.S("from", from), sim.S("to", to), sim.S("why", why), sim.S("drop", dropPiece(why)))
 	case toNode || to == ResourceName:
-		w.Tell(from, "request-lost", "request-lost", sim.S("from", from), sim.S("to", to), sim.S("why", why))
+		w.Tell(from, "request-lost", "request-lost", sim.S("from", from), sim.S("to", to), sim.S("why", why), sim.S("drop", dropPiece(why)))
 	default:
-		w.Tell(from, "msg-lost", "msg-lost", sim.S("from", from), sim.S("to", to), sim.S("why", why))
+		w.Tell(from, "msg-lost", "msg-lost", sim.S("from", from), sim.S("to", to), sim.S("why", why), sim.S("drop", dropPiece(why)))
 	}
+}
+
+// dropPiece is the trace piece (model/tracemsg) that says why, one of
+// sim's Drop* reasons, in the reader's language.
+func dropPiece(why string) string {
+	switch why {
+	case sim.DropLost:
+		return "drop-lost"
+	case sim.DropPartitioned:
+		return "drop-partitioned"
+	case sim.DropCutInFlight:
+		return "drop-cut-in-flight"
+	}
+	return "" // a reason sim does not have yet: the English why alone
 }
 
 // masterFor is the node client c sends shard i's commands to: the master it

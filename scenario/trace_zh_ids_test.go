@@ -14,14 +14,15 @@ import (
 // English fragments (issue 16): their args now say what the text says.
 var leaseTallyIDs = map[string]bool{
 	"acquired": true, "done": true, "gave-up": true, "node-timeout": true, "abort-signal": true, "gave-up-wait": true, "quorum": true, "refused": true, "refused-keeps": true, "refused-nested": true,
+	"ack-lost": true, "reply-lost": true, "request-lost": true, "msg-lost": true,
 }
 
 // nameArgs are the arguments whose values are names (Latin in every
 // language), blanked before a zh line is searched for English words.
-var nameArgs = []string{"client", "token", "node", "ok_nodes", "taken_nodes", "timeout_nodes", "error_nodes"}
+var nameArgs = []string{"client", "token", "node", "from", "to", "ok_nodes", "taken_nodes", "timeout_nodes", "error_nodes"}
 
 // phraseArgs are the arguments of those lines that name phrases.
-var phraseArgs = []string{"fence_note", "lease_end", "held", "what_note", "bound", "tally", "why"}
+var phraseArgs = []string{"fence_note", "lease_end", "held", "what_note", "bound", "tally", "why", "drop"}
 
 // englishRun is two Latin words in a row: English left in a zh line.
 var englishRun = regexp.MustCompile(`[A-Za-z]+[ ]+[A-Za-z]+`)
@@ -74,7 +75,8 @@ func TestTraceIDsOfLeasesAndTallies(t *testing.T) {
 		}
 	})
 	for _, want := range []string{"acquired", "done", "quorum", "refused", "refused-keeps", "lease-fence", "lease-until", "lease-no-expiry",
-		"holds-one", "holds-many", "gave-up", "gave-up-wait", "acquire-first", "acquire-nested", "tally-ok", "tally-taken", "tally-timeout", "tally-error", "node-timeout", "bound-request-timeout", "bound-attempt-deadline", "bound-driver-timeout", "abort-signal", "redlock-no-quorum", "redlock-validity-used-up"} {
+		"holds-one", "holds-many", "gave-up", "gave-up-wait", "acquire-first", "acquire-nested", "tally-ok", "tally-taken", "tally-timeout", "tally-error", "node-timeout", "bound-request-timeout", "bound-attempt-deadline", "bound-driver-timeout", "abort-signal", "redlock-no-quorum", "redlock-validity-used-up",
+		"request-lost", "drop-partitioned", "drop-cut-in-flight"} {
 		if !seen[want] {
 			t.Errorf("no bundled scenario has %s: the walk covers less than it says", want)
 		}

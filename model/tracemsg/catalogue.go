@@ -124,10 +124,10 @@ var catalogue = []Message{
 
 	// The world: the network, clients, the resource's client side (model).
 	{"stale-write", "{node} accepts {client}'s write although {master} replaced it as master at {replaced_ns:time}; it reaches no replica and is discarded when {node} rejoins: {writes}", "a replaced master takes a write"},
-	{"ack-lost", "replication ack {from} -> {to} {why}: {to} does not hear that {from} is alive and caught up", "a replica's ack was lost (why: how, English)"},
-	{"reply-lost", "reply {from} -> {to} {why}: the command ran on {from}, {to} will time out", "a reply was lost"},
-	{"request-lost", "request {from} -> {to} {why}: it never reached {to}, {from} will time out", "a request was lost"},
-	{"msg-lost", "message {from} -> {to} {why}", "another message was lost"},
+	{"ack-lost", "replication ack {from} -> {to} {drop:msg}: {to} does not hear that {from} is alive and caught up", "a replica's ack was lost (why: how, in English; drop: its piece, one of the drop- pieces)"},
+	{"reply-lost", "reply {from} -> {to} {drop:msg}: the command ran on {from}, {to} will time out", "a reply was lost (why: how, in English; drop: its piece)"},
+	{"request-lost", "request {from} -> {to} {drop:msg}: it never reached {to}, {from} will time out", "a request was lost (why: how, in English; drop: its piece)"},
+	{"msg-lost", "message {from} -> {to} {drop:msg}", "another message was lost (why: how, in English; drop: its piece)"},
 	{"follows", "{client} follows the new master of shard {shard}: {master} (was {old})", "a client learns of a failover"},
 	{"gave-up-wait", "{what_note:msg} of {token} failed: lock.wait {wait_ns:rdur} ran out after {attempts} attempt(s)", "an acquire gave up at lock.wait"},
 	{"reentered", "re-acquired {token} (depth {depth})", "a reentrant lock was taken again"},
@@ -278,4 +278,10 @@ var catalogue = []Message{
 	{"bound-driver-timeout", "lock.timeout (the driver's read timeout)", "the driver's read timeout ran out (lock.deadline: none)"},
 	{"redlock-no-quorum", "no quorum", "fewer nodes granted than the quorum"},
 	{"redlock-validity-used-up", "validity used up", "a quorum granted, but no validity was left"},
+
+	// How the network dropped a message (the lost lines above), from
+	// sim's Drop* reasons (model/world.go dropPiece).
+	{"drop-lost", "lost", "a slow link's loss draw dropped it"},
+	{"drop-partitioned", "partitioned", "no link when it was sent"},
+	{"drop-cut-in-flight", "cut in flight", "a partition began while it travelled"},
 }

@@ -113,10 +113,10 @@ var zhTemplates = map[string]string{
 	"evicted":              "{node} 在内存压力下驱逐 {key}（maxmemory-policy {policy}）",
 
 	"stale-write":              "{node} 接受了 {client} 的写入，尽管 {master} 已于 {replaced_ns:time} 取代它成为主库；该写入不会到达任何从库，并在 {node} 重新加入时被丢弃：{writes}",
-	"ack-lost":                 "复制确认 {from} -> {to} {why}：{to} 不知道 {from} 仍在线且已跟上",
-	"reply-lost":               "回复 {from} -> {to} {why}：命令已在 {from} 上执行，{to} 将超时",
-	"request-lost":             "请求 {from} -> {to} {why}：它从未到达 {to}，{from} 将超时",
-	"msg-lost":                 "消息 {from} -> {to} {why}",
+	"ack-lost":                 "复制确认 {from} -> {to} {drop:msg}：{to} 不知道 {from} 仍在线且已跟上",
+	"reply-lost":               "回复 {from} -> {to} {drop:msg}：命令已在 {from} 上执行，{to} 将超时",
+	"request-lost":             "请求 {from} -> {to} {drop:msg}：它从未到达 {to}，{from} 将超时",
+	"msg-lost":                 "消息 {from} -> {to} {drop:msg}",
 	"follows":                  "{client} 跟随分片 {shard} 的新主库：{master}（原为 {old}）",
 	"gave-up-wait":             "{token} 的{what_note:msg}失败：lock.wait {wait_ns:rdur} 在 {attempts} 次尝试后用完",
 	"reentered":                "再次获取 {token}（重入深度 {depth}）",
@@ -256,4 +256,9 @@ var zhTemplates = map[string]string{
 	"bound-driver-timeout":     "lock.timeout（驱动的读超时）",
 	"redlock-no-quorum":        "未达到多数派",
 	"redlock-validity-used-up": "有效时间已用完",
+
+	// How the network dropped a message.
+	"drop-lost":          "丢失",
+	"drop-partitioned":   "被分区隔断",
+	"drop-cut-in-flight": "在途中被分区切断",
 }
