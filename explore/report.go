@@ -57,32 +57,7 @@ func (res *Result) writeTable(w io.Writer) {
 		}
 		rows = append(rows, append(row, fmt.Sprintf("%.3f", sr.Throughput)))
 	}
-	writeCells(w, rows)
-}
-
-// writeCells left-aligns rows in columns two spaces apart (the last
-// column as it is), measuring in terminal cells (i18n.Width): as
-// text/tabwriter did, which counts runes and so misaligns Chinese.
-func writeCells(w io.Writer, rows [][]string) {
-	var width []int
-	for _, r := range rows {
-		for i, cell := range r[:len(r)-1] {
-			if i >= len(width) {
-				width = append(width, 0)
-			}
-			width[i] = max(width[i], i18n.Width(cell))
-		}
-	}
-	for _, r := range rows {
-		var b strings.Builder
-		for i, cell := range r {
-			b.WriteString(cell)
-			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", width[i]-i18n.Width(cell)+2))
-			}
-		}
-		fmt.Fprintln(w, b.String())
-	}
+	i18n.WriteTable(w, rows)
 }
 
 // writeText is one strategy's findings: what it ran without, runs cut

@@ -190,7 +190,7 @@ func (c *Comparison) WriteText(w io.Writer) {
 	if c.dropsAny() {
 		rows = append(rows, append([]string{i18n.TC("compare row", "dropped")}, c.cells(droppedCell)...))
 	}
-	writeTable(w, rows)
+	i18n.WriteTable(w, rows)
 
 	for _, col := range c.Columns {
 		col.writeText(w, l)
@@ -272,31 +272,6 @@ func (c *Comparison) cells(get func(*Column) string) []string {
 		out[i] = get(col)
 	}
 	return out
-}
-
-// writeTable left-aligns rows in columns two spaces apart, measuring width
-// in terminal cells (i18n.Width) so ✓ and — do not skew it, nor a Chinese
-// label, two cells a character.
-func writeTable(w io.Writer, rows [][]string) {
-	var width []int
-	for _, r := range rows {
-		for i, cell := range r {
-			if i >= len(width) {
-				width = append(width, 0)
-			}
-			width[i] = max(width[i], i18n.Width(cell))
-		}
-	}
-	for _, r := range rows {
-		var b strings.Builder
-		for i, cell := range r {
-			b.WriteString(cell)
-			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", width[i]-i18n.Width(cell)+2))
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
 }
 
 // Name is how a comparison names its column: the profile it was asked
