@@ -23,7 +23,7 @@ var loaderEntries = []i18n.Entry{
 	{Key: "the file is UTF-16 (or UTF-32) text; lockstep reads UTF-8 only: save it as UTF-8", ZH: "文件是 UTF-16（或 UTF-32）文本；lockstep 只读 UTF-8：请另存为 UTF-8"},
 	{Key: "invalid UTF-8 (the byte 0x%02x): the file must be UTF-8 text", ZH: "无效的 UTF-8（字节 0x%02x）：文件必须是 UTF-8 文本"},
 	{Key: "a raw control character (%s) is not allowed in YAML text; the file may not be a text file", ZH: "YAML 文本中不允许出现原始控制字符（%s）；这可能不是文本文件"},
-	{Key: tabMessage, ZH: "缩进中不允许使用制表符；请用空格"},
+	{Key: "tabs are not allowed for indentation; use spaces", ZH: "缩进中不允许使用制表符；请用空格"},
 	{Key: "invalid YAML: %s", ZH: "无效的 YAML：%s"},
 	{Key: "invalid YAML: %v", ZH: "无效的 YAML：%v"},
 	{Key: "alias *%s refers to an anchor &%s that is not defined before it", ZH: "别名 *%s 引用的锚点 &%s 没有在它之前定义"},

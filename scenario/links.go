@@ -37,8 +37,8 @@ var linkSection = newSection(i18n.M("link"), keyLinks+".",
 )
 
 func readLinks(p *parser, e entry, n *Network, path string, pt posTable) {
-	for i, ln := range p.list(e.v, keyLinks, MaxLinks) {
-		ln = p.resolve(ln)
+	for i, ln := range p.List(e.V, keyLinks, MaxLinks) {
+		ln = p.Resolve(ln)
 		at := fmt.Sprintf("%s[%d]", path, i)
 		l := Link{Pos: pos(ln)}
 		pt[at] = pos(ln)

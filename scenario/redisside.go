@@ -35,7 +35,7 @@ var waitReplicasSection = newSection(keyWaitReplicas, keyWaitReplicas+".",
 
 func readWaitReplicas(p *parser, e entry, l *Lock, path string, pt posTable) {
 	l.WaitReplicas = &WaitReplicas{Timeout: defaultWaitTimeout}
-	readSection(p, e.v, waitReplicasSection, l.WaitReplicas, path, pt)
+	readSection(p, e.V, waitReplicasSection, l.WaitReplicas, path, pt)
 }
 
 // redisSide checks redis.min_replicas_to_write and min_replicas_max_lag.

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bytes"
+	"github.com/lockstep-sim/lockstep/scenario/yamlfile"
 	"slices"
 )
 
@@ -23,7 +24,7 @@ func LoadSelected(path string, data []byte, names []string) (*File, error) {
 	}
 	if slices.Contains(names, "") {
 		// An empty name (-s "") must not quietly mean "every scenario".
-		return nil, noPos(path, nil, "a scenario name is empty: name a scenario of the file (lockstep list shows them)")
+		return nil, yamlfile.NoPos(path, nil, "a scenario name is empty: name a scenario of the file (lockstep list shows them)")
 	}
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	const item = "  - " + keyName + ": "

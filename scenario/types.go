@@ -6,12 +6,15 @@ import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/scenario/yamlfile"
 )
 
 // Pos is a place in a scenario file, for error messages (FILE:LINE:COL).
-type Pos struct {
-	Line, Col int
-}
+type Pos = yamlfile.Pos
+
+// LoadError is a problem with a scenario file: "FILE:LINE:COL: message",
+// or "FILE: message" when the file could not be read at all.
+type LoadError = yamlfile.Error
 
 // File is a parsed scenarios.yaml.
 type File struct {
