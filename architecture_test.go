@@ -17,7 +17,7 @@ const module = "github.com/lockstep-sim/lockstep"
 // imports only those before it (the positioned YAML reader, the format,
 // the bundled file for tests, running it, playing a run back, playing a
 // recorded trace back).
-var scenarioFloors = []string{"scenario/yamlfile", "scenario", "scenario/scenariotest", "scenario/runner", "scenario/player", "scenario/tracefile"}
+var scenarioFloors = []string{"scenario/yamlfile", "scenario", "scenario/build", "scenario/scenariotest", "scenario/runner", "scenario/player", "scenario/tracefile"}
 
 // layer is a package's floor in the house (docs/architecture.md): a
 // package imports only packages on lower floors. internal/ packages are

@@ -2,12 +2,13 @@ package scenario
 
 import (
 	"fmt"
-	"github.com/lockstep-sim/lockstep/scenario/yamlfile"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lockstep-sim/lockstep/scenario/yamlfile"
 
 	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/model"

@@ -2,10 +2,11 @@ package scenario
 
 import (
 	"fmt"
-	"github.com/lockstep-sim/lockstep/scenario/yamlfile"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/lockstep-sim/lockstep/scenario/yamlfile"
 
 	"gopkg.in/yaml.v3"
 

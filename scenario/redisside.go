@@ -98,18 +98,3 @@ func (c *checker) waitReplicas() {
 		c.errorf(to, "%s must be a whole number of milliseconds: WAIT counts milliseconds (got %s)", tn, fmtDur(w.Timeout))
 	}
 }
-
-// redisSideConfig fills what the mitigations need in the model's config.
-func redisSideConfig(s *Scenario, cfg *model.Config, l Lock) {
-	cfg.Nodes.MinReplicasToWrite = s.Redis.MinReplicasToWrite
-	cfg.Nodes.MinReplicasMaxLag = s.Redis.MinReplicasMaxLag
-	if cfg.Nodes.MinReplicasToWrite > 0 && cfg.Nodes.MinReplicasMaxLag == 0 {
-		cfg.Nodes.MinReplicasMaxLag = redis.DefaultMinReplicasMaxLag
-	}
-	if w := l.WaitReplicas; w != nil {
-		cfg.Lock.WaitReplicas = &model.WaitReplicasConfig{Replicas: w.Replicas, Timeout: w.Timeout}
-	}
-	cfg.Nodes.MaxmemoryPolicy = s.Redis.MaxmemoryPolicy
-	cfg.Nodes.Version = s.Redis.Version
-	cfg.Nodes.ReplicaAcks = cfg.Nodes.MinReplicasToWrite > 0 || cfg.Lock.WaitReplicas != nil
-}

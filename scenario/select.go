@@ -2,8 +2,9 @@ package scenario
 
 import (
 	"bytes"
-	"github.com/lockstep-sim/lockstep/scenario/yamlfile"
 	"slices"
+
+	"github.com/lockstep-sim/lockstep/scenario/yamlfile"
 )
 
 // LoadSelected is Load for a run of a few scenarios of a large, known-good
