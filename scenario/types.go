@@ -1,5 +1,8 @@
-// Package scenario reads scenarios.yaml (format version 1), builds a simulated
-// world from a scenario, and runs it: step, run, snapshot, rewind, report.
+// Package scenario is the format of scenarios.yaml (format version 1):
+// loading (strict, every error at FILE:LINE:COL, over scenario/yamlfile),
+// the limits, the checks, the legal designs, the client profiles and
+// export. scenario/build turns a scenario into a world's configuration;
+// scenario/runner runs it.
 package scenario
 
 import (

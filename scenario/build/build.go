@@ -1,3 +1,9 @@
+// Package build turns a loaded, checked scenario into the model's
+// configuration (ModelConfig) and its fault schedule (FaultSchedule): the
+// one place where the format's fields meet model.Config, and the one
+// place that links the strategies with packages of their own
+// (model/recipe, model/redlock). The format never needs it: what both
+// use (Options, NodesFor, Link.Directions) is the format's.
 package build
 
 import (

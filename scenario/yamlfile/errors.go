@@ -1,3 +1,11 @@
+// Package yamlfile reads YAML strictly and with positions, for a file
+// format whose every error must be "FILE:LINE:COL: message": the bytes'
+// checks before yaml.v3 sees them (CheckText), yaml.v3's own errors at
+// their place (FromYAML), a Parser that walks mappings (known keys only,
+// each once, merge keys, a budget against alias bombs), lists and scalars
+// keeping every position, and the error type (Error). It knows nothing of
+// the format built on it: the format gives it Limits and, for keys that
+// are not fields, Parser.Unknown.
 package yamlfile
 
 import (
