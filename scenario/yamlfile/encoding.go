@@ -36,7 +36,7 @@ func CheckText(path string, data []byte) *Error {
 			// CR, NEL, LS and PS.
 			line, col = line+1, 0
 		case !yamlPrintable(r):
-			return NewError(path, Pos{line, col}, "a raw control character (%s) is not allowed in YAML text; the file may not be a text file", Clip(string(r)))
+			return NewError(path, Pos{line, col}, "a raw control character (%s) is not allowed in YAML text; the file may not be a text file", clip(string(r)))
 		}
 		i += n
 		col++

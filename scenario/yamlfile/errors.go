@@ -80,8 +80,8 @@ func Echo(s string) string {
 	return q
 }
 
-// Clip is Echo without the quotes, for values shown bare ("30 has no unit").
-func Clip(s string) string {
+// clip is Echo without the quotes, for values shown bare ("30 has no unit").
+func clip(s string) string {
 	s, cut := cutEcho(s)
 	s = termtext.Escape(s)
 	if cut {

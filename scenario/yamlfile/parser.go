@@ -228,12 +228,12 @@ func (p *Parser) Str(n *yaml.Node, name string) string {
 	case "!!str", "!!int", "!!float", "!!bool":
 		return n.Value
 	}
-	p.Fail(n, "%s must be text, not a %s value", name, Clip(n.Tag))
+	p.Fail(n, "%s must be text, not a %s value", name, clip(n.Tag))
 	return ""
 }
 
-// Integer reads a whole number that fits an int64.
-func (p *Parser) Integer(n *yaml.Node, name string) int64 {
+// integer reads a whole number that fits an int64.
+func (p *Parser) integer(n *yaml.Node, name string) int64 {
 	n = p.Scalar(n, name)
 	var v int64
 	if n.Tag != "!!int" && !(n.Tag == "!!float" && wholeNumber.MatchString(n.Value)) {
@@ -249,7 +249,7 @@ func (p *Parser) Integer(n *yaml.Node, name string) int64 {
 // SmallInt reads an integer that the format then range-checks; values
 // beyond ±1e9 are refused here so they cannot wrap when stored in an int.
 func (p *Parser) SmallInt(n *yaml.Node, name string) int {
-	v := p.Integer(n, name)
+	v := p.integer(n, name)
 	if v > 1e9 || v < -1e9 {
 		p.Fail(n, "%s: %d is far too large (see the limits in docs/scenario-format.md)", name, v)
 	}
@@ -310,7 +310,7 @@ func ParseDuration(n *yaml.Node, l Limits) (time.Duration, i18n.Msg) {
 		if f, err := strconv.ParseFloat(v, 64); err == nil && f == 0 {
 			return 0, i18n.Msg{}
 		}
-		return 0, i18n.M("%s has no unit; did you mean %ss? (durations look like 1.5s, 250ms, 2m)", Clip(v), Clip(v))
+		return 0, i18n.M("%s has no unit; did you mean %ss? (durations look like 1.5s, 250ms, 2m)", clip(v), clip(v))
 	case "!!str":
 		d, err := time.ParseDuration(v)
 		if err == nil {
@@ -321,7 +321,7 @@ func ParseDuration(n *yaml.Node, l Limits) (time.Duration, i18n.Msg) {
 			return 0, i18n.M("%s is far too long: durations are at most %s", Echo(v), l.MaxDuration)
 		}
 		if _, ferr := strconv.ParseFloat(v, 64); ferr == nil {
-			return 0, i18n.M("%s has no unit; did you mean %ss? (durations look like 1.5s, 250ms, 2m)", Echo(v), Clip(v))
+			return 0, i18n.M("%s has no unit; did you mean %ss? (durations look like 1.5s, 250ms, 2m)", Echo(v), clip(v))
 		}
 		return 0, i18n.M("%s is not a duration (durations look like 1.5s, 250ms, 2m, 1h30m)", Echo(v))
 	}
