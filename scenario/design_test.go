@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/build"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 )
@@ -135,7 +136,7 @@ func TestCompareDropsWhatTheLoaderRefuses(t *testing.T) {
 					}
 				}
 				// The world built for the column has the same design.
-				cfg := scenario.ModelConfig(s, scenario.Options{Strategy: st}).Lock
+				cfg := build.ModelConfig(s, scenario.Options{Strategy: st}).Lock
 				if cfg.Reentrant != run.Lock.Reentrant || cfg.Fair != run.Lock.Fair || cfg.Fencing != run.Lock.Fencing || (cfg.Watchdog == nil) != (run.Lock.Watchdog == nil) {
 					t.Errorf("%s {%s} under %s: the model gets %+v, the column says %+v", own, y, st, cfg, run.Lock)
 				}

@@ -5,13 +5,13 @@ import "github.com/lockstep-sim/lockstep/internal/i18n"
 // loaderEntries are the loader's messages in Simplified Chinese (the
 // catalogue of internal/i18n, keyed by the English format): the scenario
 // package's, the fault kinds' Check messages, and the phrases nested in
-// them (describe's "a list", a required field's description, a "known:"
-// list's count). Field names, YAML keys, values, units, Redis commands
+// them (the names of the mappings, a required field's description); the
+// YAML reader's own are in scenario/yamlfile (errors_zh.go). Field names, YAML keys, values, units, Redis commands
 // and strategy names stay Latin: they are what the file says.
 // TestLoaderMessagesTranslated finds every format passed to the error
 // constructors and requires its entry here.
 var loaderEntries = []i18n.Entry{
-	// reading the file, its encoding and its YAML
+	// reading the file
 	{Key: "no scenario file named (the path is empty)", ZH: "没有给出场景文件（路径为空）"},
 	{Key: "cannot read: is a directory", ZH: "无法读取：是目录"},
 	{Key: "cannot read: %s", ZH: "无法读取：%s"},
@@ -20,56 +20,19 @@ var loaderEntries = []i18n.Entry{
 	{Key: "is a directory", ZH: "是目录"},
 	{Key: "file is larger than the limit of %d bytes (4 MiB)", ZH: "文件超过 %d 字节（4 MiB）的上限"},
 	{Key: "file is empty: it must start with \"%s: %d\" and have a \"%s:\" list", ZH: "文件为空：它必须以 \"%s: %d\" 开头，并有一个 \"%s:\" 列表"},
-	{Key: "the file is UTF-16 (or UTF-32) text; lockstep reads UTF-8 only: save it as UTF-8", ZH: "文件是 UTF-16（或 UTF-32）文本；lockstep 只读 UTF-8：请另存为 UTF-8"},
-	{Key: "invalid UTF-8 (the byte 0x%02x): the file must be UTF-8 text", ZH: "无效的 UTF-8（字节 0x%02x）：文件必须是 UTF-8 文本"},
-	{Key: "a raw control character (%s) is not allowed in YAML text; the file may not be a text file", ZH: "YAML 文本中不允许出现原始控制字符（%s）；这可能不是文本文件"},
-	{Key: tabMessage, ZH: "缩进中不允许使用制表符；请用空格"},
-	{Key: "invalid YAML: %s", ZH: "无效的 YAML：%s"},
 	{Key: "invalid YAML: %v", ZH: "无效的 YAML：%v"},
-	{Key: "alias *%s refers to an anchor &%s that is not defined before it", ZH: "别名 *%s 引用的锚点 &%s 没有在它之前定义"},
 	{Key: "a second YAML document (after ---): put all scenarios in one document", ZH: "出现了第二个 YAML 文档（在 --- 之后）：请把所有场景放在一个文档里"},
-	{Key: "the document is too large once its aliases are expanded (more than %d nodes)", ZH: "展开别名后文档过大（超过 %d 个节点）"},
-	{Key: "merge keys (<<) nested more than %d deep", ZH: "合并键（<<）嵌套超过 %d 层"},
-	{Key: "this mapping is merged (<<) into itself", ZH: "这个映射被合并（<<）进了它自己"},
-	{Key: "a merge key (<<) takes a mapping or a list of mappings, not %s", ZH: "合并键（<<）接受一个映射或映射的列表，而不是%s"},
-	{Key: "a merge key (<<) takes a mapping or a list of mappings, not a list holding %s", ZH: "合并键（<<）接受一个映射或映射的列表，而不是包含%s的列表"},
 	{Key: "expectations are longer than the limit of %d bytes", ZH: "期望超过 %d 字节的上限"},
 
-	// the shapes of values (describe's phrases and what holds them)
-	{Key: "a mapping", ZH: "映射"},
-	{Key: "a list", ZH: "列表"},
-	{Key: "nothing (the value is empty)", ZH: "空值（什么都没写）"},
-	{Key: "the value %s", ZH: "值 %s"},
-	{Key: "an unsupported YAML node", ZH: "不支持的 YAML 节点"},
+	// the names of mappings, and a value's shape the reader does not check
 	{Key: "the top level", ZH: "顶层"},
 	{Key: "fault", ZH: "故障"},
 	{Key: "scenario", ZH: "场景"},
 	{Key: "link", ZH: "链路"},
 	{Key: "each partition group", ZH: "每个分区组"},
-	{Key: "%s must be a mapping (key: value lines), not %s", ZH: "%s 必须是映射（key: value 的行），而不是%s"},
-	{Key: "keys in %s must be plain names, not %s", ZH: "%s 中的键必须是普通名字，而不是%s"},
-	{Key: "%s must be a list (lines starting with \"- \"), not %s", ZH: "%s 必须是列表（以 \"- \" 开头的行），而不是%s"},
-	{Key: "%s must be a single value, not %s", ZH: "%s 必须是单个值，而不是%s"},
-	{Key: "%s has no value (give one or remove the line)", ZH: "%s 没有值（请给出一个，或删掉这一行）"},
-	{Key: "%s must be text, not a %s value", ZH: "%s 必须是文本，而不是 %s 值"},
-	{Key: "%s must be a whole number, not %s", ZH: "%s 必须是整数，而不是 %s"},
-	{Key: "%s: %s is far too large (see the limits in docs/scenario-format.md)", ZH: "%s：%s 太大了（上限见 docs/scenario-format.md）"},
-	{Key: "%s: %d is far too large (see the limits in docs/scenario-format.md)", ZH: "%s：%d 太大了（上限见 docs/scenario-format.md）"},
-	{Key: "%s must be a number, not %s", ZH: "%s 必须是数字，而不是 %s"},
-	{Key: "%s must be a finite number, not %s", ZH: "%s 必须是有限的数字，而不是 %s"},
-	{Key: "%s must be true or false (unquoted), not %s", ZH: "%s 必须是 true 或 false（不加引号），而不是 %s"},
 	{Key: "%s must be a whole number from 0 to %d, not %s", ZH: "%s 必须是 0 到 %d 的整数，而不是 %s"},
-	{Key: "%s: %s", ZH: "%s：%s"},
-	{Key: "%s has no unit; did you mean %ss? (durations look like 1.5s, 250ms, 2m)", ZH: "%s 没有单位；是想写 %ss 吗？（时长的写法如 1.5s、250ms、2m）"},
-	{Key: "%s is far too long: durations are at most %s", ZH: "%s 太长了：时长最多 %s"},
-	{Key: "%s is not a duration (durations look like 1.5s, 250ms, 2m)", ZH: "%s 不是时长（时长的写法如 1.5s、250ms、2m）"},
-	{Key: "%s is not a duration (durations look like 1.5s, 250ms, 2m, 1h30m)", ZH: "%s 不是时长（时长的写法如 1.5s、250ms、2m、1h30m）"},
-	{Key: "too many %s: the limit is %d", ZH: "%s 太多：上限是 %d"},
-	{Key: "%s… and %d more", ZH: "%s……还有 %d 个"},
 
 	// keys and the file's structure
-	{Key: "unknown field %s in %s (known: %s)", ZH: "%s 不是 %s 中的字段（已知：%s）"},
-	{Key: "duplicate field %s in %s (first at line %d)", ZH: "字段 %s 在 %s 中重复（第一次在第 %d 行）"},
 	{Key: "unknown fault kind %s (kinds: %s)", ZH: "未知的故障种类 %s（种类：%s）"},
 	{Key: "unknown language %s in %s (languages: %s)", ZH: "未知的语言 %s，位于 %s（语言：%s）"},
 	{Key: "unknown metric %s in %s (metrics: %s)", ZH: "未知的指标 %s，位于 %s（指标：%s）"},

@@ -20,9 +20,9 @@ import (
 // formatArg is, for each function that makes a loader message from a
 // format and its arguments, the index of the format among its arguments.
 var formatArg = map[string]int{
-	"newError": 2, // scenario: newError(path, pos, format, args...)
-	"noPos":    2, // scenario: noPos(path, cause, format, args...)
-	"fail":     1, // scenario: p.fail(node, format, args...)
+	"NewError": 2, // yamlfile: NewError(path, pos, format, args...)
+	"NoPos":    2, // yamlfile: NoPos(path, cause, format, args...)
+	"Fail":     1, // yamlfile: p.Fail(node, format, args...)
 	"errorf":   1, // scenario: c.errorf(path, format, args...)
 	"report":   1, // scenario: c.report(pos, format, args...)
 	"Errorf":   1, // faults: c.Errorf(field, format, args...) (not fmt.Errorf)
@@ -193,7 +193,7 @@ func constString(e ast.Expr, consts map[string]string) (string, bool) {
 // checks (same verbs in the same order, Chinese text) cover the entries.
 // A format that is not a constant cannot be checked and fails too.
 func TestLoaderMessagesTranslated(t *testing.T) {
-	formats, opaque := loaderFormats(t, ".", "../faults")
+	formats, opaque := loaderFormats(t, ".", "yamlfile", "../faults")
 	if len(formats) < 100 {
 		t.Fatalf("found only %d formats: the scan is broken", len(formats))
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/scenario/yamlfile"
+
 	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/model"
 	"gopkg.in/yaml.v3"
@@ -56,20 +58,20 @@ func (e Expectation) Check(got int64) bool {
 
 // expect walks the expect mapping, keeping file order.
 func (p *parser) expect(n *yaml.Node) []Expectation {
-	if r := p.resolve(n); r.Kind == yaml.ScalarNode && r.Tag == "!!null" {
+	if r := p.Resolve(n); r.Kind == yaml.ScalarNode && r.Tag == "!!null" {
 		return nil // "expect:" with nothing after it expects nothing
 	}
 	var out []Expectation
-	for _, e := range p.fields(n, keyExpect, MetricNames) {
-		v := p.scalar(e.v, e.key)
-		x := Expectation{Pos: pos(e.k), Metric: e.key, Op: "==", Raw: v.Value, Bool: isBoolMetric(e.key)}
+	for _, e := range p.Fields(n, keyExpect, MetricNames) {
+		v := p.Scalar(e.V, e.Key)
+		x := Expectation{Pos: pos(e.K), Metric: e.Key, Op: "==", Raw: v.Value, Bool: isBoolMetric(e.Key)}
 		var msg i18n.Msg
-		x.Op, x.Value, msg = parseExpectValue(e.key, v)
+		x.Op, x.Value, msg = parseExpectValue(e.Key, v)
 		if msg.Format != "" {
-			p.fail(v, "%s", msg)
+			p.Fail(v, "%s", msg)
 		}
 		if x.Op == "<" && x.Value == 0 {
-			p.fail(v, "%s: %s can never hold (no metric is negative)", e.key, echo(v.Value))
+			p.Fail(v, "%s: %s can never hold (no metric is negative)", e.Key, echo(v.Value))
 		}
 		out = append(out, x)
 	}
@@ -122,7 +124,7 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 		return parseRate(metric, op, operand, bad)
 	}
 	if isMillisMetric(metric) {
-		d, dmsg := parseDuration(operand)
+		d, dmsg := yamlfile.ParseDuration(operand, yamlLimits)
 		switch {
 		case dmsg.Format != "":
 			return "", 0, i18n.M("%s: %s", metric, dmsg)

@@ -1,5 +1,7 @@
 package scenario
 
+import "github.com/lockstep-sim/lockstep/scenario/yamlfile"
+
 // MaxExpectText bounds ParseExpect's input (harness.Config.Expect, check --expect): an expect: block has one line
 // per metric, so 64 KiB is far more than any needs.
 const MaxExpectText = 64 << 10
@@ -11,9 +13,9 @@ const MaxExpectText = 64 << 10
 // expects nothing.
 func ParseExpect(path, src string) (out []Expectation, err error) {
 	if len(src) > MaxExpectText {
-		return nil, newError(path, Pos{1, 1}, "expectations are longer than the limit of %d bytes", MaxExpectText)
+		return nil, yamlfile.NewError(path, Pos{Line: 1, Col: 1}, "expectations are longer than the limit of %d bytes", MaxExpectText)
 	}
-	if lerr := checkText(path, []byte(src)); lerr != nil {
+	if lerr := yamlfile.CheckText(path, []byte(src)); lerr != nil {
 		return nil, lerr
 	}
 	root, lerr := parseYAML(path, []byte(src))

@@ -175,10 +175,10 @@ func newSection[T any](what any, msg string, fields ...field[T]) *section[T] {
 // readSection reads the mapping n into x by the table s; path is where n is
 // written ("" for a scenario, "lock.retry", "clients[2]").
 func readSection[T any](p *parser, n *yaml.Node, s *section[T], x *T, path string, pt posTable) {
-	for _, e := range p.fields(n, s.what, s.keys) {
-		at := dot(path, e.key)
-		pt.add(at, e.k, e.v)
-		f := &s.fields[slices.Index(s.keys, e.key)]
+	for _, e := range p.Fields(n, s.what, s.keys) {
+		at := dot(path, e.Key)
+		pt.add(at, e.K, e.V)
+		f := &s.fields[slices.Index(s.keys, e.Key)]
 		if f.read != nil {
 			f.read(p, e, x, at, pt)
 			continue
@@ -187,7 +187,7 @@ func readSection[T any](p *parser, n *yaml.Node, s *section[T], x *T, path strin
 		if label == "" {
 			label = s.msg + f.name
 		}
-		p.value(e.v, label, f.val(x))
+		p.value(e.V, label, f.val(x))
 	}
 }
 
@@ -195,15 +195,15 @@ func readSection[T any](p *parser, n *yaml.Node, s *section[T], x *T, path strin
 func (p *parser) value(n *yaml.Node, name string, dst any) {
 	switch v := dst.(type) {
 	case *string:
-		*v = p.str(n, name)
+		*v = p.Str(n, name)
 	case *time.Duration:
-		*v = p.duration(n, name)
+		*v = p.Duration(n, name)
 	case *int:
-		*v = p.smallInt(n, name)
+		*v = p.SmallInt(n, name)
 	case *bool:
-		*v = p.boolean(n, name)
+		*v = p.Boolean(n, name)
 	case *float64:
-		*v = p.float(n, name)
+		*v = p.Float(n, name)
 	default:
 		panic(fmt.Sprintf("field %s of type %T", name, dst))
 	}

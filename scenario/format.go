@@ -34,12 +34,12 @@ var scenarioSection = newSection(i18n.M("scenario"), "",
 		val: func(s *Scenario) any { return &s.Duration }},
 	field[Scenario]{name: keyNetwork, doc: "the default link behaviour",
 		read: func(p *parser, e entry, s *Scenario, path string, pt posTable) {
-			readSection(p, e.v, networkSection, &s.Network, path, pt)
+			readSection(p, e.V, networkSection, &s.Network, path, pt)
 		},
 		write: func(s *Scenario) *yaml.Node { return writeSection(networkSection, &s.Network) }},
 	field[Scenario]{name: keyRedis, doc: "the Redis nodes of the world",
 		read: func(p *parser, e entry, s *Scenario, path string, pt posTable) {
-			readSection(p, e.v, redisSection, &s.Redis, path, pt)
+			readSection(p, e.V, redisSection, &s.Redis, path, pt)
 		},
 		write: func(s *Scenario) *yaml.Node { return writeSection(redisSection, &s.Redis) }},
 	field[Scenario]{name: keyLock, doc: "the lock design under test",
@@ -48,7 +48,7 @@ var scenarioSection = newSection(i18n.M("scenario"), "",
 	field[Scenario]{name: keyResource, doc: "how the protected resource checks requests; absent: every default",
 		read: func(p *parser, e entry, s *Scenario, path string, pt posTable) {
 			s.Resource = defaultResource()
-			readSection(p, e.v, resourceSection, s.Resource, path, pt)
+			readSection(p, e.V, resourceSection, s.Resource, path, pt)
 		},
 		write: func(s *Scenario) *yaml.Node { return writeSection(resourceSection, s.Resource) },
 		skip:  func(s *Scenario) bool { return s.Resource == nil }},
@@ -57,7 +57,7 @@ var scenarioSection = newSection(i18n.M("scenario"), "",
 	field[Scenario]{name: keyFaults, doc: "the fault schedule (kinds: the faults package's table)",
 		read: readFaults, write: writeFaults, skip: func(s *Scenario) bool { return len(s.Faults) == 0 }},
 	field[Scenario]{name: keyExpect, doc: "metric expectations the run must meet",
-		read:  func(p *parser, e entry, s *Scenario, _ string, _ posTable) { s.Expect = p.expect(e.v) },
+		read:  func(p *parser, e entry, s *Scenario, _ string, _ posTable) { s.Expect = p.expect(e.V) },
 		write: writeExpect, skip: func(s *Scenario) bool { return len(s.Expect) == 0 }},
 )
 
@@ -113,7 +113,7 @@ var lockSection = newSection(keyLock, keyLock+".",
 			if l.Watchdog == nil { // a profile's block is read first; the file's keys override it
 				l.Watchdog = &Watchdog{}
 			}
-			readSection(p, e.v, watchdogSection, l.Watchdog, path, pt)
+			readSection(p, e.V, watchdogSection, l.Watchdog, path, pt)
 		},
 		write: func(l *Lock) *yaml.Node { return writeSection(watchdogSection, l.Watchdog) },
 		skip:  func(l *Lock) bool { return l.Watchdog == nil }},
@@ -128,13 +128,13 @@ var lockSection = newSection(keyLock, keyLock+".",
 			if l.Retry == nil { // a profile's block is read first; the file's keys override it
 				l.Retry = &Retry{Backoff: 1.0}
 			}
-			readSection(p, e.v, retrySection, l.Retry, path, pt)
+			readSection(p, e.V, retrySection, l.Retry, path, pt)
 		},
 		write: func(l *Lock) *yaml.Node { return writeSection(retrySection, l.Retry) },
 		skip:  func(l *Lock) bool { return l.Retry == nil }},
 	field[Lock]{name: keyRedlock, doc: "the parameters of strategy redlock",
 		read: func(p *parser, e entry, l *Lock, path string, pt posTable) {
-			readSection(p, e.v, redlockSection, &l.Redlock, path, pt)
+			readSection(p, e.V, redlockSection, &l.Redlock, path, pt)
 		},
 		write: func(l *Lock) *yaml.Node { return writeSection(redlockSection, &l.Redlock) }},
 	field[Lock]{name: keyWait, doc: "tryLock's waitTime: give up the whole acquire after it; 0: no bound",
@@ -142,7 +142,7 @@ var lockSection = newSection(keyLock, keyLock+".",
 	field[Lock]{name: keyDriver, doc: "the Redis driver resends a command whose reply timed out; absent: never",
 		read: func(p *parser, e entry, l *Lock, path string, pt posTable) {
 			l.Driver = &Driver{LockCommands: true}
-			readSection(p, e.v, driverSection, l.Driver, path, pt)
+			readSection(p, e.V, driverSection, l.Driver, path, pt)
 		},
 		write: func(l *Lock) *yaml.Node { return writeSection(driverSection, l.Driver) },
 		skip:  func(l *Lock) bool { return l.Driver == nil }},
@@ -217,12 +217,12 @@ var redlockSection = newSection(keyRedlock, keyRedlock+".",
 		val: func(r *Redlock) any { return &r.Decide }, skip: func(r *Redlock) bool { return r.Decide == "" || r.Decide == DecideAll }},
 	field[Redlock]{name: keyValidityCheck, doc: "false: a quorum grants whatever the validity; default true",
 		read: func(p *parser, e entry, r *Redlock, _ string, _ posTable) {
-			r.NoValidityCheck = !p.boolean(e.v, keyRedlock+"."+keyValidityCheck)
+			r.NoValidityCheck = !p.Boolean(e.V, keyRedlock+"."+keyValidityCheck)
 		},
 		write: func(r *Redlock) *yaml.Node { return boolNode(!r.NoValidityCheck) }, skip: func(r *Redlock) bool { return !r.NoValidityCheck }},
 	field[Redlock]{name: keyDriftSlack, doc: "false: drift is ttl × drift_factor without the 2ms; default true",
 		read: func(p *parser, e entry, r *Redlock, _ string, _ posTable) {
-			r.NoDriftSlack = !p.boolean(e.v, keyRedlock+"."+keyDriftSlack)
+			r.NoDriftSlack = !p.Boolean(e.V, keyRedlock+"."+keyDriftSlack)
 		},
 		write: func(r *Redlock) *yaml.Node { return boolNode(!r.NoDriftSlack) }, skip: func(r *Redlock) bool { return !r.NoDriftSlack }},
 	field[Redlock]{name: keyElapsed, doc: "wall | monotonic: the client clock elapsed time is read on; default wall",
@@ -273,25 +273,25 @@ var clientSection = newSection(keyClient, "",
 )
 
 func readScenarioName(p *parser, e entry, s *Scenario, _ string, _ posTable) {
-	s.Name = p.str(e.v, keyName)
-	s.Pos = pos(e.k)
+	s.Name = p.Str(e.V, keyName)
+	s.Pos = pos(e.K)
 }
 
 func readSeed(p *parser, e entry, s *Scenario, _ string, _ posTable) {
-	sn := p.scalar(e.v, keySeed)
+	sn := p.Scalar(e.V, keySeed)
 	if sn.Tag != "!!int" || sn.Decode(&s.Seed) != nil {
-		p.fail(sn, "%s must be a whole number from 0 to %d, not %s", keySeed, uint64(math.MaxUint64), echo(sn.Value))
+		p.Fail(sn, "%s must be a whole number from 0 to %d, not %s", keySeed, uint64(math.MaxUint64), echo(sn.Value))
 	}
 }
 
 func readClients(p *parser, e entry, s *Scenario, path string, pt posTable) {
-	for i, c := range p.list(e.v, keyClients, MaxClients) {
+	for i, c := range p.List(e.V, keyClients, MaxClients) {
 		s.Clients = append(s.Clients, p.client(c, fmt.Sprintf("%s[%d]", path, i), pt))
 	}
 }
 
 func readFaults(p *parser, e entry, s *Scenario, path string, pt posTable) {
-	for i, fn := range p.list(e.v, keyFaults, MaxFaults) {
+	for i, fn := range p.List(e.V, keyFaults, MaxFaults) {
 		f, at := p.fault(fn, fmt.Sprintf("%s[%d]", path, i), pt)
 		s.Faults, s.FaultPos = append(s.Faults, f), append(s.FaultPos, at)
 	}

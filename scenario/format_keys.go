@@ -12,10 +12,10 @@ import (
 // readKeyList reads a list of keys, recording each one's position.
 func readKeyList(p *parser, e entry, path string, pt posTable) []string {
 	var out []string
-	for i, n := range p.list(e.v, path, MaxKeysPerHold) {
+	for i, n := range p.List(e.V, path, MaxKeysPerHold) {
 		at := fmt.Sprintf("%s[%d]", path, i)
 		pt.add(at, nil, n)
-		out = append(out, p.str(n, at))
+		out = append(out, p.Str(n, at))
 	}
 	return out
 }

@@ -90,7 +90,7 @@ func (t *I18n) liveTitle(injected int) *I18n {
 var i18nField = field[Scenario]{name: keyI18n, doc: "the title and story in other languages: zh: {title, story}; absent: English only",
 	read: func(p *parser, e entry, s *Scenario, path string, pt posTable) {
 		s.I18n = &I18n{}
-		readSection(p, e.v, i18nSection, s.I18n, path, pt)
+		readSection(p, e.V, i18nSection, s.I18n, path, pt)
 	},
 	write: func(s *Scenario) *yaml.Node { return writeSection(i18nSection, s.I18n) },
 	skip:  func(s *Scenario) bool { return s.I18n == nil }}
@@ -99,7 +99,7 @@ var i18nSection = newSection(keyI18n, keyI18n+".",
 	field[I18n]{name: LangChinese, doc: "Simplified Chinese: {title, story}, each optional but not empty",
 		read: func(p *parser, e entry, x *I18n, path string, pt posTable) {
 			x.Zh = &Text{}
-			readSection(p, e.v, textSection, x.Zh, path, pt)
+			readSection(p, e.V, textSection, x.Zh, path, pt)
 		},
 		write: func(x *I18n) *yaml.Node { return writeSection(textSection, x.Zh) },
 		skip:  func(x *I18n) bool { return x.Zh == nil }},

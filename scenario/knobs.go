@@ -21,27 +21,6 @@ const (
 	WatchdogRetry = keyRetry // Redisson: only "the key is not ours" ends it (the word of lock.retry, spelled once)
 )
 
-// clientKnobs is lock l's knobs as the model takes them.
-func clientKnobs(l Lock) model.ClientKnobs {
-	k := model.ClientKnobs{Wait: l.Wait, FairTimeout: l.FairTimeout, CheckBeforeWrite: l.CheckBeforeWrite, Regrant: l.Regrant,
-		HoldAtLeast: l.HoldAtLeast}
-	if l.Notify == model.NotifyPubSub {
-		k.Notify = model.NotifyPubSub
-	}
-	if d := l.Driver; d != nil {
-		k.DriverRetries, k.DriverSkipsLock = d.Retries, !d.LockCommands
-	}
-	return k
-}
-
-// watchdogConfig is lock.watchdog as the model takes it; nil for none.
-func watchdogConfig(w *Watchdog) *model.WatchdogConfig {
-	if w == nil {
-		return nil
-	}
-	return &model.WatchdogConfig{Every: w.Every, MaxRenewals: w.MaxRenewals, RetryOnFailure: w.OnFailure == WatchdogRetry, AbortWork: w.AbortWork}
-}
-
 // knobs checks the knobs of lock: (paths as the file writes them).
 func (c *checker) knobs(l Lock) {
 	at := func(key string) string { return dot(keyLock, key) }

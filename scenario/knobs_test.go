@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/build"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -371,7 +372,7 @@ func TestKnobsRoundTrip(t *testing.T) {
 	if got := back.Scenarios[0].Lock; !reflect.DeepEqual(got, s.Lock) {
 		t.Fatalf("lost in export:\n got %+v\nwant %+v\n%s", got, s.Lock, out)
 	}
-	k := scenario.ModelConfig(s, scenario.Options{}).Lock
+	k := build.ModelConfig(s, scenario.Options{}).Lock
 	want := model.ClientKnobs{Wait: 3 * time.Second, DriverRetries: 4, DriverSkipsLock: true,
 		FairTimeout: 700 * time.Millisecond, CheckBeforeWrite: true, Notify: model.NotifyPubSub}
 	if k.Knobs != want || !k.Watchdog.RetryOnFailure {
@@ -541,7 +542,7 @@ func TestRegrantMakesTheResendHarmless(t *testing.T) {
 	}
 	out, err := scenario.Export(f.Scenarios[0], scenario.Options{}, nil)
 	if back, lerr := scenario.Load("exported.yaml", out); err != nil || lerr != nil || !back.Scenarios[0].Lock.Regrant ||
-		!scenario.ModelConfig(back.Scenarios[0], scenario.Options{}).Lock.Knobs.Regrant {
+		!build.ModelConfig(back.Scenarios[0], scenario.Options{}).Lock.Knobs.Regrant {
 		t.Fatalf("lock.regrant lost in export or on the way to the model: %v %v\n%s", err, lerr, out)
 	}
 	rep, evs := knobRun(t, regrant, "", "")

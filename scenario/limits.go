@@ -92,9 +92,5 @@ const (
 	// MaxStoryLen is the longest story, in bytes.
 	MaxStoryLen = 16 << 10
 
-	// maxEcho is how many characters of a value an error message quotes;
-	// the rest is cut and marked with "…".
-	maxEcho = 40
-
 	supportedFormat = 1
 )

@@ -37,8 +37,8 @@ var linkSection = newSection(i18n.M("link"), keyLinks+".",
 )
 
 func readLinks(p *parser, e entry, n *Network, path string, pt posTable) {
-	for i, ln := range p.list(e.v, keyLinks, MaxLinks) {
-		ln = p.resolve(ln)
+	for i, ln := range p.List(e.V, keyLinks, MaxLinks) {
+		ln = p.Resolve(ln)
 		at := fmt.Sprintf("%s[%d]", path, i)
 		l := Link{Pos: pos(ln)}
 		pt[at] = pos(ln)
@@ -81,7 +81,7 @@ func (c *checker) links() {
 		if l.Loss < 0 || l.Loss > 1 {
 			c.errorf(at(keyLoss), "link %s must be between 0 and 1 (got %g)", keyLoss, l.Loss)
 		}
-		for _, d := range l.directions() {
+		for _, d := range l.Directions() {
 			if j, dup := seen[[2]string{d.From, d.To}]; dup {
 				c.errorf(path, "the link %s -> %s is given twice (%s[%d] and [%d]); merge them", d.From, d.To, dot(keyNetwork, keyLinks), j, i)
 			}
@@ -90,22 +90,12 @@ func (c *checker) links() {
 	}
 }
 
-// directions are the directed links l stands for: one when Oneway, else
+// Directions are the directed links l stands for: one when Oneway, else
 // both.
-func (l Link) directions() []sim.Link {
+func (l Link) Directions() []sim.Link {
 	d := []sim.Link{{From: l.From, To: l.To, Latency: l.Latency, Loss: l.Loss}}
 	if !l.Oneway {
 		d = append(d, sim.Link{From: l.To, To: l.From, Latency: l.Latency, Loss: l.Loss})
 	}
 	return d
-}
-
-// simLinks are the directed links of a scenario's network.links, in file
-// order.
-func simLinks(ls []Link) []sim.Link {
-	var out []sim.Link
-	for _, l := range ls {
-		out = append(out, l.directions()...)
-	}
-	return out
 }

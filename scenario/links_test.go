@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockstep-sim/lockstep/sim"
 )
 
 const linksFile = `version: 1
@@ -26,7 +28,10 @@ func TestLinksLoadBuildExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := f.Scenarios[0]
-	got := simLinks(s.Network.Links)
+	var got []sim.Link
+	for _, l := range s.Network.Links {
+		got = append(got, l.Directions()...)
+	}
 	if len(got) != 3 || got[0].From != "A" || got[0].Latency != 30*time.Millisecond ||
 		got[1].From != "B" || got[2].From != "redis-1" || got[2].To != "B" || got[2].Loss != 0.25 {
 		t.Fatalf("directed links %+v", got)

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lockstep-sim/lockstep/scenario/yamlfile"
+
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
@@ -25,7 +27,7 @@ import (
 // *LoadError without a position: "FILE: cannot read: is a directory".
 func LoadFile(path string) (*File, error) {
 	if path == "" {
-		return nil, noPos("", os.ErrNotExist, "no scenario file named (the path is empty)")
+		return nil, yamlfile.NoPos("", os.ErrNotExist, "no scenario file named (the path is empty)")
 	}
 	fh, err := os.Open(path)
 	if err != nil {
@@ -33,7 +35,7 @@ func LoadFile(path string) (*File, error) {
 	}
 	defer fh.Close()
 	if st, err := fh.Stat(); err == nil && st.IsDir() {
-		return nil, noPos(path, syscall.EISDIR, "cannot read: is a directory")
+		return nil, yamlfile.NoPos(path, syscall.EISDIR, "cannot read: is a directory")
 	}
 	// Read one byte past the limit so Load can tell "too big" from "exactly
 	// the limit" without reading an arbitrarily large file into memory.
@@ -61,7 +63,7 @@ func readError(path string, err error) *LoadError {
 	case errors.Is(err, syscall.EISDIR):
 		msg = i18n.M("is a directory")
 	}
-	return noPos(path, err, "cannot read: %s", msg)
+	return yamlfile.NoPos(path, err, "cannot read: %s", msg)
 }
 
 // Load parses a scenarios.yaml document, applies the format's defaults and
@@ -72,9 +74,9 @@ func Load(path string, data []byte) (f *File, err error) {
 		path = "<input>"
 	}
 	if len(data) > MaxFileSize {
-		return nil, newError(path, Pos{1, 1}, "file is larger than the limit of %d bytes (4 MiB)", MaxFileSize)
+		return nil, yamlfile.NewError(path, Pos{Line: 1, Col: 1}, "file is larger than the limit of %d bytes (4 MiB)", MaxFileSize)
 	}
-	if lerr := checkText(path, data); lerr != nil {
+	if lerr := yamlfile.CheckText(path, data); lerr != nil {
 		return nil, lerr
 	}
 	root, lerr := parseYAML(path, data)
@@ -84,34 +86,12 @@ func Load(path string, data []byte) (f *File, err error) {
 	return walk(path, root, (*parser).file)
 }
 
-// newParser is a walker of one document (or block) named path in errors.
-func newParser(path string) *parser {
-	return &parser{path: path, budget: maxNodeVisits, merging: map[*yaml.Node]bool{}}
-}
-
-// walk runs read over root with a new parser. The walker reports a problem
-// by panicking with a *LoadError (see fail), which walk returns; any other
-// panic is a bug and is left to propagate so tests and the fuzzer see it.
-func walk[T any](path string, root *yaml.Node, read func(*parser, *yaml.Node) T) (out T, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			le, ok := r.(*LoadError)
-			if !ok {
-				panic(r)
-			}
-			var zero T
-			out, err = zero, le
-		}
-	}()
-	return read(newParser(path), root), nil
-}
-
 // parseYAML decodes exactly one YAML document into a node tree. yaml.v3 can
 // panic on some malformed inputs, so that is turned into an error too.
 func parseYAML(path string, data []byte) (root *yaml.Node, err *LoadError) {
 	defer func() {
 		if r := recover(); r != nil {
-			root, err = nil, newError(path, Pos{1, 1}, "invalid YAML: %v", r)
+			root, err = nil, yamlfile.NewError(path, Pos{Line: 1, Col: 1}, "invalid YAML: %v", r)
 		}
 	}()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -120,14 +100,14 @@ func parseYAML(path string, data []byte) (root *yaml.Node, err *LoadError) {
 		if errors.Is(e, io.EOF) {
 			return nil, emptyFile(path)
 		}
-		return nil, fromYAML(path, data, e)
+		return nil, yamlfile.FromYAML(path, data, e)
 	}
 	var extra yaml.Node
 	if e := dec.Decode(&extra); !errors.Is(e, io.EOF) {
 		if e != nil {
-			return nil, fromYAML(path, data, e)
+			return nil, yamlfile.FromYAML(path, data, e)
 		}
-		return nil, newError(path, pos(&extra), "a second YAML document (after ---): put all scenarios in one document")
+		return nil, yamlfile.NewError(path, pos(&extra), "a second YAML document (after ---): put all scenarios in one document")
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return nil, emptyFile(path)
@@ -137,7 +117,7 @@ func parseYAML(path string, data []byte) (root *yaml.Node, err *LoadError) {
 
 // emptyFile is the error of a file with no document in it.
 func emptyFile(path string) *LoadError {
-	return newError(path, Pos{1, 1}, `file is empty: it must start with "%s: %d" and have a "%s:" list`, keyVersion, supportedFormat, keyScenarios)
+	return yamlfile.NewError(path, Pos{Line: 1, Col: 1}, `file is empty: it must start with "%s: %d" and have a "%s:" list`, keyVersion, supportedFormat, keyScenarios)
 }
 
 // Find returns the scenario called name.
@@ -151,6 +131,16 @@ func (f *File) Find(name string) (*Scenario, error) {
 	}
 	return nil, &msgError{i18n.M("no scenario named %s in %s (known: %s)", echo(name), termtext.Escape(f.Path), strings.Join(names, ", "))}
 }
+
+// msgError is an error of the loader that is not about a place in a file
+// (a scenario name the file lacks): its text is a sentence of the
+// catalogue, which ErrorIn renders in another language.
+type msgError struct{ m i18n.Msg }
+
+func (e *msgError) Error() string { return e.m.String() }
+
+// ErrorIn renders the error in language l.
+func (e *msgError) ErrorIn(l i18n.Lang) string { return e.m.In(l) }
 
 // Known keys of the mappings the field tables (format.go) do not cover, in
 // the order the format documents them; the order is what "unknown field"
@@ -208,11 +198,11 @@ func (pt posTable) has(path string) bool {
 
 // file walks the root mapping.
 func (p *parser) file(root *yaml.Node) *File {
-	f := &File{Path: p.path}
-	es := p.fields(root, i18n.M("the top level"), topKeys)
+	f := &File{Path: p.Path}
+	es := p.Fields(root, i18n.M("the top level"), topKeys)
 	var version, scenarios *entry
 	for i := range es {
-		switch es[i].key {
+		switch es[i].Key {
 		case keyVersion:
 			version = &es[i]
 		case keyScenarios:
@@ -222,19 +212,19 @@ func (p *parser) file(root *yaml.Node) *File {
 	// The version is checked first wherever it is written: a file of another
 	// format version would otherwise report confusing errors about its body.
 	if version == nil {
-		p.fail(root, `"%s: %d" is required at the top of the file (format version %d is the only one)`, keyVersion, supportedFormat, supportedFormat)
+		p.Fail(root, `"%s: %d" is required at the top of the file (format version %d is the only one)`, keyVersion, supportedFormat, supportedFormat)
 	}
-	vn := p.scalar(version.v, keyVersion)
+	vn := p.Scalar(version.V, keyVersion)
 	if vn.Tag != "!!int" || vn.Value != strconv.Itoa(supportedFormat) {
-		p.fail(vn, "%s must be %d, the only format version, not %s", keyVersion, supportedFormat, echo(vn.Value))
+		p.Fail(vn, "%s must be %d, the only format version, not %s", keyVersion, supportedFormat, echo(vn.Value))
 	}
 	f.Version = supportedFormat
 	if scenarios == nil {
-		p.fail(root, `no "%s:" list: the file needs at least one scenario`, keyScenarios)
+		p.Fail(root, `no "%s:" list: the file needs at least one scenario`, keyScenarios)
 	}
-	items := p.list(scenarios.v, keyScenarios, MaxScenarios)
+	items := p.List(scenarios.V, keyScenarios, MaxScenarios)
 	if len(items) == 0 {
-		p.fail(scenarios.k, "the %s list is empty: the file needs at least one scenario", keyScenarios)
+		p.Fail(scenarios.K, "the %s list is empty: the file needs at least one scenario", keyScenarios)
 	}
 	first := map[string]Pos{}
 	for _, it := range items {
@@ -249,12 +239,12 @@ func (p *parser) file(root *yaml.Node) *File {
 		e := validate(s, pt)
 		if prev, dup := first[s.Name]; dup && s.Name != "" {
 			d := &problem{pt[keyName], i18n.M("duplicate scenario %s %s (first at line %d)", keyName, echo(s.Name), prev.Line)}
-			if e == nil || d.Pos.before(e.Pos) {
+			if e == nil || d.Pos.Before(e.Pos) {
 				e = d
 			}
 		}
 		if e != nil {
-			panic(newError(p.path, e.Pos, "%s", e.Msg))
+			panic(yamlfile.NewError(p.Path, e.Pos, "%s", e.Msg))
 		}
 		first[s.Name] = s.Pos
 		f.Scenarios = append(f.Scenarios, s)
@@ -268,14 +258,14 @@ func (p *parser) scenario(n *yaml.Node) (*Scenario, posTable) {
 	// Sized for a typical scenario's ~40 positioned fields: the map
 	// would otherwise grow (and rehash) four times per scenario.
 	pt := make(posTable, 64)
-	n = p.resolve(n)
+	n = p.Resolve(n)
 	s.Pos = pos(n)
 	readSection(p, n, scenarioSection, s, "", pt)
 	return s, pt
 }
 
 func (p *parser) client(n *yaml.Node, path string, pt posTable) Client {
-	n = p.resolve(n)
+	n = p.Resolve(n)
 	c := Client{Pos: pos(n), Holds: 1}
 	pt[path] = pos(n)
 	readSection(p, n, clientSection, &c, path, pt)
@@ -289,39 +279,39 @@ const faultAt = "at"
 // the kind's spec lists (faults.Spec.Fields). It returns the fault and where
 // it is written.
 func (p *parser) fault(n *yaml.Node, path string, pt posTable) (faults.Fault, Pos) {
-	n = p.resolve(n)
+	n = p.Resolve(n)
 	var f faults.Fault
 	pt[path] = pos(n)
 	var kind *entry
-	es := p.fields(n, i18n.M("fault"), faultKeys)
+	es := p.Fields(n, i18n.M("fault"), faultKeys)
 	for i, e := range es {
-		if e.key == faultAt {
-			pt.add(path+"."+faultAt, e.k, e.v)
-			f.At = p.duration(e.v, faultAt)
+		if e.Key == faultAt {
+			pt.add(path+"."+faultAt, e.K, e.V)
+			f.At = p.Duration(e.V, faultAt)
 			continue
 		}
 		if kind != nil {
-			p.fail(e.k, "a fault has exactly one kind, this one has two (%s and %s): use one list item per fault", kind.key, e.key)
+			p.Fail(e.K, "a fault has exactly one kind, this one has two (%s and %s): use one list item per fault", kind.Key, e.Key)
 		}
 		kind = &es[i]
 	}
 	if kind == nil {
-		p.fail(n, "fault has no kind: add one of %s", strings.Join(faults.KindNames(), ", "))
+		p.Fail(n, "fault has no kind: add one of %s", strings.Join(faults.KindNames(), ", "))
 	}
-	f.Kind = faults.Kind(kind.key)
+	f.Kind = faults.Kind(kind.Key)
 	spec := faults.Lookup(f.Kind)
 	// The kind's fields are recorded under the kind ("faults[0].pause.for")
 	// so that a missing one is reported at the kind's key.
-	kp := path + "." + kind.key
-	pt[kp] = pos(kind.k)
+	kp := path + "." + kind.Key
+	pt[kp] = pos(kind.K)
 	names := make([]string, len(spec.Fields))
 	for i, fd := range spec.Fields {
 		names[i] = fd.Name
 	}
-	for _, e := range p.fields(kind.v, kind.key, names) {
-		pt.add(kp+"."+e.key, e.k, e.v)
-		fd := spec.Fields[slices.Index(names, e.key)]
-		p.faultField(e.v, kind.key+"."+e.key, kp+"."+e.key, pt, fd.Ptr(&f))
+	for _, e := range p.Fields(kind.V, kind.Key, names) {
+		pt.add(kp+"."+e.Key, e.K, e.V)
+		fd := spec.Fields[slices.Index(names, e.Key)]
+		p.faultField(e.V, kind.Key+"."+e.Key, kp+"."+e.Key, pt, fd.Ptr(&f))
 	}
 	return f, pos(n)
 }
@@ -330,11 +320,11 @@ func (p *parser) fault(n *yaml.Node, path string, pt posTable) (faults.Fault, Po
 func (p *parser) faultField(n *yaml.Node, name, path string, pt posTable, dst any) {
 	switch v := dst.(type) {
 	case *string:
-		*v = p.str(n, name)
+		*v = p.Str(n, name)
 	case *time.Duration:
-		*v = p.duration(n, name)
+		*v = p.Duration(n, name)
 	case *float64:
-		*v = p.float(n, name)
+		*v = p.Float(n, name)
 	case *[][]string:
 		*v = p.groups(n, name, path, pt)
 	default:
@@ -345,13 +335,13 @@ func (p *parser) faultField(n *yaml.Node, name, path string, pt posTable, dst an
 // groups reads partition groups: a list of lists of process names.
 func (p *parser) groups(n *yaml.Node, name, path string, pt posTable) [][]string {
 	var out [][]string
-	for i, g := range p.list(n, name, 0) {
+	for i, g := range p.List(n, name, 0) {
 		gp := fmt.Sprintf("%s[%d]", path, i)
-		pt[gp] = pos(p.resolve(g))
+		pt[gp] = pos(p.Resolve(g))
 		var names []string
-		for j, m := range p.list(g, i18n.M("each partition group"), 0) {
-			pt.add(fmt.Sprintf("%s[%d]", gp, j), nil, p.resolve(m))
-			names = append(names, p.str(m, "a partition group member"))
+		for j, m := range p.List(g, i18n.M("each partition group"), 0) {
+			pt.add(fmt.Sprintf("%s[%d]", gp, j), nil, p.Resolve(m))
+			names = append(names, p.Str(m, "a partition group member"))
 		}
 		out = append(out, names)
 	}

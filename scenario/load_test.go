@@ -41,7 +41,7 @@ func TestLoadDefaults(t *testing.T) {
 		t.Fatalf("file = %+v", f)
 	}
 	want := &Scenario{
-		Pos:      Pos{3, 5},
+		Pos:      Pos{Line: 3, Col: 5},
 		Name:     "s",
 		Seed:     1,
 		Duration: 10 * time.Second,
@@ -52,7 +52,7 @@ func TestLoadDefaults(t *testing.T) {
 			Redlock: Redlock{DriftFactor: 0.01, RequestTimeout: 50 * time.Millisecond,
 				Deadline: "node", TimeoutFactor: 0.05, Decide: "all", Elapsed: "wall", LeaseFrom: "attempt", ExtendLate: "refuse", ReleaseFailed: "attempt"},
 		},
-		Clients: []Client{{Pos: Pos{6, 15}, Name: "A", Holds: 1, Work: time.Second}},
+		Clients: []Client{{Pos: Pos{Line: 6, Col: 15}, Name: "A", Holds: 1, Work: time.Second}},
 	}
 	if got := f.Scenarios[0]; !reflect.DeepEqual(got, want) {
 		t.Errorf("defaults:\n got %+v\nwant %+v", got, want)
@@ -100,18 +100,18 @@ func TestLoadFull(t *testing.T) {
 	if !reflect.DeepEqual(s.Faults, wantFaults) {
 		t.Errorf("faults:\n got %+v\nwant %+v", s.Faults, wantFaults)
 	}
-	wantFaultPos := []Pos{{22, 9}, {23, 9}, {24, 9}, {25, 9}, {26, 9}, {27, 9}, {28, 9}, {29, 9}, {30, 9}, {31, 9}, {32, 9}}
+	wantFaultPos := []Pos{{Line: 22, Col: 9}, {Line: 23, Col: 9}, {Line: 24, Col: 9}, {Line: 25, Col: 9}, {Line: 26, Col: 9}, {Line: 27, Col: 9}, {Line: 28, Col: 9}, {Line: 29, Col: 9}, {Line: 30, Col: 9}, {Line: 31, Col: 9}, {Line: 32, Col: 9}}
 	if !reflect.DeepEqual(s.FaultPos, wantFaultPos) {
 		t.Errorf("fault positions:\n got %v\nwant %v", s.FaultPos, wantFaultPos)
 	}
 	wantExpect := []Expectation{
-		{Pos{34, 7}, "stuck", "==", 0, true, "false"},
-		{Pos{35, 7}, "violations", "==", 0, false, "0"},
-		{Pos{36, 7}, "lost_updates", "<", 5, false, "< 5"},
-		{Pos{37, 7}, "fencing_rejections", "==", 2, false, "== 2"},
-		{Pos{38, 7}, "wrong_releases", "<=", 3, false, "<=3"},
-		{Pos{39, 7}, "failed_acquires", ">", 0, false, "> 0"},
-		{Pos{40, 7}, "max_wait", "==", 1500, false, "1500ms"},
+		{Pos{Line: 34, Col: 7}, "stuck", "==", 0, true, "false"},
+		{Pos{Line: 35, Col: 7}, "violations", "==", 0, false, "0"},
+		{Pos{Line: 36, Col: 7}, "lost_updates", "<", 5, false, "< 5"},
+		{Pos{Line: 37, Col: 7}, "fencing_rejections", "==", 2, false, "== 2"},
+		{Pos{Line: 38, Col: 7}, "wrong_releases", "<=", 3, false, "<=3"},
+		{Pos{Line: 39, Col: 7}, "failed_acquires", ">", 0, false, "> 0"},
+		{Pos{Line: 40, Col: 7}, "max_wait", "==", 1500, false, "1500ms"},
 	}
 	if !reflect.DeepEqual(s.Expect, wantExpect) {
 		t.Errorf("expect:\n got %+v\nwant %+v", s.Expect, wantExpect)

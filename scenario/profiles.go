@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lockstep-sim/lockstep/scenario/yamlfile"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/lockstep-sim/lockstep/internal/i18n"
@@ -135,7 +137,7 @@ func readProfile(pr *Profile, l *Lock, pt posTable) {
 // its tune. The keys the profile supplied are recorded where lock.client is
 // written, so a check of them points there.
 func readLock(p *parser, e entry, s *Scenario, path string, pt posTable) {
-	pr, at := p.profileOf(e.v, path)
+	pr, at := p.profileOf(e.V, path)
 	if pr != nil {
 		ppt := posTable{}
 		readProfile(pr, &s.Lock, ppt)
@@ -143,7 +145,7 @@ func readLock(p *parser, e entry, s *Scenario, path string, pt posTable) {
 			pt[k] = at
 		}
 	}
-	readSection(p, e.v, lockSection, &s.Lock, path, pt)
+	readSection(p, e.V, lockSection, &s.Lock, path, pt)
 	if pr == nil {
 		return
 	}
@@ -162,12 +164,12 @@ func (p *parser) profileOf(n *yaml.Node, path string) (*Profile, Pos) {
 	if v == nil {
 		return nil, Pos{}
 	}
-	name := p.str(v, dot(path, keyClient))
+	name := p.Str(v, dot(path, keyClient))
 	pr := LookupProfile(name)
 	if pr == nil {
-		p.fail(v, "unknown %s %s (profiles: %s)", dot(path, keyClient), echo(name), strings.Join(ProfileNames, ", "))
+		p.Fail(v, "unknown %s %s (profiles: %s)", dot(path, keyClient), echo(name), strings.Join(ProfileNames, ", "))
 	}
-	return pr, pos(p.resolve(v))
+	return pr, pos(p.Resolve(v))
 }
 
 // findKey is the value of key in mapping n or in what n merges ("<<:"),
@@ -212,12 +214,12 @@ func (p *parser) checkProfile(pr *Profile, l *Lock, wrote func(string) bool, pt 
 		if k := dot(keyLock, r.key); wrote(k) {
 			// why is a sentence of the table, a key of the catalogue
 			// (TestProfileRefusalsTranslated).
-			panic(newError(p.path, pt[k], "lock.client: %s cannot take %s: %s", pr.Name, k, i18n.Msg{Format: r.why}))
+			panic(yamlfile.NewError(p.Path, pt[k], "lock.client: %s cannot take %s: %s", pr.Name, k, i18n.Msg{Format: r.why}))
 		}
 	}
 	if k := dot(keyLock, keyStrategy); wrote(k) {
 		if st := pr.Strategy(); l.Strategy != st && !slices.Contains(pr.also, l.Strategy) {
-			panic(newError(p.path, pt[k], "lock.client: %s runs strategy %s, not %s: remove %s or %s",
+			panic(yamlfile.NewError(p.Path, pt[k], "lock.client: %s runs strategy %s, not %s: remove %s or %s",
 				pr.Name, st, echo(l.Strategy), k, dot(keyLock, keyClient)))
 		}
 	}

@@ -35,7 +35,7 @@ var waitReplicasSection = newSection(keyWaitReplicas, keyWaitReplicas+".",
 
 func readWaitReplicas(p *parser, e entry, l *Lock, path string, pt posTable) {
 	l.WaitReplicas = &WaitReplicas{Timeout: defaultWaitTimeout}
-	readSection(p, e.v, waitReplicasSection, l.WaitReplicas, path, pt)
+	readSection(p, e.V, waitReplicasSection, l.WaitReplicas, path, pt)
 }
 
 // redisSide checks redis.min_replicas_to_write and min_replicas_max_lag.
@@ -97,19 +97,4 @@ func (c *checker) waitReplicas() {
 	case w.Timeout%time.Millisecond != 0:
 		c.errorf(to, "%s must be a whole number of milliseconds: WAIT counts milliseconds (got %s)", tn, fmtDur(w.Timeout))
 	}
-}
-
-// redisSideConfig fills what the mitigations need in the model's config.
-func redisSideConfig(s *Scenario, cfg *model.Config, l Lock) {
-	cfg.Nodes.MinReplicasToWrite = s.Redis.MinReplicasToWrite
-	cfg.Nodes.MinReplicasMaxLag = s.Redis.MinReplicasMaxLag
-	if cfg.Nodes.MinReplicasToWrite > 0 && cfg.Nodes.MinReplicasMaxLag == 0 {
-		cfg.Nodes.MinReplicasMaxLag = redis.DefaultMinReplicasMaxLag
-	}
-	if w := l.WaitReplicas; w != nil {
-		cfg.Lock.WaitReplicas = &model.WaitReplicasConfig{Replicas: w.Replicas, Timeout: w.Timeout}
-	}
-	cfg.Nodes.MaxmemoryPolicy = s.Redis.MaxmemoryPolicy
-	cfg.Nodes.Version = s.Redis.Version
-	cfg.Nodes.ReplicaAcks = cfg.Nodes.MinReplicasToWrite > 0 || cfg.Lock.WaitReplicas != nil
 }

@@ -3,6 +3,8 @@ package scenario
 import (
 	"bytes"
 	"slices"
+
+	"github.com/lockstep-sim/lockstep/scenario/yamlfile"
 )
 
 // LoadSelected is Load for a run of a few scenarios of a large, known-good
@@ -23,7 +25,7 @@ func LoadSelected(path string, data []byte, names []string) (*File, error) {
 	}
 	if slices.Contains(names, "") {
 		// An empty name (-s "") must not quietly mean "every scenario".
-		return nil, noPos(path, nil, "a scenario name is empty: name a scenario of the file (lockstep list shows them)")
+		return nil, yamlfile.NoPos(path, nil, "a scenario name is empty: name a scenario of the file (lockstep list shows them)")
 	}
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	const item = "  - " + keyName + ": "

@@ -1,17 +1,23 @@
-// Package scenario reads scenarios.yaml (format version 1), builds a simulated
-// world from a scenario, and runs it: step, run, snapshot, rewind, report.
+// Package scenario is the format of scenarios.yaml (format version 1):
+// loading (strict, every error at FILE:LINE:COL, over scenario/yamlfile),
+// the limits, the checks, the legal designs, the client profiles and
+// export. scenario/build turns a scenario into a world's configuration;
+// scenario/runner runs it.
 package scenario
 
 import (
 	"time"
 
 	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/scenario/yamlfile"
 )
 
 // Pos is a place in a scenario file, for error messages (FILE:LINE:COL).
-type Pos struct {
-	Line, Col int
-}
+type Pos = yamlfile.Pos
+
+// LoadError is a problem with a scenario file: "FILE:LINE:COL: message",
+// or "FILE: message" when the file could not be read at all.
+type LoadError = yamlfile.Error
 
 // File is a parsed scenarios.yaml.
 type File struct {

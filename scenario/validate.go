@@ -99,7 +99,7 @@ func (c *checker) at(path string) Pos {
 func (c *checker) given(path string) bool { return c.pt == nil || c.pt.has(path) }
 
 func (c *checker) report(p Pos, format string, args ...any) {
-	if c.first == nil || p.before(c.first.Pos) {
+	if c.first == nil || p.Before(c.first.Pos) {
 		c.first = &problem{Pos: p, Msg: i18n.M(format, args...)}
 	}
 }

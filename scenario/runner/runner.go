@@ -7,6 +7,7 @@ import (
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/build"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -33,11 +34,11 @@ type Runner struct {
 // New builds the world of s. With keep, the runner remembers every
 // trace event (the TUI wants them; a headless run streams instead).
 func New(s *scenario.Scenario, o scenario.Options, keep bool) (*Runner, error) {
-	w, err := model.NewWorld(scenario.ModelConfig(s, o))
+	w, err := model.NewWorld(build.ModelConfig(s, o))
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", s.Name, err)
 	}
-	r := &Runner{S: s, Opts: o, w: w, keep: keep, faults: scenario.FaultSchedule(s, o)}
+	r := &Runner{S: s, Opts: o, w: w, keep: keep, faults: build.FaultSchedule(s, o)}
 	// The budget lives in the kernel, so that every loop that runs events
 	// (Step, RunUntil, Rewind, end) is bounded by it, not only this file's.
 	w.K.SetBudget(int(o.Budget()))

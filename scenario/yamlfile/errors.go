@@ -1,4 +1,12 @@
-package scenario
+// Package yamlfile reads YAML strictly and with positions, for a file
+// format whose every error must be "FILE:LINE:COL: message": the bytes'
+// checks before yaml.v3 sees them (CheckText), yaml.v3's own errors at
+// their place (FromYAML), a Parser that walks mappings (known keys only,
+// each once, merge keys, a budget against alias bombs), lists and scalars
+// keeping every position, and the error type (Error). It knows nothing of
+// the format built on it: the format gives it Limits and, for keys that
+// are not fields, Parser.Unknown.
+package yamlfile
 
 import (
 	"bytes"
@@ -12,11 +20,16 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 )
 
-// LoadError is a problem with a scenario file. Its text is
-// "FILE:LINE:COL: message" so editors and terminals can jump to the spot, or
-// "FILE: message" when the file could not be read at all (Pos is zero).
-type LoadError struct {
-	Path string // the path given to Load
+// Pos is a place in a file, for error messages (FILE:LINE:COL).
+type Pos struct {
+	Line, Col int
+}
+
+// Error is a problem with a file. Its text is "FILE:LINE:COL: message" so
+// editors and terminals can jump to the spot, or "FILE: message" when the
+// file could not be read at all (Pos is zero).
+type Error struct {
+	Path string // the path of the file, as given
 	Pos  Pos    // 1-based; Col is 1 when only the line is known; zero: no position
 	Msg  string // the message in English
 	Err  error  // the underlying error of a file that could not be read, for errors.Is
@@ -27,10 +40,10 @@ type LoadError struct {
 
 // Error returns "FILE:LINE:COL: message" (or "FILE: message"). The path is
 // user input too, so control characters in it are shown escaped.
-func (e *LoadError) Error() string { return e.ErrorIn(i18n.EN) }
+func (e *Error) Error() string { return e.ErrorIn(i18n.EN) }
 
 // ErrorIn is Error with the message in language l (see MessageIn).
-func (e *LoadError) ErrorIn(l i18n.Lang) string {
+func (e *Error) ErrorIn(l i18n.Lang) string {
 	path := termtext.Escape(e.Path)
 	if e.Path == "" {
 		path = `""`
@@ -45,7 +58,7 @@ func (e *LoadError) ErrorIn(l i18n.Lang) string {
 // is Msg; field names, YAML keys, values and units stay as written in
 // every language. A LoadError made without a format (Msg set directly)
 // has only its English.
-func (e *LoadError) MessageIn(l i18n.Lang) string {
+func (e *Error) MessageIn(l i18n.Lang) string {
 	if l == i18n.EN || e.msg.Format == "" {
 		return e.Msg
 	}
@@ -53,12 +66,12 @@ func (e *LoadError) MessageIn(l i18n.Lang) string {
 }
 
 // Unwrap gives errors.Is the cause of a read failure (fs.ErrNotExist, ...).
-func (e *LoadError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
-// echo quotes a value the user wrote for an error message: at most maxEcho
+// Echo quotes a value the user wrote for an error message: at most maxEcho
 // characters (a 3 MiB value is not printed whole), with control characters
 // and invalid UTF-8 escaped as Go escapes, so the message stays one line.
-func echo(s string) string {
+func Echo(s string) string {
 	s, cut := cutEcho(s)
 	q := strconv.Quote(s)
 	if cut {
@@ -67,7 +80,7 @@ func echo(s string) string {
 	return q
 }
 
-// clip is echo without the quotes, for values shown bare ("30 has no unit").
+// clip is Echo without the quotes, for values shown bare ("30 has no unit").
 func clip(s string) string {
 	s, cut := cutEcho(s)
 	s = termtext.Escape(s)
@@ -77,13 +90,17 @@ func clip(s string) string {
 	return s
 }
 
+// maxEcho is how many characters of a value an error message quotes;
+// the rest is cut and marked with "…".
+const maxEcho = 40
+
 // maxList is how many bytes of names a "known: ..." list shows.
 const maxList = 400
 
-// knownList joins names for a "known: ..." list, cut after maxList bytes
+// KnownList joins names for a "known: ..." list, cut after maxList bytes
 // with a count of the rest, so the message stays a line a terminal shows.
 // The count is a phrase of the message's language.
-func knownList(names []string) i18n.Msg {
+func KnownList(names []string) i18n.Msg {
 	var b strings.Builder
 	for i, n := range names {
 		if b.Len()+len(n) > maxList {
@@ -110,23 +127,23 @@ func cutEcho(s string) (string, bool) {
 	return s, false
 }
 
-// newError builds a LoadError, clamping the position to at least 1:1 so the
+// NewError builds a LoadError, clamping the position to at least 1:1 so the
 // FILE:LINE:COL form always holds (yaml.v3 reports some problems at line 0).
-func newError(path string, p Pos, format string, args ...any) *LoadError {
+func NewError(path string, p Pos, format string, args ...any) *Error {
 	if p.Line < 1 {
 		p.Line = 1
 	}
 	if p.Col < 1 {
 		p.Col = 1
 	}
-	// Messages quote values through echo; Escape is the net for any that
+	// Messages quote values through Echo; Escape is the net for any that
 	// does not, so no message can carry a control character to a terminal.
 	m := i18n.M(format, args...)
-	return &LoadError{Path: path, Pos: p, Msg: termtext.Escape(m.String()), msg: m}
+	return &Error{Path: path, Pos: p, Msg: termtext.Escape(m.String()), msg: m}
 }
 
-// before reports whether p comes earlier in the file than q.
-func (p Pos) before(q Pos) bool {
+// Before reports whether p comes earlier in the file than q.
+func (p Pos) Before(q Pos) bool {
 	if p.Line != q.Line {
 		return p.Line < q.Line
 	}
@@ -138,10 +155,10 @@ var (
 	yamlAnchorRE = regexp.MustCompile(`unknown anchor '([^']*)' referenced`)
 )
 
-// fromYAML turns a yaml.v3 parse error ("yaml: line 3: found ...") into a
+// FromYAML turns a yaml.v3 parse error ("yaml: line 3: found ...") into a
 // LoadError. yaml.v3 only gives a line, and omits it for problems on line 1
 // and for unknown anchors, so the column is recovered where the data allows.
-func fromYAML(path string, data []byte, err error) *LoadError {
+func FromYAML(path string, data []byte, err error) *Error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	p := Pos{Line: 1, Col: 1}
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
@@ -159,7 +176,7 @@ func fromYAML(path string, data []byte, err error) *LoadError {
 				break
 			}
 		}
-		return newError(path, p, "alias *%s refers to an anchor &%s that is not defined before it", m[1], m[1])
+		return NewError(path, p, "alias *%s refers to an anchor &%s that is not defined before it", m[1], m[1])
 	}
 	// yaml.v3 names a tab in an indentation on the line before it ("a tab
 	// character that violates indentation"), or as a token it cannot
@@ -170,25 +187,15 @@ func fromYAML(path string, data []byte, err error) *LoadError {
 			extra = 1
 		}
 		if tp, ok := tabIndent(lines, p.Line, p.Line+extra); ok {
-			return newError(path, tp, tabMessage)
+			return NewError(path, tp, tabMessage)
 		}
 	}
-	return newError(path, p, "invalid YAML: %s", yamlProblem(msg))
+	return NewError(path, p, "invalid YAML: %s", yamlProblem(msg))
 }
 
-// msgError is an error of the loader that is not about a place in a file
-// (a scenario name the file lacks): its text is a sentence of the
-// catalogue, which ErrorIn renders in another language.
-type msgError struct{ m i18n.Msg }
-
-func (e *msgError) Error() string { return e.m.String() }
-
-// ErrorIn renders the error in language l.
-func (e *msgError) ErrorIn(l i18n.Lang) string { return e.m.In(l) }
-
-// noPos builds a LoadError about the file as a whole ("FILE: message"),
+// NoPos builds a LoadError about the file as a whole ("FILE: message"),
 // with cause for errors.Is.
-func noPos(path string, cause error, format string, args ...any) *LoadError {
+func NoPos(path string, cause error, format string, args ...any) *Error {
 	m := i18n.M(format, args...)
-	return &LoadError{Path: path, Msg: termtext.Escape(m.String()), Err: cause, msg: m}
+	return &Error{Path: path, Msg: termtext.Escape(m.String()), Err: cause, msg: m}
 }
