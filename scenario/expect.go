@@ -98,14 +98,39 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 		}
 		return i18n.M(`bad expectation %s for %s: write a whole number (meaning exactly) or a quoted comparison such as ">= 1", "<= 3", "> 0", "< 5", "== 2"`, echo(v.Value), metric)
 	}
-	op, operand := "==", v
+	op, operand, ok := splitComparison(v)
+	if !ok {
+		return "", 0, bad()
+	}
+	if isRateMetric(metric) {
+		return parseRate(metric, op, operand, bad)
+	}
+	if isMillisMetric(metric) {
+		return parseExpectMillis(metric, op, operand)
+	}
+	n, err := strconv.ParseInt(operand.Value, 10, 64)
+	if operand.Tag != "!!int" || err != nil {
+		return "", 0, bad()
+	}
+	if n < 0 {
+		return "", 0, i18n.M("%s counts events and cannot be negative (got %d)", metric, n)
+	}
+	return op, n, i18n.Msg{}
+}
+
+// splitComparison is an expectation's operator and operand: "==" and the
+// value itself for a bare number or duration, or the two halves of a
+// quoted comparison ("<= 2s"); false when it is neither.
+func splitComparison(v *yaml.Node) (op string, operand *yaml.Node, ok bool) {
 	switch v.Tag {
 	case "!!int", "!!float":
+		return "==", v, true
 	case "!!str":
 		m := comparisonRE.FindStringSubmatch(v.Value)
 		if m == nil {
-			return "", 0, bad()
+			return "", nil, false
 		}
+		op = "=="
 		if m[1] != "" {
 			op = m[1]
 		}
@@ -116,33 +141,24 @@ func parseExpectValue(metric string, v *yaml.Node) (op string, value int64, msg 
 		if _, err := strconv.ParseInt(m[2], 10, 64); err == nil {
 			tmp.Tag = "!!int"
 		}
-		operand = &tmp
-	default:
-		return "", 0, bad()
+		return op, &tmp, true
 	}
-	if isRateMetric(metric) {
-		return parseRate(metric, op, operand, bad)
+	return "", nil, false
+}
+
+// parseExpectMillis is the operand of a duration metric (max_wait), in
+// whole milliseconds.
+func parseExpectMillis(metric, op string, operand *yaml.Node) (string, int64, i18n.Msg) {
+	d, dmsg := yamlfile.ParseDuration(operand, yamlLimits)
+	switch {
+	case dmsg.Format != "":
+		return "", 0, i18n.M("%s: %s", metric, dmsg)
+	case d < 0 || d > MaxDuration:
+		return "", 0, i18n.M("%s must be between 0s and %s (got %s)", metric, fmtDur(MaxDuration), echo(operand.Value))
+	case d%time.Millisecond != 0:
+		return "", 0, i18n.M("%s is compared in whole milliseconds; %s is not one", metric, operand.Value)
 	}
-	if isMillisMetric(metric) {
-		d, dmsg := yamlfile.ParseDuration(operand, yamlLimits)
-		switch {
-		case dmsg.Format != "":
-			return "", 0, i18n.M("%s: %s", metric, dmsg)
-		case d < 0 || d > MaxDuration:
-			return "", 0, i18n.M("%s must be between 0s and %s (got %s)", metric, fmtDur(MaxDuration), echo(operand.Value))
-		case d%time.Millisecond != 0:
-			return "", 0, i18n.M("%s is compared in whole milliseconds; %s is not one", metric, operand.Value)
-		}
-		return op, d.Milliseconds(), i18n.Msg{}
-	}
-	n, err := strconv.ParseInt(operand.Value, 10, 64)
-	if operand.Tag != "!!int" || err != nil {
-		return "", 0, bad()
-	}
-	if n < 0 {
-		return "", 0, i18n.M("%s counts events and cannot be negative (got %d)", metric, n)
-	}
-	return op, n, i18n.Msg{}
+	return op, d.Milliseconds(), i18n.Msg{}
 }
 
 // validateExpect re-checks expectations built in code rather than loaded.
