@@ -184,9 +184,30 @@ func CheckDesign(strategy string, l Lock) error {
 type Dropped struct {
 	Field string `json:"field"` // "lock.reentrant"
 	Why   string `json:"why"`   // "strategy redlock has no reentrant variant"
+	// why is Why unrendered, so a report says it in its own language;
+	// --json carries the English Why only.
+	why i18n.Msg
+}
+
+// newDropped is field dropped for the reason why.
+func newDropped(field string, why i18n.Msg) Dropped {
+	return Dropped{Field: field, Why: why.String(), why: why}
 }
 
 func (d Dropped) String() string { return d.Field + " (" + d.Why + ")" }
+
+// In is d in language l: the field and its reason in l ("lock.reentrant
+// (strategy redlock has no reentrant variant)" in English). A Dropped made
+// elsewhere (its Why set by hand, or changed since) says its Why as it is.
+func (d Dropped) In(l i18n.Lang) string {
+	if l == i18n.EN || d.why.Format == "" || d.why.String() != d.Why {
+		return d.String()
+	}
+	if l == i18n.ZH { // Chinese brackets: no space, full width
+		return d.Field + "（" + d.why.In(l) + "）"
+	}
+	return d.Field + " (" + d.why.In(l) + ")"
+}
 
 // DesignFor is the lock l as strategy can run it: the modifiers strategy
 // cannot run are dropped (and listed). A design that is illegal under every
@@ -196,7 +217,7 @@ func DesignFor(strategy string, l Lock) (Lock, []Dropped, error) {
 	for _, m := range modifiers {
 		if m.on(l) && !slices.Contains(m.needs, strategy) && slices.Contains(Strategies, strategy) {
 			m.drop(&l)
-			dropped = append(dropped, Dropped{m.name, m.why(strategy).String()})
+			dropped = append(dropped, newDropped(m.name, m.why(strategy)))
 		}
 	}
 	if strategy != l.Strategy {

@@ -313,7 +313,7 @@ func ProfileLock(name string, l Lock) (Lock, []Dropped, error) {
 	var dropped []Dropped
 	for _, m := range modifiers {
 		if m.on(l) && !m.on(out) && m.field != lockFencing {
-			dropped = append(dropped, Dropped{m.name, "client " + name + " does not use it"})
+			dropped = append(dropped, newDropped(m.name, i18n.M("client %s does not use it", name)))
 		}
 	}
 	if pr.tune != nil {

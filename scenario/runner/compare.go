@@ -230,7 +230,7 @@ func (col *Column) writeText(w io.Writer, l i18n.Lang) {
 		}
 	}
 	for _, d := range col.Dropped {
-		fmt.Fprint(w, l.Sprintf("  dropped: %s\n", d))
+		fmt.Fprint(w, l.Sprintf("  dropped: %s\n", d.In(l)))
 	}
 	for _, sk := range col.skippedIn(l) {
 		fmt.Fprint(w, l.Sprintf("  skipped: %s\n", sk))

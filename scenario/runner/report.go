@@ -48,7 +48,11 @@ type Report struct {
 	FirstViolationPhrase judge.Phrase `json:"-"`
 	StuckReasonPhrase    judge.Phrase `json:"-"`
 	Skipped              []string     `json:"skipped_faults,omitempty"`
-	TraceHash            string       `json:"trace_hash"`
+	// skipped are Skipped's trace lines unrendered (id and args), so the
+	// text report says them in its language; nil for a report not made by
+	// a Runner, which then prints Skipped as it is.
+	skipped   []traceLine
+	TraceHash string `json:"trace_hash"`
 	// BudgetExhausted: the run spent its event budget and was cut short at
 	// SimTimeMS; its metrics judge only what ran, so the report is never OK.
 	BudgetExhausted bool `json:"budget_exhausted"`
@@ -70,7 +74,7 @@ func (r *Runner) Report() *Report {
 		Metrics: m, MaxWaitMS: m.MaxWait.Milliseconds(),
 		SimTimeMS: r.Now().Milliseconds(), Events: r.EventCount(), OK: true,
 		FirstViolation: r.w.Chk.FirstViolation(), StuckReason: r.w.Chk.StuckReason(),
-		TraceHash: fmt.Sprintf("%016x", r.w.K.Trace().Hash()), Skipped: r.skippedFaults,
+		TraceHash: fmt.Sprintf("%016x", r.w.K.Trace().Hash()), Skipped: r.skippedFaults, skipped: r.skippedLines,
 		Expectations:    []scenario.ExpectResult{},
 		BudgetExhausted: r.exhausted, Cancelled: r.cancelled, KernelSteps: r.steps,
 	}
@@ -162,7 +166,7 @@ func (rep *Report) writeFindings(w io.Writer, l i18n.Lang) {
 	case rep.Cancelled:
 		fmt.Fprint(w, l.Sprintf("  cancelled at t=%s: the run was stopped before its end\n", at))
 	}
-	for _, s := range rep.Skipped {
+	for _, s := range rep.skippedIn(l) {
 		fmt.Fprint(w, l.Sprintf("  skipped: %s\n", s))
 	}
 }

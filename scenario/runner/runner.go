@@ -23,11 +23,12 @@ type Runner struct {
 	keep          bool
 	events        []sim.Event
 	sinks         []func(sim.Event)
-	skippedFaults []string // faults that named a process this world lacks
-	over          bool     // the run has ended: duration reached (or budget spent, or cancelled)
-	steps         int64    // kernel events run
-	exhausted     bool     // the run ended because it spent its event budget
-	cancelled     bool     // the run ended because Opts.Context was cancelled
+	skippedFaults []string    // faults that named a process this world lacks
+	skippedLines  []traceLine // the same, unrendered: the text report says them in its language
+	over          bool        // the run has ended: duration reached (or budget spent, or cancelled)
+	steps         int64       // kernel events run
+	exhausted     bool        // the run ended because it spent its event budget
+	cancelled     bool        // the run ended because Opts.Context was cancelled
 }
 
 // New builds the world of s. With keep, the runner remembers every
@@ -52,6 +53,7 @@ func (r *Runner) observe(e sim.Event) {
 	}
 	if e.Kind == "skipped" {
 		r.skippedFaults = append(r.skippedFaults, e.Msg)
+		r.skippedLines = append(r.skippedLines, lineOf(e))
 	}
 	for _, s := range r.sinks {
 		s(e)

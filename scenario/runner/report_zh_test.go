@@ -1,0 +1,64 @@
+package runner
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/internal/i18n"
+	"github.com/lockstep-sim/lockstep/model/tracemsg"
+	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/sim"
+)
+
+// writeIn is rep's text report in l.
+func writeIn(l i18n.Lang, write func(*strings.Builder)) string {
+	defer i18n.Set(i18n.Current())
+	i18n.Set(l)
+	var b strings.Builder
+	write(&b)
+	return b.String()
+}
+
+// A fault skipped at run time is said in the report's language: in zh
+// its trace line rendered from its id and args (tracemsg.RenderIn), in
+// English the line's msg as before; --json's skipped_faults stays the
+// English.
+func TestSkippedFaultInZH(t *testing.T) {
+	s := hangingScenario(func(s *scenario.Scenario) {
+		s.Faults = []faults.Fault{{At: time.Second, Kind: faults.Pause, Target: "Z", For: time.Second}}
+	})
+	r, err := New(s, scenario.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var line traceLine
+	r.OnEvent(func(e sim.Event) {
+		if e.Kind == "skipped" {
+			line = lineOf(e)
+		}
+	})
+	rep := r.Run()
+	if len(rep.Skipped) != 1 || line.id == "" {
+		t.Fatalf("skipped %q, line %+v: the fault was not skipped with an id", rep.Skipped, line)
+	}
+	zh, ok := tracemsg.RenderIn("zh", line.id, line.args)
+	if !ok {
+		t.Fatalf("%s has no zh rendering", line.id)
+	}
+	en := writeIn(i18n.EN, func(b *strings.Builder) { rep.WriteText(b) })
+	if !strings.Contains(en, "  skipped: "+rep.Skipped[0]+"\n") {
+		t.Errorf("the English report lacks the skipped line %q:\n%s", rep.Skipped[0], en)
+	}
+	got := writeIn(i18n.ZH, func(b *strings.Builder) { rep.WriteText(b) })
+	if !strings.Contains(got, "  跳过："+zh+"\n") || strings.Contains(got, rep.Skipped[0]) {
+		t.Errorf("the zh report does not say the skipped fault in zh (%q):\n%s", zh, got)
+	}
+	// A report whose Skipped a caller set itself is printed as it is.
+	rep.Skipped = []string{"something else"}
+	if got := writeIn(i18n.ZH, func(b *strings.Builder) { rep.WriteText(b) }); !strings.Contains(got, "  跳过：something else\n") {
+		t.Errorf("a caller's Skipped is not printed as it is:\n%s", got)
+	}
+}
