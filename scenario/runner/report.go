@@ -51,7 +51,9 @@ type Report struct {
 	// skipped are Skipped's trace lines unrendered (id and args), so the
 	// text report says them in its language; nil for a report not made by
 	// a Runner, which then prints Skipped as it is.
-	skipped   []traceLine
+	skipped []traceLine
+	// deadlock is FirstDeadlock's trace line unrendered, likewise.
+	deadlock  traceLine
 	TraceHash string `json:"trace_hash"`
 	// BudgetExhausted: the run spent its event budget and was cut short at
 	// SimTimeMS; its metrics judge only what ran, so the report is never OK.
@@ -78,7 +80,7 @@ func (r *Runner) Report() *Report {
 		Expectations:    []scenario.ExpectResult{},
 		BudgetExhausted: r.exhausted, Cancelled: r.cancelled, KernelSteps: r.steps,
 	}
-	rep.FirstDeadlock = r.w.Chk.FirstDeadlock()
+	rep.FirstDeadlock, rep.deadlock = r.w.Chk.FirstDeadlock(), r.deadlock
 	rep.TitleZH, rep.FirstViolationPhrase, rep.StuckReasonPhrase = r.S.TitleIn(scenario.LangChinese), r.w.Chk.FirstViolationPhrase(), r.w.Chk.StuckReasonPhrase()
 	if r.exhausted || r.cancelled {
 		rep.OK = false
@@ -156,7 +158,7 @@ func (rep *Report) writeFindings(w io.Writer, l i18n.Lang) {
 		fmt.Fprint(w, l.Sprintf("  stuck: %s\n", sr))
 	}
 	if rep.FirstDeadlock != "" {
-		fmt.Fprint(w, l.Sprintf("  deadlock: %s\n", rep.FirstDeadlock))
+		fmt.Fprint(w, l.Sprintf("  deadlock: %s\n", rep.deadlockIn(l)))
 	}
 	at := sim.FormatTime(time.Duration(rep.SimTimeMS) * time.Millisecond)
 	switch {
@@ -187,4 +189,14 @@ func clientText(l i18n.Lang, client string) string {
 		return ""
 	}
 	return l.Sprintf(" (client %s)", client)
+}
+
+// deadlockIn is FirstDeadlock in l: its trace line rendered from its id in
+// zh, when the report has that line and it is still what FirstDeadlock
+// says (the English otherwise, as the catalogue's fallback is).
+func (rep *Report) deadlockIn(l i18n.Lang) string {
+	if l == i18n.EN || rep.deadlock.msg != rep.FirstDeadlock {
+		return rep.FirstDeadlock
+	}
+	return rep.deadlock.in(l)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/model/tracemsg"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
@@ -60,5 +61,31 @@ func TestSkippedFaultInZH(t *testing.T) {
 	rep.Skipped = []string{"something else"}
 	if got := writeIn(i18n.ZH, func(b *strings.Builder) { rep.WriteText(b) }); !strings.Contains(got, "  跳过：something else\n") {
 		t.Errorf("a caller's Skipped is not printed as it is:\n%s", got)
+	}
+}
+
+// The deadlock of multikey-deadlock (two clients, opposite key orders) is
+// said in zh from its trace line's id and args, not in the judge's English
+// note; the English report says the note, as --json's first_deadlock.
+func TestDeadlockInZH(t *testing.T) {
+	r, err := New(scenariotest.Scenario(t, "multikey-deadlock"), scenario.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rep := r.Run()
+	if rep.FirstDeadlock == "" || rep.deadlock.id != "deadlock-pair" {
+		t.Fatalf("first deadlock %q, its line %+v", rep.FirstDeadlock, rep.deadlock)
+	}
+	zh, ok := tracemsg.RenderIn("zh", rep.deadlock.id, rep.deadlock.args)
+	if !ok {
+		t.Fatal("deadlock-pair has no zh rendering")
+	}
+	got := writeIn(i18n.ZH, func(b *strings.Builder) { rep.WriteText(b) })
+	if !strings.Contains(got, "  死锁："+zh+"\n") || strings.Contains(got, "waiting for each other") {
+		t.Errorf("the zh report does not say the deadlock in zh (%q):\n%s", zh, got)
+	}
+	if en := writeIn(i18n.EN, func(b *strings.Builder) { rep.WriteText(b) }); !strings.Contains(en, "  deadlock: "+rep.FirstDeadlock+"\n") {
+		t.Errorf("the English report lacks the judge's note:\n%s", en)
 	}
 }

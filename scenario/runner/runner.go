@@ -25,6 +25,7 @@ type Runner struct {
 	sinks         []func(sim.Event)
 	skippedFaults []string    // faults that named a process this world lacks
 	skippedLines  []traceLine // the same, unrendered: the text report says them in its language
+	deadlock      traceLine   // the first deadlock line, unrendered (the report's FirstDeadlock)
 	over          bool        // the run has ended: duration reached (or budget spent, or cancelled)
 	steps         int64       // kernel events run
 	exhausted     bool        // the run ended because it spent its event budget
@@ -55,16 +56,19 @@ func (r *Runner) observe(e sim.Event) {
 		r.skippedFaults = append(r.skippedFaults, e.Msg)
 		r.skippedLines = append(r.skippedLines, lineOf(e))
 	}
+	if e.Kind == "deadlock" && r.deadlock.msg == "" {
+		r.deadlock = lineOf(e)
+	}
 	for _, s := range r.sinks {
 		s(e)
 	}
 }
 
 // wantMsg says when observe needs an event's text: to keep it, to hand it to
-// sinks, or to note a skipped fault. A headless run needs only the kinds, so
+// sinks, or to note a skipped fault or a deadlock. A headless run needs only the kinds, so
 // the hot trace lines are hashed and never made into strings.
 func (r *Runner) wantMsg(kind string) bool {
-	return r.keep || len(r.sinks) > 0 || kind == "skipped"
+	return r.keep || len(r.sinks) > 0 || kind == "skipped" || kind == "deadlock"
 }
 
 // OnEvent adds a sink that sees every trace event from now on.
