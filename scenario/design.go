@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -239,7 +238,7 @@ func ForStrategy(s *Scenario, strategy string) (*Scenario, []Dropped, error) {
 	// A scenario built in code may hold a design no file could: refuse it
 	// rather than let another strategy drop its way to a legal one.
 	if err := CheckDesign(s.Lock.Strategy, s.Lock); err != nil {
-		return nil, nil, fmt.Errorf("scenario %s: %w", echo(s.Name), err)
+		return nil, nil, i18n.Errorf(err, "scenario %s: %s", echo(s.Name), sentence(err))
 	}
 	if strategy == "" || strategy == s.Lock.Strategy || strategy == s.Lock.Client {
 		return s, nil, nil
@@ -247,7 +246,7 @@ func ForStrategy(s *Scenario, strategy string) (*Scenario, []Dropped, error) {
 	if IsProfile(strategy) {
 		l, dropped, err := ProfileLock(strategy, s.Lock)
 		if err != nil {
-			return nil, nil, fmt.Errorf("scenario %s: %w", echo(s.Name), err)
+			return nil, nil, i18n.Errorf(err, "scenario %s: %s", echo(s.Name), sentence(err))
 		}
 		c := *s
 		c.Lock = l
@@ -256,10 +255,26 @@ func ForStrategy(s *Scenario, strategy string) (*Scenario, []Dropped, error) {
 	}
 	l, dropped, err := DesignFor(strategy, s.Lock)
 	if err != nil {
-		return nil, nil, fmt.Errorf("scenario %s under strategy %s: %w", echo(s.Name), strategy, err)
+		return nil, nil, i18n.Errorf(err, "scenario %s under strategy %s: %s", echo(s.Name), strategy, sentence(err))
 	}
 	c := *s
 	c.Lock = l
 	c.Redis.Nodes = NodesFor(strategy, s.Redis.Nodes)
 	return &c, dropped, nil
+}
+
+// sentence is err as the argument of a sentence around it: its unrendered
+// message when it has one (said in the language of the sentence), its text
+// otherwise. The Error's own type is looked at, not its chain: the outer
+// sentence is the one to nest.
+func sentence(err error) any {
+	switch e := err.(type) {
+	case *i18n.Error:
+		return e.Msg
+	case *DesignError:
+		if e.msg.Format != "" {
+			return e.msg
+		}
+	}
+	return err.Error()
 }

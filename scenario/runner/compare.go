@@ -61,18 +61,18 @@ func (c *Comparison) OK() bool {
 // CheckStrategies validates a --strategies list: known names, no repeats,
 // at least one.
 func CheckStrategies(names []string) error {
-	known := func() string {
-		return strings.Join(model.Strategies, ", ") + "; profiles: " + strings.Join(scenario.ProfileNames, ", ")
+	known := func() i18n.Msg {
+		return i18n.M("%s; profiles: %s", strings.Join(model.Strategies, ", "), strings.Join(scenario.ProfileNames, ", "))
 	}
 	if len(names) == 0 {
-		return fmt.Errorf("no strategies to compare (known: %s)", known())
+		return i18n.Errorf(nil, "no strategies to compare (known: %s)", known())
 	}
 	for i, n := range names {
 		if !slices.Contains(model.Strategies, n) && !scenario.IsProfile(n) {
-			return fmt.Errorf("unknown strategy %q (known: %s)", n, known())
+			return i18n.Errorf(nil, "unknown strategy %q (known: %s)", n, known())
 		}
 		if slices.Contains(names[:i], n) {
-			return fmt.Errorf("strategy %q named twice", n)
+			return i18n.Errorf(nil, "strategy %q named twice", n)
 		}
 	}
 	return nil
