@@ -15,6 +15,10 @@ var restEntries = []Entry{
 	{Key: "client %s: %s", ZH: "客户端库 %s：%s"},
 	{Key: "unknown client profile %q (profiles: %s)", ZH: "未知的客户端库 %q（可用的客户端库：%s）"},
 
+	// a run cut short (runner.Report.VerdictIn): the verdicts stay Latin
+	{Key: "BUDGET EXHAUSTED (%s until then)", ZH: "BUDGET EXHAUSTED（截至此时 %s）"},
+	{Key: "CANCELLED (%s until then)", ZH: "CANCELLED（截至此时 %s）"},
+
 	// --strategies (runner.CheckStrategies: compare and explore)
 	{Key: "%s; profiles: %s", ZH: "%s；客户端库：%s"},
 	{Key: "no strategies to compare (known: %s)", ZH: "没有要对比的策略（已知：%s）"},

@@ -183,7 +183,7 @@ func (c *Comparison) WriteText(w io.Writer) {
 	fmt.Fprint(w, "\n", l.Sprintf("same clients, faults and seed %d under %s\n\n", c.seed(), l.Sprintf("%d strategies", len(c.Columns))))
 
 	rows := [][]string{append([]string{""}, c.cells(func(col *Column) string { return col.Name() })...)}
-	rows = append(rows, append([]string{i18n.TC("compare row", "verdict")}, c.cells(func(col *Column) string { return col.Verdict() })...))
+	rows = append(rows, append([]string{i18n.TC("compare row", "verdict")}, c.cells(func(col *Column) string { return col.VerdictIn(l) })...))
 	for _, r := range compareRows {
 		rows = append(rows, append([]string{r.name}, c.cells(r.get)...))
 	}
@@ -206,7 +206,7 @@ func (c *Comparison) WriteText(w io.Writer) {
 
 // writeText is one column's explanation under the table, in l.
 func (col *Column) writeText(w io.Writer, l i18n.Lang) {
-	fmt.Fprintf(w, "\n%s: %s\n", col.Name(), col.Verdict())
+	fmt.Fprintf(w, "\n%s: %s\n", col.Name(), col.VerdictIn(l))
 	why, before, stuck := col.Why, col.FaultsBefore, col.StuckReason
 	// Say it in l only what the column's English still says (a caller may
 	// have set Why or FaultsBefore itself).

@@ -95,7 +95,11 @@ func (r *Runner) Report() *Report {
 
 // Verdict is the one-word summary: SAFE or UNSAFE, with STUCK when a grant
 // outlived its owner's critical section.
-func (rep *Report) Verdict() string {
+func (rep *Report) Verdict() string { return rep.VerdictIn(i18n.EN) }
+
+// VerdictIn is Verdict in l: the verdict's words stay the format's (SAFE,
+// STUCK, BUDGET EXHAUSTED), the sentence around a cut-short one is l's.
+func (rep *Report) VerdictIn(l i18n.Lang) string {
 	v := "SAFE"
 	if !rep.Safe {
 		v = "UNSAFE"
@@ -106,9 +110,9 @@ func (rep *Report) Verdict() string {
 	// A run cut short proves nothing safe: say so before the partial verdict.
 	switch {
 	case rep.BudgetExhausted:
-		v = "BUDGET EXHAUSTED (" + v + " until then)"
+		v = l.Sprintf("BUDGET EXHAUSTED (%s until then)", v)
 	case rep.Cancelled:
-		v = "CANCELLED (" + v + " until then)"
+		v = l.Sprintf("CANCELLED (%s until then)", v)
 	}
 	return v
 }
@@ -120,7 +124,7 @@ func (rep *Report) WriteText(w io.Writer) {
 	if !rep.OK {
 		status = "FAILED"
 	}
-	fmt.Fprintf(w, "%s  [%s]  %s\n", rep.Scenario, status, rep.Verdict())
+	fmt.Fprintf(w, "%s  [%s]  %s\n", rep.Scenario, status, rep.VerdictIn(l))
 	title := rep.Title
 	if l == i18n.ZH && rep.TitleZH != "" {
 		title = rep.TitleZH

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockstep-sim/lockstep/faults"
 	"github.com/lockstep-sim/lockstep/internal/i18n"
+	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/model/tracemsg"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/scenariotest"
@@ -87,5 +88,26 @@ func TestDeadlockInZH(t *testing.T) {
 	}
 	if en := writeIn(i18n.EN, func(b *strings.Builder) { rep.WriteText(b) }); !strings.Contains(en, "  deadlock: "+rep.FirstDeadlock+"\n") {
 		t.Errorf("the English report lacks the judge's note:\n%s", en)
+	}
+}
+
+// A run cut short says so around its verdict in the report's language;
+// the verdict's own words (SAFE, STUCK, BUDGET EXHAUSTED) stay the
+// format's, and Verdict is the English it always was.
+func TestVerdictInZH(t *testing.T) {
+	for _, c := range []struct {
+		rep    Report
+		en, zh string
+	}{
+		{Report{Metrics: model.Metrics{Safe: true}, BudgetExhausted: true}, "BUDGET EXHAUSTED (SAFE until then)", "BUDGET EXHAUSTED（截至此时 SAFE）"},
+		{Report{Metrics: model.Metrics{Stuck: true}, Cancelled: true}, "CANCELLED (UNSAFE, STUCK until then)", "CANCELLED（截至此时 UNSAFE, STUCK）"},
+		{Report{Metrics: model.Metrics{Safe: true}}, "SAFE", "SAFE"},
+	} {
+		if got := c.rep.Verdict(); got != c.en {
+			t.Errorf("en %q, want %q", got, c.en)
+		}
+		if got := c.rep.VerdictIn(i18n.ZH); got != c.zh {
+			t.Errorf("zh %q, want %q", got, c.zh)
+		}
 	}
 }
