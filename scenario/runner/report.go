@@ -48,13 +48,7 @@ type Report struct {
 	FirstViolationPhrase judge.Phrase `json:"-"`
 	StuckReasonPhrase    judge.Phrase `json:"-"`
 	Skipped              []string     `json:"skipped_faults,omitempty"`
-	// skipped are Skipped's trace lines unrendered (id and args), so the
-	// text report says them in its language; nil for a report not made by
-	// a Runner, which then prints Skipped as it is.
-	skipped []traceLine
-	// deadlock is FirstDeadlock's trace line unrendered, likewise.
-	deadlock  traceLine
-	TraceHash string `json:"trace_hash"`
+	TraceHash            string       `json:"trace_hash"`
 	// BudgetExhausted: the run spent its event budget and was cut short at
 	// SimTimeMS; its metrics judge only what ran, so the report is never OK.
 	BudgetExhausted bool `json:"budget_exhausted"`
@@ -66,6 +60,13 @@ type Report struct {
 	// CLI sets it from its own invocation (file, flags). "" prints the
 	// bundled file's command.
 	Reproduce string `json:"-"`
+
+	// skipped are Skipped's trace lines unrendered (id and args), so the
+	// text report says them in its language; nil for a report not made by
+	// a Runner, which then prints Skipped as it is.
+	skipped []traceLine
+	// deadlock is FirstDeadlock's trace line unrendered, likewise.
+	deadlock traceLine
 }
 
 // Report is the report of the run as it stands (final once the run is over).

@@ -23,13 +23,15 @@ type Runner struct {
 	keep          bool
 	events        []sim.Event
 	sinks         []func(sim.Event)
-	skippedFaults []string    // faults that named a process this world lacks
-	skippedLines  []traceLine // the same, unrendered: the text report says them in its language
-	deadlock      traceLine   // the first deadlock line, unrendered (the report's FirstDeadlock)
-	over          bool        // the run has ended: duration reached (or budget spent, or cancelled)
-	steps         int64       // kernel events run
-	exhausted     bool        // the run ended because it spent its event budget
-	cancelled     bool        // the run ended because Opts.Context was cancelled
+	skippedFaults []string // faults that named a process this world lacks
+	over          bool     // the run has ended: duration reached (or budget spent, or cancelled)
+	steps         int64    // kernel events run
+	exhausted     bool     // the run ended because it spent its event budget
+	cancelled     bool     // the run ended because Opts.Context was cancelled
+
+	// The lines the text report says in its language (id and args):
+	skippedLines []traceLine // skippedFaults' lines
+	deadlock     traceLine   // the first deadlock's line (the report's FirstDeadlock)
 }
 
 // New builds the world of s. With keep, the runner remembers every
@@ -65,8 +67,9 @@ func (r *Runner) observe(e sim.Event) {
 }
 
 // wantMsg says when observe needs an event's text: to keep it, to hand it to
-// sinks, or to note a skipped fault or a deadlock. A headless run needs only the kinds, so
-// the hot trace lines are hashed and never made into strings.
+// sinks, or to note a skipped fault or a deadlock. A headless run needs
+// only the kinds, so the hot trace lines are hashed and never made into
+// strings.
 func (r *Runner) wantMsg(kind string) bool {
 	return r.keep || len(r.sinks) > 0 || kind == "skipped" || kind == "deadlock"
 }
