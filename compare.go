@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/runner"
@@ -55,7 +56,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 		strategies = runner.DefaultCompare
 	}
 	if err := runner.CheckStrategies(strategies); err != nil {
-		return bad("%v", err)
+		return bad("%s", errorIn(err))
 	}
 	s, ok := loadScenario("compare", *file, *name, stderr)
 	if !ok {
@@ -63,7 +64,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 	}
 	cmp, err := runner.Compare(s, strategies, opts)
 	if err != nil {
-		return bad("%v", err)
+		return bad("%s", errorIn(err))
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -85,4 +86,15 @@ func cmdCompare(args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	return exitOK
+}
+
+// errorIn is err in the command line's language when err itself can say
+// it (ErrorIn: the scenario's and the runner's checks), its text
+// otherwise. Only err's own type is asked, not its chain: a wrapper
+// without ErrorIn keeps its English words around the cause.
+func errorIn(err error) string {
+	if le, ok := err.(interface{ ErrorIn(i18n.Lang) string }); ok {
+		return le.ErrorIn(i18n.Current())
+	}
+	return err.Error()
 }

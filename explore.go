@@ -115,7 +115,7 @@ func cmdExplore(args []string, stdout, stderr io.Writer) int {
 	res, err := explore.Explore(ctx, cfg)
 	prog.Stop()
 	if res == nil {
-		return bad("%v", err)
+		return bad("%s", errorIn(err))
 	}
 	// The report is printed whatever happened after the search (a
 	// counterexample that could not be written): the search is never lost.

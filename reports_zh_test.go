@@ -148,9 +148,9 @@ var englishWord = regexp.MustCompile(`^(a|[A-Za-z][a-z]+)$`)
 
 // notSentences are the parts of a zh report that are not lockstep's
 // sentences: commands, and text from other parts that is English still
-// (a fault's own description, a Redlock tally's "why", a dropped
-// modifier's reason), which their own catalogues are to translate.
-var notSentences = regexp.MustCompile(`lockstep [^\n]*|--out DIR|pause [A-Za-z0-9-]+ for [^\n]*|no quorum|\(strategy [^)]*\)|\btrue\b|\bfalse\b`)
+// (a fault's own description, a Redlock tally's "why"), which their own
+// catalogues are to translate.
+var notSentences = regexp.MustCompile(`lockstep [^\n]*|--out DIR|pause [A-Za-z0-9-]+ for [^\n]*|no quorum|\btrue\b|\bfalse\b`)
 
 // noEnglish fails on an English sentence left in a zh report: three words
 // in a row.

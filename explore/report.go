@@ -64,7 +64,7 @@ func (res *Result) writeTable(w io.Writer) {
 // short, and its counterexample or that it had none.
 func (sr *StrategyResult) writeText(w io.Writer, l i18n.Lang, budget int64) {
 	for _, d := range sr.Dropped {
-		fmt.Fprint(w, l.Sprintf("%s: runs without %s\n", sr.Strategy, d))
+		fmt.Fprint(w, l.Sprintf("%s: runs without %s\n", sr.Strategy, d.In(l)))
 	}
 	if n := sr.BudgetExhausted.Count; n > 0 {
 		fmt.Fprint(w, l.Sprintf("%s: %s cut short by the event budget (%d events): not known safe (raise it with --budget)\n",

@@ -42,10 +42,11 @@ func (t *Thread) Rand() *rand.Rand { return t.c.rng }
 func (t *Thread) Tell(kind, id string, args ...sim.Arg) { t.c.w.Tell(t.c.Name, kind, id, args...) }
 
 // Deadlock tells that the thread's client and others wait for each
-// other's keys (cycle says who for which, model/keyhold): the trace line,
-// and the judge's Deadlock event.
-func (t *Thread) Deadlock(cycle string) {
-	t.Tell("deadlock", "deadlock", sim.S("cycle", cycle))
+// other's keys (cycle says who for which in English, model/keyhold): the
+// trace line of message id with the cycle and args (what its templates
+// say it from), and the judge's Deadlock event.
+func (t *Thread) Deadlock(id, cycle string, args ...sim.Arg) {
+	t.Tell("deadlock", id, append([]sim.Arg{sim.S("cycle", cycle)}, args...)...)
 	t.c.w.feed(&judge.Event{Kind: judge.Deadlock, Client: t.c.Name, Note: cycle})
 }
 

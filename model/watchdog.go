@@ -89,6 +89,11 @@ func (wd *watchdog) stop() {
 // strategies that renew through other threads (Redlock's parallel calls)
 // leave lastErr nil and stop as before.
 func (c *Client) renewAgain(l *Lease, cfg *WatchdogConfig, err error) bool {
-	c.w.Tell(c.Name, "renew-retry", "renew-retry", sim.S("token", l.Token), sim.S("error", err.Error()), sim.I("every_ns", int64(cfg.Every)))
+	failure := "renew-failed-reply" // an error reply, in Redis's own words
+	if err == ErrTimeout {
+		failure = "renew-failed-timeout"
+	}
+	c.w.Tell(c.Name, "renew-retry", "renew-retry", sim.S("token", l.Token), sim.S("error", err.Error()), sim.S("failure", failure),
+		sim.I("every_ns", int64(cfg.Every)))
 	return true
 }

@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -184,9 +183,30 @@ func CheckDesign(strategy string, l Lock) error {
 type Dropped struct {
 	Field string `json:"field"` // "lock.reentrant"
 	Why   string `json:"why"`   // "strategy redlock has no reentrant variant"
+	// why is Why unrendered, so a report says it in its own language;
+	// --json carries the English Why only.
+	why i18n.Msg
+}
+
+// newDropped is field dropped for the reason why.
+func newDropped(field string, why i18n.Msg) Dropped {
+	return Dropped{Field: field, Why: why.String(), why: why}
 }
 
 func (d Dropped) String() string { return d.Field + " (" + d.Why + ")" }
+
+// In is d in language l: the field and its reason in l ("lock.reentrant
+// (strategy redlock has no reentrant variant)" in English). A Dropped made
+// elsewhere (its Why set by hand, or changed since) says its Why as it is.
+func (d Dropped) In(l i18n.Lang) string {
+	if l == i18n.EN || d.why.Format == "" || d.why.String() != d.Why {
+		return d.String()
+	}
+	if l == i18n.ZH { // Chinese brackets: no space, full width
+		return d.Field + "（" + d.why.In(l) + "）"
+	}
+	return d.Field + " (" + d.why.In(l) + ")"
+}
 
 // DesignFor is the lock l as strategy can run it: the modifiers strategy
 // cannot run are dropped (and listed). A design that is illegal under every
@@ -196,7 +216,7 @@ func DesignFor(strategy string, l Lock) (Lock, []Dropped, error) {
 	for _, m := range modifiers {
 		if m.on(l) && !slices.Contains(m.needs, strategy) && slices.Contains(Strategies, strategy) {
 			m.drop(&l)
-			dropped = append(dropped, Dropped{m.name, m.why(strategy).String()})
+			dropped = append(dropped, newDropped(m.name, m.why(strategy)))
 		}
 	}
 	if strategy != l.Strategy {
@@ -218,7 +238,7 @@ func ForStrategy(s *Scenario, strategy string) (*Scenario, []Dropped, error) {
 	// A scenario built in code may hold a design no file could: refuse it
 	// rather than let another strategy drop its way to a legal one.
 	if err := CheckDesign(s.Lock.Strategy, s.Lock); err != nil {
-		return nil, nil, fmt.Errorf("scenario %s: %w", echo(s.Name), err)
+		return nil, nil, i18n.Errorf(err, "scenario %s: %s", echo(s.Name), sentence(err))
 	}
 	if strategy == "" || strategy == s.Lock.Strategy || strategy == s.Lock.Client {
 		return s, nil, nil
@@ -226,7 +246,7 @@ func ForStrategy(s *Scenario, strategy string) (*Scenario, []Dropped, error) {
 	if IsProfile(strategy) {
 		l, dropped, err := ProfileLock(strategy, s.Lock)
 		if err != nil {
-			return nil, nil, fmt.Errorf("scenario %s: %w", echo(s.Name), err)
+			return nil, nil, i18n.Errorf(err, "scenario %s: %s", echo(s.Name), sentence(err))
 		}
 		c := *s
 		c.Lock = l
@@ -235,10 +255,26 @@ func ForStrategy(s *Scenario, strategy string) (*Scenario, []Dropped, error) {
 	}
 	l, dropped, err := DesignFor(strategy, s.Lock)
 	if err != nil {
-		return nil, nil, fmt.Errorf("scenario %s under strategy %s: %w", echo(s.Name), strategy, err)
+		return nil, nil, i18n.Errorf(err, "scenario %s under strategy %s: %s", echo(s.Name), strategy, sentence(err))
 	}
 	c := *s
 	c.Lock = l
 	c.Redis.Nodes = NodesFor(strategy, s.Redis.Nodes)
 	return &c, dropped, nil
+}
+
+// sentence is err as the argument of a sentence around it: its unrendered
+// message when it has one (said in the language of the sentence), its text
+// otherwise. The Error's own type is looked at, not its chain: the outer
+// sentence is the one to nest.
+func sentence(err error) any {
+	switch e := err.(type) {
+	case *i18n.Error:
+		return e.Msg
+	case *DesignError:
+		if e.msg.Format != "" {
+			return e.msg
+		}
+	}
+	return err.Error()
 }

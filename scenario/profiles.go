@@ -300,7 +300,7 @@ func IsProfile(name string) bool { return LookupProfile(name) != nil }
 func ProfileLock(name string, l Lock) (Lock, []Dropped, error) {
 	pr := LookupProfile(name)
 	if pr == nil {
-		return l, nil, fmt.Errorf("unknown client profile %q (profiles: %s)", name, strings.Join(ProfileNames, ", "))
+		return l, nil, i18n.Errorf(nil, "unknown client profile %q (profiles: %s)", name, strings.Join(ProfileNames, ", "))
 	}
 	out := defaultScenario().Lock
 	readProfile(pr, &out, posTable{})
@@ -315,14 +315,14 @@ func ProfileLock(name string, l Lock) (Lock, []Dropped, error) {
 	var dropped []Dropped
 	for _, m := range modifiers {
 		if m.on(l) && !m.on(out) && m.field != lockFencing {
-			dropped = append(dropped, Dropped{m.name, "client " + name + " does not use it"})
+			dropped = append(dropped, newDropped(m.name, i18n.M("client %s does not use it", name)))
 		}
 	}
 	if pr.tune != nil {
 		pr.tune(&out, func(k string) bool { return kept[k] })
 	}
 	if err := CheckDesign(out.Strategy, out); err != nil {
-		return l, nil, fmt.Errorf("client %s: %w", name, err)
+		return l, nil, i18n.Errorf(err, "client %s: %s", name, sentence(err))
 	}
 	return out, dropped, nil
 }

@@ -15,14 +15,17 @@ import (
 var leaseTallyIDs = map[string]bool{
 	"acquired": true, "done": true, "gave-up": true, "node-timeout": true, "abort-signal": true, "gave-up-wait": true, "quorum": true, "refused": true, "refused-keeps": true, "refused-nested": true,
 	"ack-lost": true, "reply-lost": true, "request-lost": true, "msg-lost": true,
+	// the watchdog's retried renewal, a WAIT that fell short, two clients' deadlock
+	"renew-retry": true, "wait-failed": true, "deadlock-pair": true,
 }
 
 // nameArgs are the arguments whose values are names (Latin in every
 // language), blanked before a zh line is searched for English words.
-var nameArgs = []string{"client", "token", "node", "from", "to", "ok_nodes", "taken_nodes", "timeout_nodes", "error_nodes"}
+var nameArgs = []string{"client", "token", "node", "from", "to", "ok_nodes", "taken_nodes", "timeout_nodes", "error_nodes",
+	"other", "client_holds", "client_waits", "other_holds", "other_waits"}
 
 // phraseArgs are the arguments of those lines that name phrases.
-var phraseArgs = []string{"fence_note", "lease_end", "held", "what_note", "bound", "tally", "why", "drop"}
+var phraseArgs = []string{"fence_note", "lease_end", "held", "what_note", "bound", "tally", "why", "drop", "failure", "got_note"}
 
 // englishRun is two Latin words in a row: English left in a zh line.
 var englishRun = regexp.MustCompile(`[A-Za-z]+[ ]+[A-Za-z]+`)
@@ -76,7 +79,8 @@ func TestTraceIDsOfLeasesAndTallies(t *testing.T) {
 	})
 	for _, want := range []string{"acquired", "done", "quorum", "refused", "refused-keeps", "lease-fence", "lease-until", "lease-no-expiry",
 		"holds-one", "holds-many", "gave-up", "gave-up-wait", "acquire-first", "acquire-nested", "tally-ok", "tally-taken", "tally-timeout", "tally-error", "node-timeout", "bound-request-timeout", "bound-attempt-deadline", "bound-driver-timeout", "abort-signal", "redlock-no-quorum", "redlock-validity-used-up",
-		"request-lost", "drop-partitioned", "drop-cut-in-flight"} {
+		"request-lost", "drop-partitioned", "drop-cut-in-flight",
+		"renew-retry", "renew-failed-timeout", "wait-failed", "wait-got-only", "wait-got-no-reply", "deadlock-pair"} {
 		if !seen[want] {
 			t.Errorf("no bundled scenario has %s: the walk covers less than it says", want)
 		}

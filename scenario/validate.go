@@ -39,7 +39,7 @@ type problem struct {
 // instance); the error names the scenario but has no file position.
 func (s *Scenario) Validate() error {
 	if p := validate(s, nil); p != nil {
-		return fmt.Errorf("scenario %s: %s", echo(s.Name), p.Msg)
+		return i18n.Errorf(nil, "scenario %s: %s", echo(s.Name), p.Msg)
 	}
 	return nil
 }

@@ -28,7 +28,7 @@ func (e Entry) id() string {
 // keeps its own table in its own zh_*.go file.
 func entries() []Entry {
 	var out []Entry
-	for _, t := range [][]Entry{cliEntries, tuiEntries, reportEntries, faultEntries, registered} {
+	for _, t := range [][]Entry{cliEntries, tuiEntries, reportEntries, faultEntries, restEntries, registered} {
 		out = append(out, t...)
 	}
 	return out

@@ -79,50 +79,71 @@ func (b *Book) GaveBack(h *Hold) {
 
 // Wait records that h's client polls key while holding the keys it took.
 // When that closes a circle (it waits for a key whose holder waits,
-// through others, for a key it holds), Wait returns the explanation, once
-// per circle until one of them gets its keys or gives up.
-func (b *Book) Wait(h *Hold, key string) (string, bool) {
+// through others, for a key it holds), Wait returns it, once per circle
+// until one of them gets its keys or gives up.
+func (b *Book) Wait(h *Hold, key string) (Circle, bool) {
 	h.waiting = key
 	if h.reported || h.Taken == 0 {
-		return "", false
+		return Circle{}, false
 	}
 	circle := []*Hold{h}
 	for x := b.owner[key]; x != h.client; {
 		hx := b.holds[x]
 		if x == "" || hx == nil || hx.waiting == "" || len(circle) > len(b.holds) {
-			return "", false // nobody, or somebody who is not waiting, or a circle without h
+			return Circle{}, false // nobody, or somebody who is not waiting, or a circle without h
 		}
 		circle = append(circle, hx)
 		x = b.owner[hx.waiting]
 	}
 	if len(circle) < 2 {
-		return "", false
+		return Circle{}, false
 	}
-	for _, x := range circle {
+	c := Circle{TTL: b.ttl, Links: make([]Link, len(circle))}
+	for i, x := range circle {
 		x.reported = true
+		c.Links[i] = Link{Client: x.client, Holds: slices.Clone(x.Keys[:x.Taken]), WaitsFor: x.waiting}
 	}
-	return b.explain(circle), true
+	return c, true
 }
 
-// explain is the "waiting for each other" sentence of a circle.
-func (b *Book) explain(circle []*Hold) string {
+// Circle is clients waiting for each other's keys, in the order of the
+// wait: each link's client waits for a key the next one holds, the last
+// for one of the first's. It is kept as data, so that a reader can say it
+// in another language; String is the English.
+type Circle struct {
+	Links []Link
+	TTL   time.Duration // the keys' TTL, which is what frees them
+}
+
+// Link is one client of a circle: the keys it holds and the one it polls.
+type Link struct {
+	Client   string
+	Holds    []string
+	WaitsFor string
+}
+
+// HoldsText is the link's keys as a list, "k1, k2".
+func (l Link) HoldsText() string { return strings.Join(l.Holds, ", ") }
+
+// String is the "waiting for each other" sentence of the circle.
+func (c Circle) String() string {
 	var s strings.Builder
-	names := make([]string, len(circle))
-	for i, x := range circle {
-		names[i] = x.client
+	names := make([]string, len(c.Links))
+	for i, x := range c.Links {
+		names[i] = x.Client
 	}
-	if len(circle) == 2 {
+	if len(c.Links) == 2 {
 		s.WriteString(names[0] + " and " + names[1] + " are waiting for each other: ")
 	} else {
 		s.WriteString(strings.Join(names, ", ") + " wait in a circle: ")
 	}
-	for i, x := range circle {
+	for i, x := range c.Links {
 		if i > 0 {
 			s.WriteString("; ")
 		}
-		s.WriteString(x.client + " holds " + strings.Join(x.Keys[:x.Taken], ", ") + " and waits for " + x.waiting)
+		s.WriteString(x.Client + " holds " + x.HoldsText() + " and waits for " + x.WaitsFor)
 	}
-	s.WriteString(". Neither lets go until a key's TTL (" + b.ttl.Round(time.Millisecond).String() +
+	s.WriteString(". Neither lets go until a key's TTL (" + c.TTL.Round(time.Millisecond).String() +
 		") frees it or the retries give up; taking the keys in one order (lock.key_order: sorted) prevents it")
 	return s.String()
 }

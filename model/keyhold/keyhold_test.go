@@ -17,7 +17,8 @@ func TestWaitFindsCircles(t *testing.T) {
 	if _, ok := b.Wait(a, "k2"); ok {
 		t.Fatal("a deadlock before B waits")
 	}
-	msg, ok := b.Wait(c, "k1")
+	circle, ok := b.Wait(c, "k1")
+	msg := circle.String()
 	if !ok || !strings.HasPrefix(msg, "B and A are waiting for each other: B holds k2 and waits for k1; A holds k1 and waits for k2.") {
 		t.Fatalf("Wait = %q, %v", msg, ok)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/model/keyhold"
 	"github.com/lockstep-sim/lockstep/model/store"
+	"github.com/lockstep-sim/lockstep/sim"
 )
 
 // multiKey is a hold that needs several keys (lock.keys): the tutorials'
@@ -111,8 +112,9 @@ func (m *multiKey) takeEach(t *model.Thread, n *model.Node, h *keyhold.Hold) boo
 		}
 		r, err := t.Call(n, m.op(h.Keys[h.Taken:h.Taken+1], model.OpAcquire), "SET", k, h.Token, "NX", "PX", m.ttl)
 		if err != nil || r == nil {
-			if msg, circle := m.book.Wait(h, k); circle {
-				t.Deadlock(msg)
+			if c, circle := m.book.Wait(h, k); circle {
+				id, cycle, args := deadlockLine(c)
+				t.Deadlock(id, cycle, args...)
 			}
 			return false
 		}
@@ -145,4 +147,21 @@ func (m *multiKey) giveBack(t *model.Thread, n *model.Node, h *keyhold.Hold) {
 		t.Call(n, m.op(h.Keys[i:i+1], model.OpRelease), "EVAL", store.ScriptRelease, "1", h.Keys[i], h.Token)
 	}
 	m.book.GaveBack(h)
+}
+
+// deadlockLine is the trace line of circle c: its message id, its English
+// sentence and the args its templates need. Two clients, the usual
+// circle, are told from their names and keys ("deadlock-pair"), so the
+// line reads in any language; a longer circle is its English sentence
+// ("deadlock").
+func deadlockLine(c keyhold.Circle) (id, cycle string, args []sim.Arg) {
+	if len(c.Links) != 2 {
+		return "deadlock", c.String(), nil
+	}
+	a, b := c.Links[0], c.Links[1]
+	return "deadlock-pair", c.String(), []sim.Arg{
+		sim.S("client", a.Client), sim.S("client_holds", a.HoldsText()), sim.S("client_waits", a.WaitsFor),
+		sim.S("other", b.Client), sim.S("other_holds", b.HoldsText()), sim.S("other_waits", b.WaitsFor),
+		sim.I("ttl_ns", int64(c.TTL)),
+	}
 }

@@ -27,7 +27,9 @@ func (s *single) waitReplicas(t *model.Thread, n *model.Node, l *model.Lease) bo
 	if err == nil && acked >= wr.Replicas {
 		return true
 	}
-	t.Tell("wait-failed", "wait-failed", sim.S("client", t.Client().Name), sim.S("node", n.Name()), sim.I("replicas", int64(wr.Replicas)), sim.S("got", waitGot(acked, err)))
+	args := append([]sim.Arg{sim.S("client", t.Client().Name), sim.S("node", n.Name()), sim.I("replicas", int64(wr.Replicas)),
+		sim.S("got", waitGot(acked, err))}, waitGotNote(acked, err)...)
+	t.Tell("wait-failed", "wait-failed", args...)
 	s.release(s, t, n, l)
 	return false
 }
@@ -42,4 +44,17 @@ func waitGot(acked int, err error) string {
 		return "the error " + err.Error()
 	}
 	return "only " + strconv.Itoa(acked)
+}
+
+// waitGotNote is the same as the args of a phrase (got_note: wait-got-only
+// with acked, wait-got-no-reply, wait-got-error with error), which the
+// trace's catalogue says in each language.
+func waitGotNote(acked int, err error) []sim.Arg {
+	switch {
+	case err == model.ErrTimeout:
+		return []sim.Arg{sim.S("got_note", "wait-got-no-reply")}
+	case err != nil:
+		return []sim.Arg{sim.S("got_note", "wait-got-error"), sim.S("error", err.Error())}
+	}
+	return []sim.Arg{sim.S("got_note", "wait-got-only"), sim.I("acked", int64(acked))}
 }

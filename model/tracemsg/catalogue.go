@@ -137,8 +137,8 @@ var catalogue = []Message{
 	{"client-clock-rate-timers", "{client}'s clock now runs {rate}x true speed: a 1s wait by its clock takes {second_ns:rdur}; {timers} pending timer(s) rescheduled", "the same, with its timers moved"},
 	{"wait-no-reply", "{node} is down: {client}'s WAIT gets no reply", "a WAIT sent to a down node"},
 	{"wait-timeout", "no reply to WAIT from {node} within {within_ns:rdur} by {client}'s clock", "a WAIT timed out"},
-	{"wait-failed", "{client}'s grant on {node}: WAIT {replicas} got {got}: too few replicas hold it; {client} releases it and the attempt fails", "lock.wait_replicas refused a grant (got: what WAIT answered, English)"},
-	{"deadlock", "{cycle}", "clients wait for each other's keys (cycle: the wait-for cycle, English)"},
+	{"wait-failed", "{client}'s grant on {node}: WAIT {replicas} got {got_note:msg}: too few replicas hold it; {client} releases it and the attempt fails", "lock.wait_replicas refused a grant (got: what WAIT answered, English; got_note: its piece, wait-got-only with acked, wait-got-no-reply, or wait-got-error with error)"},
+	{"deadlock", "{cycle}", "three or more clients wait for each other's keys (cycle: the wait-for cycle, English)"},
 	{"notify-timeout", "no release message within {within_ns:rdur}; tries again", "a pub/sub wait ran out"},
 	{"notify-lost", "the release message to {client} is cut off by a partition; {client} waits out its TTL-bounded wait", "a release message was cut off"},
 	{"notified", "release message received; tries again", "a release message woke the client"},
@@ -151,7 +151,7 @@ var catalogue = []Message{
 	{"abort-signal", "the extension failed: the abort signal stops the work before its write", "node-redlock's using() aborts"},
 	{"renew-fail", "watchdog: renewal of {token} failed (the key is no longer ours, or no answer in time); renewal stops", "the watchdog stops"},
 	{"renew-cap", "watchdog: max_renewals {max} reached; renewal stops", "the watchdog hit its cap"},
-	{"renew-retry", "watchdog: renewal of {token} failed ({error}); tries again in {every_ns:rdur} (on_failure: retry)", "the watchdog retries"},
+	{"renew-retry", "watchdog: renewal of {token} failed ({failure:msg}); tries again in {every_ns:rdur} (on_failure: retry)", "the watchdog retries (error: the error, English; failure: its piece, renew-failed-timeout or renew-failed-reply)"},
 
 	// Redlock (model/redlock*.go).
 	{"node-ok", "{node}: OK", "a Redlock node granted"},
@@ -284,4 +284,15 @@ var catalogue = []Message{
 	{"drop-lost", "lost", "a slow link's loss draw dropped it"},
 	{"drop-partitioned", "partitioned", "no link when it was sent"},
 	{"drop-cut-in-flight", "cut in flight", "a partition began while it travelled"},
+
+	// Issue 16 (zh-rest): the watchdog's failed renewal, a WAIT that fell
+	// short (phrases of renew-retry and wait-failed), and a circle of two
+	// clients told from their names and keys.
+	{"renew-failed-timeout", "timeout", "a renewal got no reply in time"},
+	{"renew-failed-reply", "{error}", "a renewal got an error reply (error: Redis's own words)"},
+	{"wait-got-only", "only {acked}", "WAIT answered fewer replicas than asked"},
+	{"wait-got-no-reply", "no reply", "WAIT got no reply in time"},
+	{"wait-got-error", "the error {error}", "WAIT got an error reply (error: Redis's own words)"},
+	{"deadlock-pair", "{client} and {other} are waiting for each other: {client} holds {client_holds} and waits for {client_waits}; {other} holds {other_holds} and waits for {other_waits}. Neither lets go until a key's TTL ({ttl_ns:rdur}) frees it or the retries give up; taking the keys in one order (lock.key_order: sorted) prevents it",
+		"two clients wait for each other's keys (cycle: the same sentence, English; *_holds: the keys held, comma-separated; *_waits: the key polled)"},
 }

@@ -126,7 +126,7 @@ var zhTemplates = map[string]string{
 	"client-clock-rate-timers": "{client} 的时钟现在以实际速度的 {rate} 倍运行：按它的时钟等 1s 实际需要 {second_ns:rdur}；{timers} 个待触发的定时器已重新安排",
 	"wait-no-reply":            "{node} 宕机：{client} 的 WAIT 收不到回复",
 	"wait-timeout":             "按 {client} 的时钟，{within_ns:rdur} 内没有收到 {node} 对 WAIT 的回复",
-	"wait-failed":              "{client} 在 {node} 上的授予：WAIT {replicas} 得到 {got}：持有它的从库太少；{client} 释放它，这次尝试失败",
+	"wait-failed":              "{client} 在 {node} 上的授予：WAIT {replicas} {got_note:msg}，持有它的从库太少；{client} 释放它，这次尝试失败",
 	"deadlock":                 "死锁：{cycle}",
 	"notify-timeout":           "{within_ns:rdur} 内没有收到释放消息；再试一次",
 	"notify-lost":              "发给 {client} 的释放消息被网络分区切断；{client} 等完它以 TTL 为上限的等待",
@@ -140,7 +140,7 @@ var zhTemplates = map[string]string{
 	"abort-signal":             "延长失败：中止信号（AbortSignal）在写入之前停止了业务",
 	"renew-fail":               "看门狗：{token} 续期失败（key 已不属于我们，或没有及时回复）；停止续期",
 	"renew-cap":                "看门狗：已达到 max_renewals {max}；停止续期",
-	"renew-retry":              "看门狗：{token} 续期失败（{error}）；{every_ns:rdur} 后再试（on_failure: retry）",
+	"renew-retry":              "看门狗：{token} 续期失败（{failure:msg}）；{every_ns:rdur} 后再试（on_failure: retry）",
 
 	"node-ok":          "{node}：OK（成功）",
 	"node-ok-counter":  "{node}：OK（成功，计数器 {counter}）",
@@ -261,4 +261,11 @@ var zhTemplates = map[string]string{
 	"drop-lost":          "丢失",
 	"drop-partitioned":   "被分区隔断",
 	"drop-cut-in-flight": "在途中被分区切断",
+
+	"renew-failed-timeout": "超时，没有回复",
+	"renew-failed-reply":   "错误回复 {error}",
+	"wait-got-only":        "只得到 {acked} 个确认",
+	"wait-got-no-reply":    "没有收到回复",
+	"wait-got-error":       "收到错误 {error}",
+	"deadlock-pair":        "{client} 和 {other} 在互相等待：{client} 持有 {client_holds}，等待 {client_waits}；{other} 持有 {other_holds}，等待 {other_waits}。在某个 key 的 TTL（{ttl_ns:rdur}）让它释放、或重试放弃之前，谁都不会放手；按同一顺序取 key（lock.key_order: sorted）可以避免它",
 }

@@ -61,18 +61,18 @@ func (c *Comparison) OK() bool {
 // CheckStrategies validates a --strategies list: known names, no repeats,
 // at least one.
 func CheckStrategies(names []string) error {
-	known := func() string {
-		return strings.Join(model.Strategies, ", ") + "; profiles: " + strings.Join(scenario.ProfileNames, ", ")
+	known := func() i18n.Msg {
+		return i18n.M("%s; profiles: %s", strings.Join(model.Strategies, ", "), strings.Join(scenario.ProfileNames, ", "))
 	}
 	if len(names) == 0 {
-		return fmt.Errorf("no strategies to compare (known: %s)", known())
+		return i18n.Errorf(nil, "no strategies to compare (known: %s)", known())
 	}
 	for i, n := range names {
 		if !slices.Contains(model.Strategies, n) && !scenario.IsProfile(n) {
-			return fmt.Errorf("unknown strategy %q (known: %s)", n, known())
+			return i18n.Errorf(nil, "unknown strategy %q (known: %s)", n, known())
 		}
 		if slices.Contains(names[:i], n) {
-			return fmt.Errorf("strategy %q named twice", n)
+			return i18n.Errorf(nil, "strategy %q named twice", n)
 		}
 	}
 	return nil
@@ -183,7 +183,7 @@ func (c *Comparison) WriteText(w io.Writer) {
 	fmt.Fprint(w, "\n", l.Sprintf("same clients, faults and seed %d under %s\n\n", c.seed(), l.Sprintf("%d strategies", len(c.Columns))))
 
 	rows := [][]string{append([]string{""}, c.cells(func(col *Column) string { return col.Name() })...)}
-	rows = append(rows, append([]string{i18n.TC("compare row", "verdict")}, c.cells(func(col *Column) string { return col.Verdict() })...))
+	rows = append(rows, append([]string{i18n.TC("compare row", "verdict")}, c.cells(func(col *Column) string { return col.VerdictIn(l) })...))
 	for _, r := range compareRows {
 		rows = append(rows, append([]string{r.name}, c.cells(r.get)...))
 	}
@@ -206,7 +206,7 @@ func (c *Comparison) WriteText(w io.Writer) {
 
 // writeText is one column's explanation under the table, in l.
 func (col *Column) writeText(w io.Writer, l i18n.Lang) {
-	fmt.Fprintf(w, "\n%s: %s\n", col.Name(), col.Verdict())
+	fmt.Fprintf(w, "\n%s: %s\n", col.Name(), col.VerdictIn(l))
 	why, before, stuck := col.Why, col.FaultsBefore, col.StuckReason
 	// Say it in l only what the column's English still says (a caller may
 	// have set Why or FaultsBefore itself).
@@ -230,7 +230,7 @@ func (col *Column) writeText(w io.Writer, l i18n.Lang) {
 		}
 	}
 	for _, d := range col.Dropped {
-		fmt.Fprint(w, l.Sprintf("  dropped: %s\n", d))
+		fmt.Fprint(w, l.Sprintf("  dropped: %s\n", d.In(l)))
 	}
 	for _, sk := range col.skippedIn(l) {
 		fmt.Fprint(w, l.Sprintf("  skipped: %s\n", sk))

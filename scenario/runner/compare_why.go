@@ -13,7 +13,7 @@ import (
 // columnWhy is what a column's explanation cites, as the run traced it:
 // Redlock's refusals (why it stays safe where a single instance is not:
 // how many, and the first), the faults that struck before the first
-// violation (its context), and the faults the world skipped. It keeps the
+// violation (its context). It keeps the
 // trace lines' ids and arguments, so WriteText renders them in the
 // language asked; the English Why and FaultsBefore are rendered from it
 // once, when the column is made.
@@ -22,7 +22,6 @@ type columnWhy struct {
 	firstRefusal traceLine
 	faults       []traceLine // the faults so far, until the first violation
 	violated     bool
-	skipped      []traceLine
 }
 
 // traceLine is one line of the trace, unrendered.
@@ -47,8 +46,6 @@ func (w *columnWhy) observe(e sim.Event) {
 		}
 	case "VIOLATION":
 		w.violated = true
-	case "skipped":
-		w.skipped = append(w.skipped, lineOf(e))
 	}
 }
 
@@ -96,13 +93,18 @@ func (c *Column) whyIn(l i18n.Lang) string {
 	return l.Sprintf("no two clients ever held the lock at once")
 }
 
-// skippedIn are the faults the column's world skipped, in l.
-func (c *Column) skippedIn(l i18n.Lang) []string {
-	if l == i18n.EN || len(c.why.skipped) != len(c.Skipped) {
-		return c.Skipped
+// skippedIn are the faults the run's world skipped, in l: Skipped itself
+// in English, or when the report's lines are not Skipped's (a caller set
+// Skipped, or the report was not made by a Runner).
+func (rep *Report) skippedIn(l i18n.Lang) []string {
+	if l == i18n.EN || len(rep.skipped) != len(rep.Skipped) {
+		return rep.Skipped
 	}
-	out := make([]string, len(c.why.skipped))
-	for i, s := range c.why.skipped {
+	out := make([]string, len(rep.skipped))
+	for i, s := range rep.skipped {
+		if s.msg != rep.Skipped[i] {
+			return rep.Skipped
+		}
 		out[i] = s.in(l)
 	}
 	return out

@@ -60,6 +60,13 @@ type Report struct {
 	// CLI sets it from its own invocation (file, flags). "" prints the
 	// bundled file's command.
 	Reproduce string `json:"-"`
+
+	// skipped are Skipped's trace lines unrendered (id and args), so the
+	// text report says them in its language; nil for a report not made by
+	// a Runner, which then prints Skipped as it is.
+	skipped []traceLine
+	// deadlock is FirstDeadlock's trace line unrendered, likewise.
+	deadlock traceLine
 }
 
 // traceHash is the trace's hash as the report writes it; "" for a run
@@ -79,11 +86,11 @@ func (r *Runner) Report() *Report {
 		Metrics: m, MaxWaitMS: m.MaxWait.Milliseconds(),
 		SimTimeMS: r.Now().Milliseconds(), Events: r.EventCount(), OK: true,
 		FirstViolation: r.w.Chk.FirstViolation(), StuckReason: r.w.Chk.StuckReason(),
-		TraceHash: traceHash(r.w.K.Trace()), Skipped: r.skippedFaults,
+		TraceHash: traceHash(r.w.K.Trace()), Skipped: r.skippedFaults, skipped: r.skippedLines,
 		Expectations:    []scenario.ExpectResult{},
 		BudgetExhausted: r.exhausted, Cancelled: r.cancelled, KernelSteps: r.steps,
 	}
-	rep.FirstDeadlock = r.w.Chk.FirstDeadlock()
+	rep.FirstDeadlock, rep.deadlock = r.w.Chk.FirstDeadlock(), r.deadlock
 	rep.TitleZH, rep.FirstViolationPhrase, rep.StuckReasonPhrase = r.S.TitleIn(scenario.LangChinese), r.w.Chk.FirstViolationPhrase(), r.w.Chk.StuckReasonPhrase()
 	if r.exhausted || r.cancelled {
 		rep.OK = false
@@ -98,7 +105,11 @@ func (r *Runner) Report() *Report {
 
 // Verdict is the one-word summary: SAFE or UNSAFE, with STUCK when a grant
 // outlived its owner's critical section.
-func (rep *Report) Verdict() string {
+func (rep *Report) Verdict() string { return rep.VerdictIn(i18n.EN) }
+
+// VerdictIn is Verdict in l: the verdict's words stay the format's (SAFE,
+// STUCK, BUDGET EXHAUSTED), the sentence around a cut-short one is l's.
+func (rep *Report) VerdictIn(l i18n.Lang) string {
 	v := "SAFE"
 	if !rep.Safe {
 		v = "UNSAFE"
@@ -109,9 +120,9 @@ func (rep *Report) Verdict() string {
 	// A run cut short proves nothing safe: say so before the partial verdict.
 	switch {
 	case rep.BudgetExhausted:
-		v = "BUDGET EXHAUSTED (" + v + " until then)"
+		v = l.Sprintf("BUDGET EXHAUSTED (%s until then)", v)
 	case rep.Cancelled:
-		v = "CANCELLED (" + v + " until then)"
+		v = l.Sprintf("CANCELLED (%s until then)", v)
 	}
 	return v
 }
@@ -123,7 +134,7 @@ func (rep *Report) WriteText(w io.Writer) {
 	if !rep.OK {
 		status = "FAILED"
 	}
-	fmt.Fprintf(w, "%s  [%s]  %s\n", rep.Scenario, status, rep.Verdict())
+	fmt.Fprintf(w, "%s  [%s]  %s\n", rep.Scenario, status, rep.VerdictIn(l))
 	title := rep.Title
 	if l == i18n.ZH && rep.TitleZH != "" {
 		title = rep.TitleZH
@@ -161,7 +172,7 @@ func (rep *Report) writeFindings(w io.Writer, l i18n.Lang) {
 		fmt.Fprint(w, l.Sprintf("  stuck: %s\n", sr))
 	}
 	if rep.FirstDeadlock != "" {
-		fmt.Fprint(w, l.Sprintf("  deadlock: %s\n", rep.FirstDeadlock))
+		fmt.Fprint(w, l.Sprintf("  deadlock: %s\n", rep.deadlockIn(l)))
 	}
 	at := sim.FormatTime(time.Duration(rep.SimTimeMS) * time.Millisecond)
 	switch {
@@ -171,7 +182,7 @@ func (rep *Report) writeFindings(w io.Writer, l i18n.Lang) {
 	case rep.Cancelled:
 		fmt.Fprint(w, l.Sprintf("  cancelled at t=%s: the run was stopped before its end\n", at))
 	}
-	for _, s := range rep.Skipped {
+	for _, s := range rep.skippedIn(l) {
 		fmt.Fprint(w, l.Sprintf("  skipped: %s\n", s))
 	}
 }
@@ -192,4 +203,14 @@ func clientText(l i18n.Lang, client string) string {
 		return ""
 	}
 	return l.Sprintf(" (client %s)", client)
+}
+
+// deadlockIn is FirstDeadlock in l: its trace line rendered from its id in
+// zh, when the report has that line and it is still what FirstDeadlock
+// says (the English otherwise, as the catalogue's fallback is).
+func (rep *Report) deadlockIn(l i18n.Lang) string {
+	if l == i18n.EN || rep.deadlock.msg != rep.FirstDeadlock {
+		return rep.FirstDeadlock
+	}
+	return rep.deadlock.in(l)
 }

@@ -29,6 +29,10 @@ type Runner struct {
 	steps         int64    // kernel events run
 	exhausted     bool     // the run ended because it spent its event budget
 	cancelled     bool     // the run ended because Opts.Context was cancelled
+
+	// The lines the text report says in its language (id and args):
+	skippedLines []traceLine // skippedFaults' lines
+	deadlock     traceLine   // the first deadlock's line (the report's FirstDeadlock)
 }
 
 // New builds the world of s. With keep, the runner remembers every
@@ -56,6 +60,10 @@ func (r *Runner) observe(e sim.Event) {
 	}
 	if e.Kind == "skipped" {
 		r.skippedFaults = append(r.skippedFaults, e.Msg)
+		r.skippedLines = append(r.skippedLines, lineOf(e))
+	}
+	if e.Kind == "deadlock" && r.deadlock.msg == "" {
+		r.deadlock = lineOf(e)
 	}
 	for _, s := range r.sinks {
 		s(e)
@@ -63,10 +71,11 @@ func (r *Runner) observe(e sim.Event) {
 }
 
 // wantMsg says when observe needs an event's text: to keep it, to hand it to
-// sinks, or to note a skipped fault. A headless run needs only the kinds, so
-// the hot trace lines are hashed and never made into strings.
+// sinks, or to note a skipped fault or a deadlock. A headless run needs
+// only the kinds, so the hot trace lines are hashed and never made into
+// strings.
 func (r *Runner) wantMsg(kind string) bool {
-	return r.keep || len(r.sinks) > 0 || kind == "skipped"
+	return r.keep || len(r.sinks) > 0 || kind == "skipped" || kind == "deadlock"
 }
 
 // OnEvent adds a sink that sees every trace event from now on.
