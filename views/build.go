@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/scenario"
 	"github.com/lockstep-sim/lockstep/scenario/player"
 	"github.com/lockstep-sim/lockstep/sim"
@@ -247,7 +248,7 @@ func (m *Model) runOptions() scenario.Options {
 func budgetNote(r *RunModel, ss *player.Player) {
 	if f := ss.Final(); f.BudgetExhausted {
 		r.setStatus(false, "event budget exhausted at t=%s after %d kernel events: the run stops there (%s)",
-			sim.FormatTime(ss.End()), f.KernelSteps, f.Verdict())
+			sim.FormatTime(ss.End()), f.KernelSteps, f.VerdictIn(i18n.Current()))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario"
@@ -249,9 +250,9 @@ func (m *CompareModel) column(i int, ss *player.Player, w, h int) []string {
 	st := m.c.st
 	snap := m.snaps[i]
 	fin := ss.Final()
-	verdict := st.Good.Render("✓ " + fin.Verdict())
+	verdict := st.Good.Render("✓ " + fin.VerdictIn(i18n.Current()))
 	if !fin.Safe || fin.Stuck {
-		verdict = st.Bad.Render("✖ " + fin.Verdict())
+		verdict = st.Bad.Render("✖ " + fin.VerdictIn(i18n.Current()))
 	}
 	var in []string
 	in = append(in, fmt.Sprintf(tr("final verdict %s │ step %d/%d"), verdict, ss.StepAt(), ss.Steps()))

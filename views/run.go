@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/lockstep-sim/lockstep/faults"
+	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/model"
 	"github.com/lockstep-sim/lockstep/scenario/player"
 	"github.com/lockstep-sim/lockstep/views/jump"
@@ -124,7 +125,7 @@ func (m *RunModel) onTick(msg play.Tick) tea.Cmd {
 	m.refresh()
 	if m.pl.AtEnd() {
 		m.clock.Stop()
-		m.setStatus(true, "run over: %s", m.pl.Final().Verdict())
+		m.setStatus(true, "run over: %s", m.pl.Final().VerdictIn(i18n.Current()))
 		return nil
 	}
 	return m.clock.Next()
