@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/rivo/uniseg"
+	"golang.org/x/text/width"
 )
 
 // Reflow rewraps hard-wrapped text (a story) to width w, keeping paragraphs.
@@ -45,7 +46,26 @@ func joinLines(para string) string {
 
 // wideRune reports whether r takes two cells (CJK ideographs, kana, hangul,
 // fullwidth punctuation such as ，。：（）).
-func wideRune(r rune) bool { return ansi.StringWidth(string(r)) == 2 }
+// It asks the rune's East Asian width (x/text, no allocation): it runs for
+// every rune a frame wraps, and string(r) into ansi.StringWidth allocated.
+func wideRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return false
+	}
+	k := width.LookupRune(r).Kind()
+	return k == width.EastAsianWide || k == width.EastAsianFullwidth
+}
+
+// hasWide reports whether s has a wide rune; ASCII text is decided by its
+// bytes alone.
+func hasWide(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.ContainsFunc(s[i:], wideRune)
+		}
+	}
+	return false
+}
 
 // cjkPunct reports whether r is fullwidth punctuation, which takes no space
 // beside it in Chinese text.
@@ -65,9 +85,11 @@ func Wrap(s string, w int) []string {
 	var f filler
 	f.w = w
 	for _, word := range strings.Fields(s) {
-		for i, piece := range cjkPieces(word) {
-			f.add(piece, i > 0)
+		if !hasWide(word) {
+			f.add(word, false)
+			continue
 		}
+		f.addCJK(word)
 	}
 	if f.lw > 0 || len(f.out) == 0 {
 		f.flush()
@@ -118,30 +140,26 @@ func (f *filler) add(piece string, glued bool) {
 	}
 }
 
-// cjkPieces cuts a word (no spaces) at the line-break opportunities that
-// touch a wide character; a word without one comes back whole.
-func cjkPieces(word string) []string {
-	if !strings.ContainsFunc(word, wideRune) {
-		return []string{word}
-	}
-	var pieces []string
-	start, state := 0, -1
-	rest := word
-	for len(rest) > 0 {
+// addCJK adds a word (no spaces) that has wide characters, cut at the
+// line-break opportunities that touch one: its pieces are glued to each
+// other, the first follows the line's last word after a space.
+func (f *filler) addCJK(word string) {
+	start, state, glued := 0, -1, false
+	for rest := word; rest != ""; {
 		var seg string
 		seg, rest, _, state = uniseg.FirstLineSegmentInString(rest, state)
-		end := len(word) - len(rest)
 		if rest == "" {
 			break
 		}
+		end := len(word) - len(rest)
 		last, _ := utf8.DecodeLastRuneInString(seg)
 		next, _ := utf8.DecodeRuneInString(rest)
 		if wideRune(last) || wideRune(next) {
-			pieces = append(pieces, word[start:end])
-			start = end
+			f.add(word[start:end], glued)
+			start, glued = end, true
 		}
 	}
-	return append(pieces, word[start:])
+	f.add(word[start:], glued)
 }
 
 func itoa(v int) string { return strconv.Itoa(v) }
