@@ -1,6 +1,8 @@
 package views
 
 import (
+	"errors"
+
 	"github.com/mattn/go-runewidth"
 
 	"github.com/lockstep-sim/lockstep/internal/i18n"
@@ -33,4 +35,18 @@ func SetAmbiguousNarrow() {
 	// two-cell ambiguous glyphs.
 	runewidth.EastAsianWidth = false
 	runewidth.DefaultCondition = runewidth.NewCondition()
+}
+
+// refusal is a fault spec's Refuse sentence (a fixed English text, the
+// catalogue's key) in the TUI's language.
+func refusal(why string) string { return i18n.M(why).In(i18n.Current()) }
+
+// errText is err in the TUI's language when it can say itself in one (a
+// scenario's check, a design refused), else its English text.
+func errText(err error) string {
+	var le interface{ ErrorIn(i18n.Lang) string }
+	if errors.As(err, &le) {
+		return le.ErrorIn(i18n.Current())
+	}
+	return err.Error()
 }

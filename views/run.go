@@ -268,7 +268,7 @@ func (m *RunModel) startFault(kind faults.Kind) tea.Cmd {
 	}
 	if s := faults.Lookup(kind); s != nil && s.Refuse != nil && name != model.ResourceName {
 		if why := s.Refuse(node); why != "" {
-			m.setStatus(false, "%s", why)
+			m.setStatus(false, "%s", refusal(why))
 			return nil
 		}
 	}
@@ -296,7 +296,7 @@ func refuseResource(kind faults.Kind, target string) string {
 		return ""
 	}
 	if s := faults.Lookup(kind); s != nil && s.OnSentinel == nil && s.Untargeted == nil {
-		return fmt.Sprintf("%s does not apply to the resource, a process on the network only: i isolates it, s slows its links, P partitions it", kind)
+		return tr("%s does not apply to the resource, a process on the network only: i isolates it, s slows its links, P partitions it", kind)
 	}
 	return ""
 }
@@ -317,7 +317,7 @@ func (m *RunModel) updatePrompt(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		if err := m.queueInject(f); err != nil {
-			m.prompt.err = "not injected: " + err.Error()
+			m.prompt.err = tr("not injected: %s", errText(err))
 			return nil
 		}
 		m.prompt = nil

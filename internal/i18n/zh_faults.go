@@ -31,4 +31,12 @@ var faultEntries = []Entry{
 	{Key: "%q is not a loss probability from 0 to 1", ZH: "%q 不是 0 到 1 之间的丢包概率"},
 	{Key: "%q is not a positive duration", ZH: "%q 不是正的时长"},
 	{Key: "no extra latency and no loss changes nothing", ZH: "没有额外延迟也没有丢包，什么也不改变"},
+	// The TUI's refusals before a prompt opens (faults' Spec.Refuse, views'
+	// refuseResource) and a refused injection.
+	{Key: "evict makes a node drop the lock key: tab to Nodes and select a master", ZH: "evict 让节点丢掉锁的 key：按 tab 切到节点并选一个主库"},
+	{Key: "failover promotes a master's replica: tab to Nodes and select a master", ZH: "failover（主从切换）把主库的从库提升为主库：按 tab 切到节点并选一个主库"},
+	{Key: "a hang stalls a client's work thread: tab to Clients and select one", ZH: "hang 让客户端的工作线程卡住：按 tab 切到客户端并选一个"},
+	{Key: "a GC pause stops a client: tab to Clients and select one", ZH: "GC 停顿让客户端停下：按 tab 切到客户端并选一个"},
+	{Key: "%s does not apply to the resource, a process on the network only: i isolates it, s slows its links, P partitions it", ZH: "%s 不适用于资源，它只是网络上的一个进程：i 隔离它，s 让它的链路变慢，P 把它分区"},
+	{Key: "not injected: %s", ZH: "未注入：%s"},
 }
