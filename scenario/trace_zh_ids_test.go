@@ -24,8 +24,8 @@ var leaseTallyIDs = map[string]bool{
 var nameArgs = []string{"client", "token", "node", "from", "to", "ok_nodes", "taken_nodes", "timeout_nodes", "error_nodes",
 	"other", "client_holds", "client_waits", "other_holds", "other_waits"}
 
-// phraseArgs are the arguments of those lines that name phrases.
-var phraseArgs = []string{"fence_note", "lease_end", "held", "what_note", "bound", "tally", "why", "drop", "failure", "got_note"}
+// pieceArgs are the arguments of those lines that name pieces.
+var pieceArgs = []string{"fence_note", "lease_end", "held", "what_note", "bound", "tally", "why", "drop", "failure", "got_note"}
 
 // englishRun is two Latin words in a row: English left in a zh line.
 var englishRun = regexp.MustCompile(`[A-Za-z]+[ ]+[A-Za-z]+`)
@@ -54,7 +54,7 @@ func TestTraceIDsOfLeasesAndTallies(t *testing.T) {
 			return
 		}
 		seen[e.ID] = true
-		for _, k := range phraseArgs {
+		for _, k := range pieceArgs {
 			if a, ok := e.Args.Get(k); ok {
 				for _, p := range strings.Fields(a.Str) {
 					seen[p] = true

@@ -286,7 +286,7 @@ var catalogue = []Message{
 	{"drop-cut-in-flight", "cut in flight", "a partition began while it travelled"},
 
 	// Issue 16 (zh-rest): the watchdog's failed renewal, a WAIT that fell
-	// short (phrases of renew-retry and wait-failed), and a circle of two
+	// short (pieces of renew-retry and wait-failed), and a circle of two
 	// clients told from their names and keys.
 	{"renew-failed-timeout", "timeout", "a renewal got no reply in time"},
 	{"renew-failed-reply", "{error}", "a renewal got an error reply (error: Redis's own words)"},

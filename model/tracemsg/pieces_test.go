@@ -37,7 +37,7 @@ func TestPieceLists(t *testing.T) {
 	}
 }
 
-// A line with phrases renders into a reused buffer without allocating.
+// A line with pieces renders into a reused buffer without allocating.
 func TestPieceListDoesNotAllocate(t *testing.T) {
 	args := []sim.Arg{sim.S("token", "A-1"), sim.I("fence", 7), sim.I("until_ns", 30e9), sim.S("fence_note", "lease-fence"), sim.S("lease_end", "lease-until")}
 	buf := make([]byte, 0, 256)

@@ -7,7 +7,7 @@ import (
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
-// The watchdog's retried renewal says its failure with a phrase: in
+// The watchdog's retried renewal says its failure with a piece: in
 // English the error's own text, as the line always said it (timeout, or
 // Redis's error reply), in zh the reply kept in Redis's words.
 func TestRenewRetryFailurePhrases(t *testing.T) {
@@ -27,7 +27,7 @@ func TestRenewRetryFailurePhrases(t *testing.T) {
 			t.Errorf("zh %q, %v\nwant %q", zh, ok, c.zh)
 		}
 	}
-	// A trace written before the phrase existed has only error: shown in
+	// A trace written before the piece existed has only error: shown in
 	// its English msg, not with a placeholder.
 	if zh, ok := RenderIn("zh", "renew-retry", []sim.Arg{sim.S("token", "A-1"), sim.S("error", "timeout"), sim.I("every_ns", 1)}); ok {
 		t.Errorf("an old line renders in zh: %q", zh)
