@@ -23,7 +23,7 @@ import (
 //   - whether the validity is checked at all (node-redlock v5 and
 //     RedissonRedLock grant on a quorum whatever time is left), with or
 //     without redis.io's 2 ms, and on which of the client's clocks elapsed
-//     time is measured (Go's time.Now carries a monotonic reading, so
+//     time is measured (a Go wall-clock reading carries a monotonic one, so
 //     redsync's now.Sub(start) ignores a wall-clock jump; Date.now does not);
 //   - where the lease is counted from (leaseEnd).
 
