@@ -66,7 +66,7 @@ func (m *RunModel) footer(w int) string {
 		return m.gotoFooter(w)
 	}
 	if m.prompt != nil {
-		return text.Fit(st.Focus.Render(m.prompt.label+": ")+m.prompt.input.View()+st.Muted.Render(tr("  enter inject · esc cancel")), w)
+		return text.Fit(st.Focus.Render(tr("%s: ", m.prompt.label))+m.prompt.input.View()+st.Muted.Render(tr("  enter inject · esc cancel")), w)
 	}
 	if m.status != "" {
 		// A status may quote the scenario (names, a validator's message).

@@ -44,9 +44,12 @@ func Check(entries []Entry) []string {
 	return out
 }
 
+// hasHan reports whether s is written in Chinese: a Han character, or
+// (for an entry that is only punctuation, like a question's "%s：")
+// CJK or fullwidth punctuation.
 func hasHan(s string) bool {
 	for _, r := range s {
-		if unicode.Is(unicode.Han, r) {
+		if unicode.Is(unicode.Han, r) || (r >= 0x3000 && r <= 0x303f) || (r >= 0xff01 && r <= 0xff60) {
 			return true
 		}
 	}

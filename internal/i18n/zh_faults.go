@@ -39,4 +39,5 @@ var faultEntries = []Entry{
 	{Key: "a GC pause stops a client: tab to Clients and select one", ZH: "GC 停顿让客户端停下：按 tab 切到客户端并选一个"},
 	{Key: "%s does not apply to the resource, a process on the network only: i isolates it, s slows its links, P partitions it", ZH: "%s 不适用于资源，它只是网络上的一个进程：i 隔离它，s 让它的链路变慢，P 把它分区"},
 	{Key: "not injected: %s", ZH: "未注入：%s"},
+	{Key: "%s: ", ZH: "%s："}, // a fault prompt's question before its answer
 }
