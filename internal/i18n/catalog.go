@@ -2,6 +2,7 @@ package i18n
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -21,26 +22,46 @@ import (
 // translated.
 
 var (
-	buildOnce sync.Once
-	built     atomic.Bool
-	cat       *catalog.Builder
-	tags      = map[Lang]language.Tag{EN: language.English, ZH: language.SimplifiedChinese}
+	built atomic.Bool // a catalogue or the key set exists: Register is too late
+	tags  = map[Lang]language.Tag{EN: language.English, ZH: language.SimplifiedChinese}
+
+	// English needs the library only for its plural forms: every other
+	// English text is its own key. So an English run builds a catalogue of
+	// the plural entries alone, and the whole one (both languages, ~7,700
+	// allocations, half a millisecond of every process's start) is built
+	// the first time a message is rendered in Chinese.
+	enCat = sync.OnceValue(func() *catalog.Builder { return build(func(e Entry) bool { return e.One != "" }) })
+	zhCat = sync.OnceValue(func() *catalog.Builder { return build(func(Entry) bool { return true }) })
+
+	// keys is every entry's id, for Has.
+	keys = sync.OnceValue(func() map[string]bool {
+		built.Store(true)
+		m := map[string]bool{}
+		for _, e := range entries() {
+			m[e.id()] = true
+		}
+		return m
+	})
 )
 
-// builder returns the catalogue, built once from the tables in zh*.go.
-func builder() *catalog.Builder {
-	buildOnce.Do(func() {
-		cat = catalog.NewBuilder(catalog.Fallback(language.English))
-		for _, e := range entries() {
-			if e.One != "" {
-				mustSet(cat.Set(language.English, e.id(),
-					plural.Selectf(1, "%d", plural.One, e.One, plural.Other, e.Key)))
-			} else {
-				mustSet(cat.SetString(language.English, e.id(), e.Key))
-			}
-			mustSet(cat.SetString(language.SimplifiedChinese, e.id(), e.ZH))
+// build makes a catalogue of the entries keep selects, from the tables in
+// zh*.go: each set for both languages (en to itself, with its plural
+// forms), so that a lookup that misses is a key nobody translated.
+func build(keep func(Entry) bool) *catalog.Builder {
+	built.Store(true)
+	cat := catalog.NewBuilder(catalog.Fallback(language.English))
+	for _, e := range entries() {
+		if !keep(e) {
+			continue
 		}
-	})
+		if e.One != "" {
+			mustSet(cat.Set(language.English, e.id(),
+				plural.Selectf(1, "%d", plural.One, e.One, plural.Other, e.Key)))
+		} else {
+			mustSet(cat.SetString(language.English, e.id(), e.Key))
+		}
+		mustSet(cat.SetString(language.SimplifiedChinese, e.id(), e.ZH))
+	}
 	return cat
 }
 
@@ -69,8 +90,22 @@ func (r *recorder) Arg(i int) any {
 
 // lookup returns key's format string in l, and whether the catalogue had it.
 func lookup(l Lang, key string, args []any) (string, bool) {
+	cat := zhCat
+	if l == EN {
+		if !keys()[key] {
+			return key, false
+		}
+		cat = enCat // the plural forms; any other English text is key itself
+	}
 	r := &recorder{args: args}
-	if err := builder().Context(tags[l], r).Execute(key); err != nil {
+	if err := cat().Context(tags[l], r).Execute(key); err != nil {
+		if l == EN { // a known key without plural forms: its English is itself
+			_, text, _ := strings.Cut(key, "\x04") // past a context (Entry.id)
+			if !strings.Contains(key, "\x04") {
+				text = key
+			}
+			return text, true
+		}
 		return key, false
 	}
 	return r.out, true
@@ -120,10 +155,7 @@ func TC(ctx, format string, args ...any) string {
 func T(format string, args ...any) string { return Current().Sprintf(format, args...) }
 
 // Has reports whether the catalogue holds key.
-func Has(key string) bool {
-	_, ok := lookup(EN, key, nil)
-	return ok
-}
+func Has(key string) bool { return keys()[key] }
 
 // Missing returns (and forgets) every key rendered in a language other
 // than English that the catalogue lacks, for tests that prove a screen is

@@ -7,6 +7,7 @@ package text
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -152,7 +153,7 @@ func Width(s string) int {
 			i = j
 		case c >= 0x80:
 			r, size := utf8.DecodeRuneInString(s[i:])
-			if r >= narrowLo && r < narrowHi && narrow[r-narrowLo] {
+			if r >= narrowLo && r < narrowHi && narrowTable()[r-narrowLo] {
 				n++
 				i += size - 1
 				continue
@@ -165,19 +166,22 @@ func Width(s string) int {
 	return n
 }
 
-// narrow marks the runes from narrowLo to narrowHi that width counts as one
+// narrowTable marks the runes from narrowLo to narrowHi that width counts as one
 // column: those ansi.StringWidth measures as one, alone and between letters,
 // in the ranges the views draw with (Latin-1, punctuation, arrows, box
 // drawing, blocks, shapes, dingbats). None of them joins a neighbour into
 // one grapheme, and a rune outside the table sends the line to
 // ansi.StringWidth, so a combining mark after one of them is still right.
-var narrow = func() (t [narrowHi - narrowLo]bool) {
+var narrowTable = sync.OnceValue(func() *[narrowHi - narrowLo]bool {
+	// Built on first use, not at start: a headless run never asks, and the
+	// 4,000 width questions were a tenth of every process's start.
+	var t [narrowHi - narrowLo]bool
 	for _, r := range [][2]rune{{0xa0, 0x2ff}, {0x2010, 0x2027}, {0x2190, 0x21ff}, {0x2500, 0x25ff}, {0x2700, 0x27bf}} {
 		for c := r[0]; c <= r[1]; c++ {
 			t[c-narrowLo] = ansi.StringWidth(string(c)) == 1 && ansi.StringWidth("a"+string(c)+"b") == 3
 		}
 	}
-	return t
-}()
+	return &t
+})
 
 const narrowLo, narrowHi = 0xa0, 0x27c0
