@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"regexp"
+	"sync"
 
 	"github.com/lockstep-sim/lockstep/internal/i18n"
 )
@@ -59,19 +60,26 @@ func recordValues(fs *flag.FlagSet) (map[string]*recorder, func()) {
 
 // flagShapes are the flag package's own sentences (flag.FlagSet.failf)
 // that a person meets. Each is matched whole and said again through the
-// catalogue; anything else stays as the flag package wrote it.
-var flagShapes = []struct {
+// catalogue; anything else stays as the flag package wrote it. Compiled
+// on the first bad flag, not at every start.
+var flagShapes = sync.OnceValue(func() []flagShape {
+	return []flagShape{
+		{regexp.MustCompile(`^flag provided but not defined: -(.+)$`), "flag provided but not defined: -%s"},
+		{regexp.MustCompile(`^flag needs an argument: -(.+)$`), "flag needs an argument: -%s"},
+		{regexp.MustCompile(`^bad flag syntax: (.+)$`), "bad flag syntax: %s"},
+		{regexp.MustCompile(`^invalid boolean value (".*") for -(\S+): .*$`), "invalid boolean value %s for -%s: give true or false"},
+	}
+})
+
+type flagShape struct {
 	re     *regexp.Regexp
 	format string
-}{
-	{regexp.MustCompile(`^flag provided but not defined: -(.+)$`), "flag provided but not defined: -%s"},
-	{regexp.MustCompile(`^flag needs an argument: -(.+)$`), "flag needs an argument: -%s"},
-	{regexp.MustCompile(`^bad flag syntax: (.+)$`), "bad flag syntax: %s"},
-	{regexp.MustCompile(`^invalid boolean value (".*") for -(\S+): .*$`), "invalid boolean value %s for -%s: give true or false"},
 }
 
 // invalidValue is the flag package's sentence for a value that Set refused.
-var invalidValue = regexp.MustCompile(`^invalid value (".*") for flag -(\S+): .*$`)
+var invalidValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^invalid value (".*") for flag -(\S+): .*$`)
+})
 
 // flagErrorIn says a flag package error in language l. English is the
 // flag package's own text, unchanged.
@@ -80,13 +88,13 @@ func flagErrorIn(recs map[string]*recorder, err error, l i18n.Lang) string {
 	if l == i18n.EN {
 		return s
 	}
-	if m := invalidValue.FindStringSubmatch(s); m != nil {
+	if m := invalidValue().FindStringSubmatch(s); m != nil {
 		var fe *flagValueError
 		if r := recs[m[2]]; r != nil && errors.As(r.err, &fe) {
 			return i18n.M("invalid value %s for flag -%s: %v", m[1], m[2], fe.m).In(l)
 		}
 	}
-	for _, sh := range flagShapes {
+	for _, sh := range flagShapes() {
 		if m := sh.re.FindStringSubmatch(s); m != nil {
 			args := make([]any, len(m)-1)
 			for i, a := range m[1:] {

@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
-var verb = regexp.MustCompile(`%[-+# 0]*[0-9*]*(\.[0-9]+)?[a-zA-Z%]`)
+// verb finds fmt verbs; compiled on first use (checks and zh rendering),
+// not at every process's start.
+var verb = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`%[-+# 0]*[0-9*]*(\.[0-9]+)?[a-zA-Z%]`) })
 
 // LatinOnly are keys whose zh text may equal the en text: Redis
 // commands, strategy names, units and symbols stay in Latin script.
@@ -33,11 +36,11 @@ func Check(entries []Entry) []string {
 			out = append(out, fmt.Sprintf("key %q: zh %q has no Chinese", e.Key, e.ZH))
 		}
 		seen[e.id()] = true
-		a := strings.Join(verb.FindAllString(e.Key, -1), " ")
-		if b := strings.Join(verb.FindAllString(e.ZH, -1), " "); a != b {
+		a := strings.Join(verb().FindAllString(e.Key, -1), " ")
+		if b := strings.Join(verb().FindAllString(e.ZH, -1), " "); a != b {
 			out = append(out, fmt.Sprintf("key %q: verbs %q, zh has %q", e.Key, a, b))
 		}
-		if e.One != "" && strings.Join(verb.FindAllString(e.One, -1), " ") != a {
+		if e.One != "" && strings.Join(verb().FindAllString(e.One, -1), " ") != a {
 			out = append(out, fmt.Sprintf("key %q: singular %q has other verbs", e.Key, e.One))
 		}
 	}

@@ -61,7 +61,7 @@ func (m Msg) In(l Lang) string {
 // takes no space between its own words. Only the format's spaces change,
 // never an argument's.
 func tighten(f string, raw, args []any) string {
-	locs := verb.FindAllStringIndex(f, -1)
+	locs := verb().FindAllStringIndex(f, -1)
 	var b strings.Builder
 	last, argi := 0, 0
 	for _, loc := range locs {

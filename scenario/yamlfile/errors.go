@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/lockstep-sim/lockstep/internal/i18n"
@@ -151,8 +152,9 @@ func (p Pos) Before(q Pos) bool {
 }
 
 var (
-	yamlLineRE   = regexp.MustCompile(`^line (\d+): `)
-	yamlAnchorRE = regexp.MustCompile(`unknown anchor '([^']*)' referenced`)
+	// Compiled on the first YAML error, not at every process's start.
+	yamlLineRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^line (\d+): `) })
+	yamlAnchorRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`unknown anchor '([^']*)' referenced`) })
 )
 
 // FromYAML turns a yaml.v3 parse error ("yaml: line 3: found ...") into a
@@ -161,14 +163,14 @@ var (
 func FromYAML(path string, data []byte, err error) *Error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	p := Pos{Line: 1, Col: 1}
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+	if m := yamlLineRE().FindStringSubmatch(msg); m != nil {
 		if n, convErr := strconv.Atoi(m[1]); convErr == nil {
 			p.Line = n
 		}
 		msg = msg[len(m[0]):]
 	}
 	lines := bytes.Split(data, []byte("\n"))
-	if m := yamlAnchorRE.FindStringSubmatch(msg); m != nil {
+	if m := yamlAnchorRE().FindStringSubmatch(msg); m != nil {
 		// Point at the first use of the missing anchor.
 		for i, l := range lines {
 			if c := bytes.Index(l, []byte("*"+m[1])); c >= 0 {
