@@ -217,6 +217,14 @@ var (
 	nestedAcquire = acquireWhat{"nested acquire", "acquire-nested"}
 )
 
+// leaseBox is a Lease with the storage of its first node: Client.retry
+// allocates both at once instead of a lease and then a one-node slice for
+// every hold.
+type leaseBox struct {
+	Lease
+	one [1]*Node
+}
+
 // retry runs attempts of the strategy's Acquire with the configured delays.
 func (c *Client) retry(t *Thread, token string, what acquireWhat) *Lease {
 	r := c.w.Cfg.Lock.Retry
@@ -226,7 +234,11 @@ func (c *Client) retry(t *Thread, token string, what acquireWhat) *Lease {
 	} else if r == nil && c.w.Cfg.Lock.Knobs.Notify == NotifyPubSub {
 		attempts = math.MaxInt // Redisson's lock(): until granted (or lock.wait ends)
 	}
-	l := new(Lease)
+	// The lease and room for one granting node in one allocation: a
+	// single-instance grant needs no more (see leaseBox).
+	box := new(leaseBox)
+	l := &box.Lease
+	l.Nodes = box.one[:0]
 	wait := newWaitBound(t, c.w.Cfg.Lock.Knobs.Wait)
 	for i := 1; ; i++ {
 		// Nothing keeps a failed attempt's lease, so the next attempt

@@ -206,7 +206,7 @@ func (s *Store) Exec(now time.Duration, conn, key string, args []string) (any, P
 	if len(args) == 0 {
 		return nil, s.Unchanged(key), RedisError("ERR empty command")
 	}
-	cmd := strings.ToUpper(args[0])
+	cmd := upperName(args[0])
 	c := s.conn(conn)
 	spec, isWrite, connState := classify(cmd)
 	if connState && !keepsRESP2(cmd, args) {
@@ -240,6 +240,17 @@ func (s *Store) Exec(now time.Duration, conn, key string, args []string) (any, P
 	}
 	reply, err := s.finish(c, cmd, queued, args)
 	return reply, p, err
+}
+
+// upperName is the command name cmd in upper case: strings.ToUpper, but
+// the lock recipes' commands, which every client sends in upper case, are
+// answered by a switch without looking at their letters one by one.
+func upperName(cmd string) string {
+	switch cmd {
+	case "SET", "GET", "DEL", "EVALSHA", "EVAL", "PEXPIRE", "EXISTS", "SETNX", "PTTL":
+		return cmd
+	}
+	return strings.ToUpper(cmd)
 }
 
 // begin starts the command's bookkeeping and returns key's index in
