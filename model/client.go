@@ -197,12 +197,14 @@ func (c *Client) acquire(t *Thread, token string) *Lease {
 	c.lease = l
 	// The grant first, then what the checker makes of it: a trace reads
 	// cause before effect.
-	b := append(c.w.line(), "acquired "...)
-	b = append(b, token...)
-	fenceNote, leaseEnd := leasePhrases(l)
-	c.w.sayLine(c.Name, "acquired", "acquired", appendLease(b, l), sim.S("client", c.Name), sim.S("token", token),
-		sim.I("fence", l.Fence), sim.I("until_ms", msOr(l.Until)), sim.I("until_ns", int64(l.Until)),
-		sim.S("fence_note", fenceNote), sim.S("lease_end", leaseEnd))
+	if !c.w.unread(c.Name, "acquired") {
+		b := append(c.w.line(), "acquired "...)
+		b = append(b, token...)
+		fenceNote, leaseEnd := leasePhrases(l)
+		c.w.sayLine(c.Name, "acquired", "acquired", appendLease(b, l), sim.S("client", c.Name), sim.S("token", token),
+			sim.I("fence", l.Fence), sim.I("until_ms", msOr(l.Until)), sim.I("until_ns", int64(l.Until)),
+			sim.S("fence_note", fenceNote), sim.S("lease_end", leaseEnd))
+	}
 	c.w.feed(&judge.Event{Kind: judge.EnterCS, Client: c.Name, Wait: wait})
 	return l
 }
@@ -339,8 +341,10 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 	}
 	st.Release(t, l)
 	c.lease = nil
-	c.w.sayLine(c.Name, "released", "released", append(append(c.w.line(), "released "...), l.Token...),
-		sim.S("client", c.Name), sim.S("token", l.Token))
+	if !c.w.unread(c.Name, "released") {
+		c.w.sayLine(c.Name, "released", "released", append(append(c.w.line(), "released "...), l.Token...),
+			sim.S("client", c.Name), sim.S("token", l.Token))
+	}
 }
 
 // reenter takes the lock again Cfg.Nested times inside the hold (a
