@@ -142,6 +142,17 @@ func (w *World) sayLine(proc, kind, id string, b []byte, args ...sim.Arg) {
 	w.K.EmitID(proc, kind, id, args, b)
 }
 
+// unread reports whether no one reads the text of a line of this kind
+// (sim.Kernel.WantsText), and then records the line without it: a hot
+// line's caller asks first and builds nothing (a run without the hash).
+func (w *World) unread(proc, kind string) bool {
+	if w.K.WantsText(kind) {
+		return false
+	}
+	w.K.EmitUnread(proc, kind)
+	return true
+}
+
 // sayCmd is the "cmd" line of a command node ran for client; a run nobody
 // reads (sim.Kernel.WantsText) builds none of it, as one is written for
 // every command.

@@ -31,7 +31,7 @@ func (j *Judge) keyEvent(e *Event) {
 // node before and after it ran.
 func (j *Judge) command(e *Event) {
 	now, name, client := e.At, e.Node, e.Client
-	g := j.grants[name]
+	g := j.grants.get(name)
 	if g != nil && !e.Before {
 		// The key vanished since we last looked: it expired.
 		j.end(name, g, g.expires, j.expiredHow(name, g))
@@ -43,7 +43,7 @@ func (j *Judge) command(e *Event) {
 		g := j.newGrant()
 		*g = grant{owner: client, at: now, value: k.Owner, lostBy: j.staleGrant(e)}
 		g.setExpiry(now, k)
-		j.grants[name] = g
+		j.grants.set(name, g)
 		j.client(client).token = g.value
 	case e.Before && !e.After && g != nil:
 		if g.owner != client && e.Op == OpRelease {
@@ -70,14 +70,11 @@ func (j *Judge) end(name string, g *grant, at time.Duration, how Phrase) {
 	if c := j.clients[g.owner]; c != nil {
 		c.lastEnd = how
 	}
-	if j.ended == nil {
-		j.ended = map[string]*grant{}
-	}
 	// The grant that ended here before is referenced nowhere else (a grant
 	// is in one place of grants or ended): the next grant reuses it.
-	j.spare = j.ended[name]
-	j.ended[name] = g
-	delete(j.grants, name)
+	j.spare = j.ended.get(name)
+	j.ended.set(name, g)
+	j.grants.del(name)
 }
 
 // newGrant is storage for a grant: the one end last let go, or a new one.
@@ -93,7 +90,7 @@ func (j *Judge) newGrant() *grant {
 // key e reads (on node, or on the node a failover promoted) still holds
 // its token.
 func (j *Judge) keptGrant(e *Event, node string) (g *grant, kept bool) {
-	g = j.grants[node]
+	g = j.grants.get(node)
 	if g == nil {
 		return nil, false
 	}
@@ -139,8 +136,8 @@ func (j *Judge) failedOver(e *Event) {
 			if ng.from == "" {
 				ng.from = old
 			}
-			j.grants[promoted] = &ng
-			delete(j.grants, old)
+			j.grants.set(promoted, &ng)
+			j.grants.del(old)
 			delete(j.copies, promoted)
 			return
 		}
@@ -161,7 +158,7 @@ func (j *Judge) failedOver(e *Event) {
 // adopt records a lock key that node holds without a grant on record (it
 // came by replication), for the client whose token it is.
 func (j *Judge) adopt(node string, e *Event) {
-	if j.grants[node] != nil {
+	if j.grants.get(node) != nil {
 		return
 	}
 	k := e.key()
@@ -175,7 +172,7 @@ func (j *Judge) adopt(node string, e *Event) {
 	g := &grant{owner: owner, at: e.At, value: k.Owner}
 	g.setExpiry(e.At, k)
 	g.from = e.Node // its TTL was set on the old master
-	j.grants[node] = g
+	j.grants.set(node, g)
 }
 
 // tokenOwner is the client whose token v is. A lockstep client writes only
@@ -209,7 +206,7 @@ func (j *Judge) resynced(e *Event) {
 	case g == nil:
 		return
 	case kept:
-		delete(j.grants, r) // now a replica's copy of the master's key
+		j.grants.del(r) // now a replica's copy of the master's key
 		return
 	}
 	how := phrase("how-discarded", sim.S("node", r), sim.S("master", e.Other), sim.I("at_ns", int64(now)))
@@ -231,7 +228,7 @@ func (j *Judge) clockJumped(e *Event) {
 	what := phrase(id, sim.S("node", name), sim.I("by_ns", int64(e.By.Round(time.Millisecond))), sim.I("at_ns", int64(now)))
 	j.noteClock(name, clockNote{at: now, what: what})
 	j.copyClockJumped(e, what)
-	g := j.grants[name]
+	g := j.grants.get(name)
 	if g == nil {
 		return
 	}
@@ -259,7 +256,7 @@ func (j *Judge) clockDrifted(e *Event) {
 	what := phrase("clock-note-drift", sim.S("node", name), sim.S("rate", tracefmt.Rate(e.Rate)), sim.I("at_ns", int64(now)))
 	j.noteClock(name, clockNote{at: now, what: what, drift: true})
 	j.copyDrifted(e)
-	if g := j.grants[name]; g != nil {
+	if g := j.grants.get(name); g != nil {
 		if k := e.key(); k.Held {
 			g.expires = k.Expires
 		}

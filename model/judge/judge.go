@@ -48,8 +48,8 @@ type Judge struct {
 	first    string
 	firstP   Phrase // first as a Phrase, for FirstViolationIn
 	firstAt  time.Duration
-	grants   map[string]*grant   // node name -> the grant of the lock key in force there
-	ended    map[string]*grant   // node name -> the last grant that ended there
+	grants   byNode              // node name -> the grant of the lock key in force there
+	ended    byNode              // node name -> the last grant that ended there
 	spare    *grant              // an ended grant no longer kept, for the next grant (newGrant)
 	copies   map[string]*keyCopy // replica name -> the lock key replication brought there
 	stuckWhy string
@@ -114,7 +114,7 @@ type grant struct {
 func New(cfg Config) *Judge {
 	// Faults and ended grants are rare in a short run (explore builds
 	// thousands): those maps are made on first use.
-	j := &Judge{cfg: cfg, grants: map[string]*grant{}, clients: make(map[string]*client, len(cfg.Clients))}
+	j := &Judge{cfg: cfg, clients: make(map[string]*client, len(cfg.Clients))}
 	cs := make([]client, len(cfg.Clients))
 	for i, c := range cfg.Clients {
 		j.clients[c] = &cs[i]
@@ -297,7 +297,7 @@ func (j *Judge) finish(e *Event) {
 	counts := map[string]int{}
 	var owners []string
 	for _, n := range e.Holding {
-		g := j.grants[n]
+		g := j.grants.get(n)
 		if g == nil {
 			continue
 		}

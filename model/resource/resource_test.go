@@ -29,6 +29,7 @@ func (h *host) Tell(p, k, id string, a ...sim.Arg) {
 }
 func (h *host) Say(p, k, _ string, _ []sim.Arg, f string, a ...any) { h.Emit(p, k, f, a...) }
 func (h *host) SayLine(p, k, _ string, b []byte, _ ...sim.Arg)      { h.EmitLine(p, k, b) }
+func (h *host) Unread(string, string) bool                          { return false }
 
 // Kleppmann's window: with tokens checked on writes only, a stale write
 // between the newer holder's read and write is accepted; checked on reads

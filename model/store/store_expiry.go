@@ -159,7 +159,14 @@ func (s *Store) trueTTLIn(db *miniredis.RedisDB, k string) (time.Duration, bool)
 // the FastForward of each step would have.
 func (s *Store) syncTTLs() {
 	if s.lag != 0 {
-		s.m.FastForward(s.lag)
+		if s.seeded || len(s.db0.Keys()) > 0 {
+			s.m.FastForward(s.lag)
+		}
+		// Else miniredis dispatched nothing (seeded), so only the fast
+		// path's direct calls wrote, to DB 0, which is empty: no TTL to
+		// shorten, and FastForward (a range over every DB, the keys
+		// listed and sorted) would change nothing. The fast path's SET NX
+		// PX of a free lock, after its release, is this case.
 		s.lag = 0
 	}
 }
