@@ -172,18 +172,7 @@ func (k *Kernel) EmitMsg(proc, kind, msg string) {
 // buffer (the hot paths append theirs, without fmt): it is hashed as it is,
 // and copied into a string only if a sink needs the text. The caller may
 // reuse msg once EmitBytes returns.
-func (k *Kernel) EmitBytes(proc, kind string, msg []byte) {
-	t := k.trace
-	if !t.unhashed {
-		hashLine(t, k.now, proc, kind, msg)
-	}
-	t.n++
-	e := Event{Seq: t.n, At: k.now, Proc: proc, Kind: kind}
-	if t.wantMsg(kind) {
-		e.Msg = string(msg)
-	}
-	t.publish(e)
-}
+func (k *Kernel) EmitBytes(proc, kind string, msg []byte) { k.EmitID(proc, kind, "", nil, msg) }
 
 // wantMsg reports whether any sink needs the text of an event of this kind.
 func (t *Trace) wantMsg(kind string) bool {

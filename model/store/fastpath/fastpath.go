@@ -542,23 +542,38 @@ func fastReentrantAcquire(f *Path, keys, argv []string) (luaReply, bool) {
 	if !validPEXPIRE(argv[1]) { // PEXPIRE comes after a write
 		return luaReply{}, false
 	}
-	r, err := f.call("HGET", keys[0], "holder")
-	if err != nil {
+	switch taken, ok := f.takeReentrant("reentrant-acquire", keys[0], argv[0], argv[1]); {
+	case !ok:
 		return luaReply{}, false
+	case !taken:
+		return luaInt(0), true
+	}
+	return luaInt(1), true
+}
+
+// takeReentrant is the reentrant scripts' shared steps: the holder hash's
+// count goes up when token holds it, the hash is made when nobody does,
+// and either way its TTL is set to px; taken is false when another token
+// holds it (nothing written). ok is false when real Lua must decide (the
+// count is not an integer: nothing written either).
+func (f *Path) takeReentrant(name, key, token, px string) (taken, ok bool) {
+	r, err := f.call("HGET", key, "holder")
+	if err != nil {
+		return false, false
 	}
 	holder, isStr := r.(string)
 	switch {
-	case isStr && holder == argv[0]:
-		if _, err := f.call("HINCRBY", keys[0], "count", "1"); err != nil {
-			return luaReply{}, false // count not an integer: nothing written
+	case isStr && holder == token:
+		if _, err := f.call("HINCRBY", key, "count", "1"); err != nil {
+			return false, false // count not an integer: nothing written
 		}
 	case r == nil:
-		f.mustCall("reentrant-acquire", "HSET", keys[0], "holder", argv[0], "count", "1")
+		f.mustCall(name, "HSET", key, "holder", token, "count", "1")
 	default:
-		return luaInt(0), true
+		return false, true
 	}
-	f.mustCall("reentrant-acquire", "PEXPIRE", keys[0], argv[1])
-	return luaInt(1), true
+	f.mustCall(name, "PEXPIRE", key, px)
+	return true, true
 }
 
 // fastReentrantRelease is ScriptReentrantRelease.

@@ -40,21 +40,11 @@ func fastReentrantFencedAcquire(f *Path, keys, argv []string) (luaReply, bool) {
 			return luaReply{}, false
 		}
 	}
-	r, err = f.call("HGET", keys[0], "holder")
-	if err != nil {
+	switch taken, ok := f.takeReentrant(name, keys[0], argv[0], argv[1]); {
+	case !ok:
 		return luaReply{}, false
-	}
-	holder, isStr := r.(string)
-	switch {
-	case isStr && holder == argv[0]:
-		if _, err := f.call("HINCRBY", keys[0], "count", "1"); err != nil {
-			return luaReply{}, false // count not an integer: nothing written
-		}
-	case r == nil:
-		f.mustCall(name, "HSET", keys[0], "holder", argv[0], "count", "1")
-	default:
+	case !taken:
 		return luaFalse, true
 	}
-	f.mustCall(name, "PEXPIRE", keys[0], argv[1])
 	return luaInt(luaNum(f.mustCall(name, "INCR", keys[1]).(int))), true
 }
