@@ -37,13 +37,7 @@ func Clients(st text.Styles, s player.Snapshot, w, sel int, active bool) ([]stri
 	compact := w < 56
 	out := make([]string, 0, len(s.Clients))
 	for i, c := range s.Clients {
-		mark := " "
-		if i == sel {
-			mark = "›"
-			if !active {
-				mark = "·"
-			}
-		}
+		mark := selMark(i, sel, active)
 		state := clientState(st, c)
 		var belief string
 		switch {
@@ -137,22 +131,33 @@ func clientNotes(st text.Styles, c player.ClientSnap, compact bool) string {
 	return out
 }
 
+// selMark is the mark before line i of a panel whose selected line is sel:
+// › in the panel that has the focus, · in another, blank elsewhere.
+func selMark(i, sel int, active bool) string {
+	switch {
+	case i != sel:
+		return " "
+	case active:
+		return "›"
+	}
+	return "·"
+}
+
+// statusSym is the symbol of a node's status (NodeSnap.Status).
+var statusSym = map[string]string{"up": "●", "down": "✖", "refusing": "◌", "partitioned": "⇹"}
+
 // Nodes draws each node and, under it, its keys with TTL bars.
 func Nodes(st text.Styles, s player.Snapshot, w, sel int, active bool, ttl interface{ Seconds() float64 }) ([]string, int) {
 	compact := w < 50
 	var out []string
 	selLine := 0
 	for i, n := range s.Nodes {
-		mark := " "
+		mark := selMark(i, sel, active)
 		if i == sel {
-			mark = "›"
-			if !active {
-				mark = "·"
-			}
 			selLine = len(out)
 		}
 		status := n.Status()
-		sym := map[string]string{"up": "●", "down": "✖", "refusing": "◌", "partitioned": "⇹"}[status]
+		sym := statusSym[status]
 		stat := sym + " " + i18n.TC("node", status)
 		switch status {
 		case "down":
