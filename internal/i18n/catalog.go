@@ -2,7 +2,6 @@ package i18n
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -33,12 +32,18 @@ var (
 	enCat = sync.OnceValue(func() *catalog.Builder { return build(func(e Entry) bool { return e.One != "" }) })
 	zhCat = sync.OnceValue(func() *catalog.Builder { return build(func(Entry) bool { return true }) })
 
-	// keys is every entry's id, for Has.
-	keys = sync.OnceValue(func() map[string]bool {
+	// keys maps every entry's id to its English when that needs no plural
+	// form (the key itself, past any context), and to "" when it does: an
+	// English lookup of most texts then costs one map read, and only the
+	// plural ones go through the library.
+	keys = sync.OnceValue(func() map[string]string {
 		built.Store(true)
-		m := map[string]bool{}
+		m := map[string]string{}
 		for _, e := range entries() {
-			m[e.id()] = true
+			m[e.id()] = e.Key
+			if e.One != "" {
+				m[e.id()] = ""
+			}
 		}
 		return m
 	})
@@ -92,20 +97,17 @@ func (r *recorder) Arg(i int) any {
 func lookup(l Lang, key string, args []any) (string, bool) {
 	cat := zhCat
 	if l == EN {
-		if !keys()[key] {
+		en, ok := keys()[key]
+		switch {
+		case !ok:
 			return key, false
+		case en != "":
+			return en, true
 		}
-		cat = enCat // the plural forms; any other English text is key itself
+		cat = enCat // a text with plural forms: the library chooses
 	}
 	r := &recorder{args: args}
 	if err := cat().Context(tags[l], r).Execute(key); err != nil {
-		if l == EN { // a known key without plural forms: its English is itself
-			_, text, _ := strings.Cut(key, "\x04") // past a context (Entry.id)
-			if !strings.Contains(key, "\x04") {
-				text = key
-			}
-			return text, true
-		}
 		return key, false
 	}
 	return r.out, true
@@ -155,7 +157,10 @@ func TC(ctx, format string, args ...any) string {
 func T(format string, args ...any) string { return Current().Sprintf(format, args...) }
 
 // Has reports whether the catalogue holds key.
-func Has(key string) bool { return keys()[key] }
+func Has(key string) bool {
+	_, ok := keys()[key]
+	return ok
+}
 
 // Missing returns (and forgets) every key rendered in a language other
 // than English that the catalogue lacks, for tests that prove a screen is
