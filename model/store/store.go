@@ -52,7 +52,8 @@ type Store struct {
 	// expire (see minExpire) advancing only adds to lag, which spares a
 	// FastForward (a sort of all keys) on every advance; syncTTLs applies
 	// it before anything reads or writes miniredis's TTLs other than
-	// trueTTL. Zero whenever fieldTTLs is set.
+	// trueTTL and the fast path's SetTTL (fastHost.SetTTL), which stores
+	// a TTL with the lag added instead. Zero whenever fieldTTLs is set.
 	lag time.Duration
 	// fieldTTLs: a command that may give a hash field its own TTL has run
 	// since boot. Those expire by FastForward too, unseen by minExpire, so

@@ -138,11 +138,20 @@ func ScriptName(src string) string {
 type Host interface {
 	// DB is the miniredis DB 0 the commands run on.
 	DB() *miniredis.RedisDB
-	// Writing comes before the fast path's first change to the data (or a
-	// dispatch): the touched keys' states before the command must be read
-	// now, and miniredis's TTLs be brought up to date. absent, unless "",
-	// is a key the command found missing, whose state need not be read.
+	// Writing comes before the fast path's first change to the data
+	// through DB: the touched keys' states before the command must be
+	// read now. absent, unless "", is a key the command found missing,
+	// whose state need not be read.
 	Writing(absent string)
+	// Dispatching is Writing("") before the fast path has miniredis's
+	// dispatcher run a command, which also brings miniredis's TTLs up to
+	// date (a handler reads and writes them).
+	Dispatching()
+	// SetTTL gives key, which exists, a TTL of ttl > 0 from now by the
+	// store's expiry clock: DB's SetTTL, with the time miniredis's TTLs
+	// lag behind the store's clock added, so no other key's TTL has to be
+	// brought up to date first.
+	SetTTL(key string, ttl time.Duration)
 	// WroteUnknown says the data changed in a way the fast path does not
 	// describe: the store reads the keys back.
 	WroteUnknown()
@@ -227,7 +236,7 @@ func (f *Path) call(args ...string) (any, error) {
 			return r.value(), nil
 		}
 	}
-	f.writing()
+	f.st.Dispatching()
 	f.buf.Reset()
 	// A copy, so that the callers' variadic slices stay on their stacks.
 	f.args = append(f.args[:0], args...)
@@ -286,10 +295,10 @@ func (f *Path) saw(key string, exists bool) { f.seenKey, f.seenExists = key, exi
 // ground truth from here instead of asking miniredis again.
 func (f *Path) Seen() (key string, exists bool) { return f.seenKey, f.seenExists }
 
-// writing is called before the fast path changes data (or dispatches):
+// writing is called before the fast path changes data through the DB:
 // the touched keys' states before the command must be read now (the store
-// diffs them against the states after it), and miniredis's TTLs must be
-// brought up to date before it sets a TTL or creates a key (Host.Writing).
+// diffs them against the states after it; Host.Writing). A TTL it sets
+// goes through Host.SetTTL, and a dispatch through call.
 func (f *Path) writing() { f.st.Writing("") }
 
 // writingAbsent is writing when the command found key missing (it is about

@@ -168,7 +168,7 @@ func (f *Path) plainPExpire(db *miniredis.RedisDB, args []string) (r Reply, ok b
 	}
 	f.writing()
 	f.st.WroteUnknown()
-	db.SetTTL(args[0], ttl)
+	f.st.SetTTL(args[0], ttl)
 	return Reply{kind: plainInt, n: 1}, true
 }
 
@@ -208,10 +208,10 @@ func (f *Path) plainSet(db *miniredis.RedisDB, args []string) (r Reply, ok bool)
 	}
 	_ = db.Set(key, value)
 	if ttl > 0 {
-		db.SetTTL(key, ttl)
+		f.st.SetTTL(key, ttl)
 	}
 	if nx && ttl > 0 {
-		// Absent before (NX), synced (writingAbsent): exactly this.
+		// Absent before (NX): exactly this.
 		f.st.WroteString(key, value, ttl)
 	} else {
 		f.st.WroteUnknown()
