@@ -117,7 +117,13 @@ type nodeConn struct {
 	// its scripts then always run in Lua.
 	tainted bool
 	raw     []byte // the last reply as sent, until the next command (tests compare it)
-	scratch []byte // reused to encode the fast path's replies
+	// fast is the fast path's last reply when it answered the last
+	// command (fastOK): finish returns its value without writing it as
+	// RESP and parsing that back, and LastReply encodes it on demand
+	// (into scratch).
+	fast    fastpath.Reply
+	fastOK  bool
+	scratch []byte
 }
 
 // peerBufSize is the size of a connection's reply writer. Replies go to a
@@ -316,14 +322,12 @@ func (s *Store) begin(touched []string, key string) int {
 // is the bytes miniredis would send, else miniredis's dispatcher.
 func (s *Store) run(c *nodeConn, cmd string, spec keySpec, isWrite bool, args []string) {
 	c.buf.Reset()
-	s.fastDone = false
+	s.fastDone, c.fastOK = false, false
 	// In MULTI the command must be queued; a tainted connection has state
 	// the fast path cannot see.
 	if !s.readOnly && !s.noReplicas && !c.multi && !c.tainted {
-		var r fastpath.Reply
-		if r, s.fastDone = s.fast.Answer(cmd, args[1:]); s.fastDone {
-			c.scratch = r.AppendRESP(c.scratch[:0])
-			c.buf.Write(c.scratch)
+		if c.fast, s.fastDone = s.fast.Answer(cmd, args[1:]); s.fastDone {
+			c.fastOK = true
 			return
 		}
 	}
@@ -402,6 +406,11 @@ func changeKind(pre, post Effect) EffectKind {
 
 // finish reads the reply and keeps the connection's transaction state.
 func (s *Store) finish(c *nodeConn, cmd string, queued bool, args []string) (any, error) {
+	if c.fastOK {
+		// Never an error, never MULTI or EVAL's failure.
+		c.raw = nil
+		return c.fast.Value(), nil
+	}
 	reply, err := c.parse()
 	if err == nil && cmd == "MULTI" {
 		c.multi = true

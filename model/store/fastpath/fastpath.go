@@ -233,7 +233,7 @@ func New(h Host, srv *server.Server, on bool) *Path {
 func (f *Path) call(args ...string) (any, error) {
 	if f.on {
 		if r, ok := f.plain(args[0], args[1:]); ok {
-			return r.value(), nil
+			return r.Value(), nil
 		}
 	}
 	f.st.Dispatching()

@@ -75,8 +75,10 @@ func (r Reply) AppendRESP(b []byte) []byte {
 	return append(b, "\r\n"...)
 }
 
-// value is r as ParseReply reads it back (what redis.call hands a script).
-func (r Reply) value() any {
+// Value is r as ParseReply reads its RESP back (what redis.call hands a
+// script, and what the store returns for a fast answer without the round
+// trip through RESP).
+func (r Reply) Value() any {
 	switch r.kind {
 	case plainOK:
 		return server.Simple("OK")
