@@ -238,7 +238,7 @@ func (w *Cluster) fullSync(r, m *Node) {
 		kept := false
 		for _, e := range snap {
 			if e.Key == old.Key {
-				kept = e.SameState(old)
+				kept = e.SameState(&old)
 				break
 			}
 		}

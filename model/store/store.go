@@ -102,6 +102,7 @@ type running struct {
 	// (known.go); diff then does not read it back.
 	known   Effect
 	knownOK bool
+	read    Effect // postState's storage for a state it reads
 }
 
 // nodeConn is one client connection: miniredis keeps MULTI and SELECT state
@@ -212,10 +213,12 @@ func (s *Store) conn(name string) *nodeConn {
 }
 
 // record notes that key state e was written at true time now, typed kind.
-func (s *Store) record(now time.Duration, kind EffectKind, e Effect) {
-	e.At, e.Kind = now, kind
-	e.TTL = s.PTTL(e)
-	s.out = append(s.out, e)
+// By pointer, filled in where it is kept: an Effect is ~120 bytes.
+func (s *Store) record(now time.Duration, kind EffectKind, e *Effect) {
+	s.out = append(s.out, *e)
+	out := &s.out[len(s.out)-1]
+	out.At, out.Kind = now, kind
+	out.TTL = s.PTTL(*out)
 }
 
 // Effects are the effects recorded since the last takeEffects, in order.
@@ -225,6 +228,15 @@ func (s *Store) Effects() []Effect { return s.out }
 func (s *Store) TakeEffects() {
 	clear(s.out) // drop references to values
 	s.out = s.out[:0]
+}
+
+// HandEffects is Effects then TakeEffects without copying them: the
+// caller takes the recorded effects' storage, and the store records the
+// next ones in spare's (emptied), which the caller must no longer use.
+func (s *Store) HandEffects(spare []Effect) []Effect {
+	out := s.out
+	s.out = spare[:0]
+	return out
 }
 
 // Presence is whether a key existed before and after a command.
@@ -376,25 +388,26 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 		p.After = s.db().Exists(key)
 	}
 	for i, k := range r.touched {
-		post := s.postState(k)
+		post, pre := s.postState(k), &r.pre[i]
 		if i == tracked {
 			p.After = !post.Deleted
-			r.keyAfter, r.keyAfterOK = post, true
+			r.keyAfter, r.keyAfterOK = *post, true
 		}
-		if !post.SameState(r.pre[i]) {
-			s.record(now, changeKind(r.pre[i], post), post)
+		if !post.SameState(pre) {
+			s.record(now, changeKind(pre, post), post)
 		}
 		if post.Expires && post.ExpireAt < s.minExpire {
 			s.minExpire = post.ExpireAt
 		}
 	}
-	clear(r.pre) // drop references to values
+	// r.pre keeps its last states' references until the next command
+	// overwrites them: clearing them cost a memclr per write.
 	r.touched = nil
 	return p
 }
 
 // changeKind types the change of a key from pre to post.
-func changeKind(pre, post Effect) EffectKind {
+func changeKind(pre, post *Effect) EffectKind {
 	switch {
 	case post.Deleted:
 		return KeyDeleted

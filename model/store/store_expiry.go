@@ -106,7 +106,7 @@ func (s *Store) forward(now, d time.Duration) []Expiry {
 	s.edge = edge
 	s.minExpire = least
 	for _, x := range expired {
-		s.record(now, KeyExpired, Effect{Key: x.Key, Deleted: true})
+		s.record(now, KeyExpired, &Effect{Key: x.Key, Deleted: true})
 	}
 	return expired
 }
