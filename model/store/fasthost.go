@@ -37,3 +37,8 @@ func (h *fastHost) WroteString(key, value string, ttl time.Duration) {
 }
 
 func (h *fastHost) Del(keys []string) int { return (*Store)(h).delKeys(keys) }
+
+func (h *fastHost) DelKey(key string) bool {
+	keys := [1]string{key} // on the stack: delKeys keeps no reference
+	return (*Store)(h).delKeys(keys[:]) == 1
+}

@@ -112,8 +112,11 @@ func (f *Path) plain(cmd string, args []string) (r Reply, ok bool) {
 		_ = db.Set(args[0], args[1]) // absent: cannot be of another type
 		return Reply{kind: plainInt, n: 1}, true
 	case "DEL":
-		if len(args) == 0 {
+		switch len(args) {
+		case 0:
 			return r, false
+		case 1:
+			return Reply{kind: plainInt, n: f.delOne(args[0])}, true
 		}
 		// Deleting touches no other key's TTL: no need to sync them.
 		// A copy, as in call: a slice passed to an interface's method
