@@ -197,6 +197,10 @@ type Path struct {
 	rd   *bufio.Reader
 	args []string // call's copy of its arguments
 	del  []string // plain's copy of DEL's keys, for Host.Del
+	// msText and ms are the last TTL argument plainMillis accepted and its
+	// value: a lock client sends the same TTL with every SET (millis).
+	msText string
+	ms     time.Duration
 	// seenKey is a key the command being answered found to exist or not
 	// (seenExists): after a command that only read, Do takes its ground
 	// truth from here instead of asking miniredis again.
@@ -206,9 +210,10 @@ type Path struct {
 	// miss some (a script loaded inside MULTI) but never holds one that is
 	// not there: any SCRIPT or EXEC command from a client clears it.
 	cached map[string]bool
-	// hot is the script the last EVALSHA ran, known to be in cached: a
-	// lock's release is the same SHA every time, and two lookups of a
-	// 40-byte key per release showed in profiles. Cleared with cached.
+	// hot is the script the last EVALSHA or EVAL ran, known to be in
+	// cached: a lock's release is the same script every time, and the
+	// lookups of a 40-byte key per release showed in profiles. Cleared
+	// with cached.
 	hot *fastScript
 	// unloaded are scripts in cached that a fast EVAL cached but that are
 	// not in miniredis's cache yet: SCRIPT LOAD compiles the script in
@@ -400,12 +405,13 @@ func (f *Path) script(cmd string, args []string) (luaReply, bool) {
 	if !ok {
 		return luaReply{}, false
 	}
-	if cmd == "EVAL" && !f.cached[s.sha] {
+	if cmd == "EVAL" && s != f.hot && !f.cached[s.sha] {
 		// A successful EVAL caches the script, so a later EVALSHA works:
 		// it is loaded into miniredis before anything can tell.
 		f.unloaded = append(f.unloaded, s)
 		f.cached[s.sha] = true
 	}
+	f.hot = s // in cached either way; the next EVAL of it skips the lookup
 	return r, true
 }
 

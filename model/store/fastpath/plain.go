@@ -164,7 +164,7 @@ func (f *Path) plainPExpire(db *miniredis.RedisDB, args []string) (r Reply, ok b
 	if len(args) != 2 {
 		return r, false
 	}
-	ttl, ok := plainMillis(args[1])
+	ttl, ok := f.millis(args[1])
 	if !ok {
 		return r, false
 	}
@@ -184,15 +184,15 @@ func (f *Path) plainSet(db *miniredis.RedisDB, args []string) (r Reply, ok bool)
 		return r, false
 	}
 	key, value, opts := args[0], args[1], args[2:]
-	nx := len(opts) > 0 && strings.EqualFold(opts[0], "NX")
+	nx := len(opts) > 0 && isOption(opts[0], "NX")
 	if nx {
 		opts = opts[1:]
 	}
 	var ttl time.Duration
 	switch {
 	case len(opts) == 0:
-	case len(opts) == 2 && strings.EqualFold(opts[0], "PX"):
-		if ttl, ok = plainMillis(opts[1]); !ok {
+	case len(opts) == 2 && isOption(opts[0], "PX"):
+		if ttl, ok = f.millis(opts[1]); !ok {
 			return r, false
 		}
 	default:
@@ -222,6 +222,24 @@ func (f *Path) plainSet(db *miniredis.RedisDB, args []string) (r Reply, ok bool)
 		f.st.WroteUnknown()
 	}
 	return Reply{kind: plainOK}, true
+}
+
+// isOption is strings.EqualFold(s, upper), with the recipes' own spelling
+// (upper case) answered by one comparison.
+func isOption(s, upper string) bool { return s == upper || strings.EqualFold(s, upper) }
+
+// millis is plainMillis with a memory of the last TTL it accepted: the
+// same text has the same value, and a lock client sends the same TTL with
+// every SET (Atoi was a tenth of a plain SET's own time).
+func (f *Path) millis(s string) (time.Duration, bool) {
+	if f.msText != "" && s == f.msText {
+		return f.ms, true
+	}
+	d, ok := plainMillis(s)
+	if ok {
+		f.msText, f.ms = s, d
+	}
+	return d, ok
 }
 
 // plainMillis parses a TTL in milliseconds the way SET PX and PEXPIRE do
