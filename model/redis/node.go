@@ -189,16 +189,25 @@ func (n *Node) keep() {
 func (n *Node) keepEffects() {
 	// By index: an Effect is ~120 bytes, and a log without persistence
 	// keeps nothing (appendLog.append would only take a copy).
-	effs := n.st.Effects()
-	if !n.replica {
-		n.outbox = append(n.outbox, effs...)
-	}
 	if n.aof.mode != PersistNone {
+		effs := n.st.Effects()
 		for i := range effs {
 			n.aof.append(effs[i])
 		}
 	}
-	n.st.TakeEffects()
+	switch {
+	case n.replica:
+		n.st.TakeEffects()
+	case len(n.outbox) == 0:
+		// The usual case (the world takes them after every command): the
+		// store's slice becomes the outbox, without a copy, and the store
+		// gets the outbox's storage, which nobody holds (nil, or what
+		// Ship gave back).
+		n.outbox = n.st.HandEffects(n.outbox)
+	default:
+		n.outbox = append(n.outbox, n.st.Effects()...)
+		n.st.TakeEffects()
+	}
 }
 
 // TakeEffects returns, in order, the effects produced since the previous

@@ -238,7 +238,7 @@ func (w *Cluster) fullSync(r, m *Node) {
 		kept := false
 		for _, e := range snap {
 			if e.Key == old.Key {
-				kept = e.SameState(old)
+				kept = e.SameState(&old)
 				break
 			}
 		}
@@ -268,8 +268,9 @@ func (w *Cluster) Ship(n *Node, effs []Effect) {
 		s.push(effs)
 	}
 	if len(n.downstream) == 0 && n.outbox == nil {
-		// Nobody kept them: the next write reuses the storage.
-		clear(effs)
+		// Nobody kept them: the next write reuses the storage (and
+		// overwrites what it still refers to; a clear here was a memclr
+		// per write).
 		n.outbox = effs[:0]
 	}
 }

@@ -59,8 +59,9 @@ func (e *Effect) Owner() string {
 	return e.display()
 }
 
-// SameState reports whether two states of the same key are equal (At aside).
-func (e Effect) SameState(o Effect) bool {
+// SameState reports whether two states of the same key are equal (At
+// aside). By pointer, as Owner: exec compares a pair on every write.
+func (e *Effect) SameState(o *Effect) bool {
 	return e.Deleted == o.Deleted && e.Type == o.Type && e.Value == o.Value &&
 		e.Expires == o.Expires && (!e.Expires || e.ExpireAt == o.ExpireAt) &&
 		slices.Equal(e.Fields, o.Fields)

@@ -15,11 +15,19 @@ type fastHost Store
 
 func (h *fastHost) DB() *miniredis.RedisDB { return h.db0 }
 
-func (h *fastHost) Writing(absent string) {
+func (h *fastHost) Writing(absent string) { (*Store)(h).capturePreKnowing(absent, nil) }
+
+func (h *fastHost) Dispatching() {
 	s := (*Store)(h)
-	s.capturePreKnowing(absent, nil)
+	s.capturePre()
 	s.syncTTLs()
 }
+
+// SetTTL stores ttl plus the lag: a true TTL is miniredis's minus the lag
+// (trueTTLIn), and syncTTLs, which would otherwise have to come first, is
+// a FastForward over every DB (or a listing of DB 0's keys) on every SET
+// NX PX of a free lock.
+func (h *fastHost) SetTTL(key string, ttl time.Duration) { h.db0.SetTTL(key, ttl+h.lag) }
 
 func (h *fastHost) WroteUnknown() { (*Store)(h).forgetPost() }
 
@@ -29,3 +37,8 @@ func (h *fastHost) WroteString(key, value string, ttl time.Duration) {
 }
 
 func (h *fastHost) Del(keys []string) int { return (*Store)(h).delKeys(keys) }
+
+func (h *fastHost) DelKey(key string) bool {
+	keys := [1]string{key} // on the stack: delKeys keeps no reference
+	return (*Store)(h).delKeys(keys[:]) == 1
+}

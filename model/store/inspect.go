@@ -24,8 +24,13 @@ func (s *Store) DropExpiryBound() { s.minExpire = minExpireUnknown }
 // LastReply is the last reply on conn as sent, until its next command (nil
 // if conn never reached the store).
 func (s *Store) LastReply(conn string) []byte {
-	if c := s.conns[conn]; c != nil {
-		return c.raw
+	c := s.conns[conn]
+	switch {
+	case c == nil:
+		return nil
+	case c.fastOK:
+		c.scratch = c.fast.AppendRESP(c.scratch[:0])
+		return c.scratch
 	}
-	return nil
+	return c.raw
 }

@@ -30,15 +30,18 @@ func (s *Store) forgetPost() {
 }
 
 // postState is key k's state after the running command: the known one if
-// the command's last write was to k, else read from miniredis.
-func (s *Store) postState(k string) Effect {
+// the command's last write was to k, else read from miniredis (into
+// s.cmd.read). By pointer, valid until the next postState: an Effect is
+// ~120 bytes, and diff only reads it.
+func (s *Store) postState(k string) *Effect {
 	if !s.cmd.knownOK || s.cmd.known.Key != k {
-		return s.KeyState(k)
+		s.cmd.read = s.KeyState(k)
+		return &s.cmd.read
 	}
 	if verifyKnownPost {
 		if got := s.KeyState(k); !reflect.DeepEqual(got, s.cmd.known) {
 			panic(fmt.Sprintf("store: known state %+v of %q, but it reads %+v", s.cmd.known, k, got))
 		}
 	}
-	return s.cmd.known
+	return &s.cmd.known
 }

@@ -129,7 +129,7 @@ func (c *nodeConn) reset() {
 	c.buf.Reset()
 	c.rd.Reset(&c.buf)
 	resetPeer(c.peer)
-	c.multi, c.queued, c.tainted, c.raw = false, nil, false, nil
+	c.multi, c.queued, c.tainted, c.raw, c.fastOK = false, nil, false, nil, false
 }
 
 // resetPeer forgets what miniredis keeps on a peer; a command that leaves

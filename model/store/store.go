@@ -52,7 +52,8 @@ type Store struct {
 	// expire (see minExpire) advancing only adds to lag, which spares a
 	// FastForward (a sort of all keys) on every advance; syncTTLs applies
 	// it before anything reads or writes miniredis's TTLs other than
-	// trueTTL. Zero whenever fieldTTLs is set.
+	// trueTTL and the fast path's SetTTL (fastHost.SetTTL), which stores
+	// a TTL with the lag added instead. Zero whenever fieldTTLs is set.
 	lag time.Duration
 	// fieldTTLs: a command that may give a hash field its own TTL has run
 	// since boot. Those expire by FastForward too, unseen by minExpire, so
@@ -101,6 +102,7 @@ type running struct {
 	// (known.go); diff then does not read it back.
 	known   Effect
 	knownOK bool
+	read    Effect // postState's storage for a state it reads
 }
 
 // nodeConn is one client connection: miniredis keeps MULTI and SELECT state
@@ -116,7 +118,13 @@ type nodeConn struct {
 	// its scripts then always run in Lua.
 	tainted bool
 	raw     []byte // the last reply as sent, until the next command (tests compare it)
-	scratch []byte // reused to encode the fast path's replies
+	// fast is the fast path's last reply when it answered the last
+	// command (fastOK): finish returns its value without writing it as
+	// RESP and parsing that back, and LastReply encodes it on demand
+	// (into scratch).
+	fast    fastpath.Reply
+	fastOK  bool
+	scratch []byte
 }
 
 // peerBufSize is the size of a connection's reply writer. Replies go to a
@@ -205,10 +213,12 @@ func (s *Store) conn(name string) *nodeConn {
 }
 
 // record notes that key state e was written at true time now, typed kind.
-func (s *Store) record(now time.Duration, kind EffectKind, e Effect) {
-	e.At, e.Kind = now, kind
-	e.TTL = s.PTTL(e)
-	s.out = append(s.out, e)
+// By pointer, filled in where it is kept: an Effect is ~120 bytes.
+func (s *Store) record(now time.Duration, kind EffectKind, e *Effect) {
+	s.out = append(s.out, *e)
+	out := &s.out[len(s.out)-1]
+	out.At, out.Kind = now, kind
+	out.TTL = s.PTTL(*out)
 }
 
 // Effects are the effects recorded since the last takeEffects, in order.
@@ -218,6 +228,15 @@ func (s *Store) Effects() []Effect { return s.out }
 func (s *Store) TakeEffects() {
 	clear(s.out) // drop references to values
 	s.out = s.out[:0]
+}
+
+// HandEffects is Effects then TakeEffects without copying them: the
+// caller takes the recorded effects' storage, and the store records the
+// next ones in spare's (emptied), which the caller must no longer use.
+func (s *Store) HandEffects(spare []Effect) []Effect {
+	out := s.out
+	s.out = spare[:0]
+	return out
 }
 
 // Presence is whether a key existed before and after a command.
@@ -315,14 +334,12 @@ func (s *Store) begin(touched []string, key string) int {
 // is the bytes miniredis would send, else miniredis's dispatcher.
 func (s *Store) run(c *nodeConn, cmd string, spec keySpec, isWrite bool, args []string) {
 	c.buf.Reset()
-	s.fastDone = false
+	s.fastDone, c.fastOK = false, false
 	// In MULTI the command must be queued; a tainted connection has state
 	// the fast path cannot see.
 	if !s.readOnly && !s.noReplicas && !c.multi && !c.tainted {
-		var r fastpath.Reply
-		if r, s.fastDone = s.fast.Answer(cmd, args[1:]); s.fastDone {
-			c.scratch = r.AppendRESP(c.scratch[:0])
-			c.buf.Write(c.scratch)
+		if c.fast, s.fastDone = s.fast.Answer(cmd, args[1:]); s.fastDone {
+			c.fastOK = true
 			return
 		}
 	}
@@ -371,25 +388,26 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 		p.After = s.db().Exists(key)
 	}
 	for i, k := range r.touched {
-		post := s.postState(k)
+		post, pre := s.postState(k), &r.pre[i]
 		if i == tracked {
 			p.After = !post.Deleted
-			r.keyAfter, r.keyAfterOK = post, true
+			r.keyAfter, r.keyAfterOK = *post, true
 		}
-		if !post.SameState(r.pre[i]) {
-			s.record(now, changeKind(r.pre[i], post), post)
+		if !post.SameState(pre) {
+			s.record(now, changeKind(pre, post), post)
 		}
 		if post.Expires && post.ExpireAt < s.minExpire {
 			s.minExpire = post.ExpireAt
 		}
 	}
-	clear(r.pre) // drop references to values
+	// r.pre keeps its last states' references until the next command
+	// overwrites them: clearing them cost a memclr per write.
 	r.touched = nil
 	return p
 }
 
 // changeKind types the change of a key from pre to post.
-func changeKind(pre, post Effect) EffectKind {
+func changeKind(pre, post *Effect) EffectKind {
 	switch {
 	case post.Deleted:
 		return KeyDeleted
@@ -401,6 +419,11 @@ func changeKind(pre, post Effect) EffectKind {
 
 // finish reads the reply and keeps the connection's transaction state.
 func (s *Store) finish(c *nodeConn, cmd string, queued bool, args []string) (any, error) {
+	if c.fastOK {
+		// Never an error, never MULTI or EVAL's failure.
+		c.raw = nil
+		return c.fast.Value(), nil
+	}
 	reply, err := c.parse()
 	if err == nil && cmd == "MULTI" {
 		c.multi = true

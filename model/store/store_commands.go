@@ -135,7 +135,10 @@ func scriptKeys(args []string) []string {
 	if len(args) < 3 {
 		return nil
 	}
-	nk, err := strconv.Atoi(args[2])
+	nk, err := 1, error(nil) // a lock script's numkeys, without Atoi
+	if args[2] != "1" {
+		nk, err = strconv.Atoi(args[2])
+	}
 	if err != nil || nk < 0 || 3+nk > len(args) {
 		return nil // miniredis answers with an error and changes nothing
 	}

@@ -44,11 +44,15 @@ func (s *Store) Advance(now time.Duration) []Expiry {
 	// A node is usually advanced several times at the same instant (the
 	// checker's look before a command, the command, the look after); only
 	// tell miniredis the time when it changed.
-	if wall := s.clock.Wall(now); wall != s.lastWall {
+	wall := s.clock.Wall(now)
+	if wall != s.lastWall {
 		s.m.SetTime(Epoch.Add(wall))
 		s.lastWall = wall
 	}
-	e := s.ExpiryClock(now)
+	e := wall // ExpiryClock(now), the wall read once
+	if s.monotonic {
+		e = s.clock.Mono(now)
+	}
 	d := e - s.lastE
 	s.lastE = e
 	switch {
@@ -106,7 +110,7 @@ func (s *Store) forward(now, d time.Duration) []Expiry {
 	s.edge = edge
 	s.minExpire = least
 	for _, x := range expired {
-		s.record(now, KeyExpired, Effect{Key: x.Key, Deleted: true})
+		s.record(now, KeyExpired, &Effect{Key: x.Key, Deleted: true})
 	}
 	return expired
 }

@@ -186,7 +186,11 @@ func (s *Store) Flush() {
 
 // IsNoReplicas reports whether err is a NOREPLICAS refusal, given to a plain
 // write or raised by the write inside a script.
-func IsNoReplicas(err error) bool {
+// Small enough to inline, so the common nil costs its caller (the world,
+// after every command) no call.
+func IsNoReplicas(err error) bool { return err != nil && isNoReplicas(err) }
+
+func isNoReplicas(err error) bool {
 	e, ok := err.(RedisError)
 	return ok && strings.Contains(string(e), "NOREPLICAS")
 }

@@ -138,11 +138,20 @@ func ScriptName(src string) string {
 type Host interface {
 	// DB is the miniredis DB 0 the commands run on.
 	DB() *miniredis.RedisDB
-	// Writing comes before the fast path's first change to the data (or a
-	// dispatch): the touched keys' states before the command must be read
-	// now, and miniredis's TTLs be brought up to date. absent, unless "",
-	// is a key the command found missing, whose state need not be read.
+	// Writing comes before the fast path's first change to the data
+	// through DB: the touched keys' states before the command must be
+	// read now. absent, unless "", is a key the command found missing,
+	// whose state need not be read.
 	Writing(absent string)
+	// Dispatching is Writing("") before the fast path has miniredis's
+	// dispatcher run a command, which also brings miniredis's TTLs up to
+	// date (a handler reads and writes them).
+	Dispatching()
+	// SetTTL gives key, which exists, a TTL of ttl > 0 from now by the
+	// store's expiry clock: DB's SetTTL, with the time miniredis's TTLs
+	// lag behind the store's clock added, so no other key's TTL has to be
+	// brought up to date first.
+	SetTTL(key string, ttl time.Duration)
 	// WroteUnknown says the data changed in a way the fast path does not
 	// describe: the store reads the keys back.
 	WroteUnknown()
@@ -151,6 +160,8 @@ type Host interface {
 	WroteString(key, value string, ttl time.Duration)
 	// Del deletes keys (DEL) and returns how many existed.
 	Del(keys []string) int
+	// DelKey is Del of one key: no slice to copy (see plain's DEL).
+	DelKey(key string) bool
 }
 
 // peerBufSize is the size of the twins' connection's reply writer: replies
@@ -186,6 +197,10 @@ type Path struct {
 	rd   *bufio.Reader
 	args []string // call's copy of its arguments
 	del  []string // plain's copy of DEL's keys, for Host.Del
+	// msText and ms are the last TTL argument plainMillis accepted and its
+	// value: a lock client sends the same TTL with every SET (millis).
+	msText string
+	ms     time.Duration
 	// seenKey is a key the command being answered found to exist or not
 	// (seenExists): after a command that only read, Do takes its ground
 	// truth from here instead of asking miniredis again.
@@ -195,9 +210,10 @@ type Path struct {
 	// miss some (a script loaded inside MULTI) but never holds one that is
 	// not there: any SCRIPT or EXEC command from a client clears it.
 	cached map[string]bool
-	// hot is the script the last EVALSHA ran, known to be in cached: a
-	// lock's release is the same SHA every time, and two lookups of a
-	// 40-byte key per release showed in profiles. Cleared with cached.
+	// hot is the script the last EVALSHA or EVAL ran, known to be in
+	// cached: a lock's release is the same script every time, and the
+	// lookups of a 40-byte key per release showed in profiles. Cleared
+	// with cached.
 	hot *fastScript
 	// unloaded are scripts in cached that a fast EVAL cached but that are
 	// not in miniredis's cache yet: SCRIPT LOAD compiles the script in
@@ -224,10 +240,10 @@ func New(h Host, srv *server.Server, on bool) *Path {
 func (f *Path) call(args ...string) (any, error) {
 	if f.on {
 		if r, ok := f.plain(args[0], args[1:]); ok {
-			return r.value(), nil
+			return r.Value(), nil
 		}
 	}
-	f.writing()
+	f.st.Dispatching()
 	f.buf.Reset()
 	// A copy, so that the callers' variadic slices stay on their stacks.
 	f.args = append(f.args[:0], args...)
@@ -286,10 +302,10 @@ func (f *Path) saw(key string, exists bool) { f.seenKey, f.seenExists = key, exi
 // ground truth from here instead of asking miniredis again.
 func (f *Path) Seen() (key string, exists bool) { return f.seenKey, f.seenExists }
 
-// writing is called before the fast path changes data (or dispatches):
+// writing is called before the fast path changes data through the DB:
 // the touched keys' states before the command must be read now (the store
-// diffs them against the states after it), and miniredis's TTLs must be
-// brought up to date before it sets a TTL or creates a key (Host.Writing).
+// diffs them against the states after it; Host.Writing). A TTL it sets
+// goes through Host.SetTTL, and a dispatch through call.
 func (f *Path) writing() { f.st.Writing("") }
 
 // writingAbsent is writing when the command found key missing (it is about
@@ -389,12 +405,13 @@ func (f *Path) script(cmd string, args []string) (luaReply, bool) {
 	if !ok {
 		return luaReply{}, false
 	}
-	if cmd == "EVAL" && !f.cached[s.sha] {
+	if cmd == "EVAL" && s != f.hot && !f.cached[s.sha] {
 		// A successful EVAL caches the script, so a later EVALSHA works:
 		// it is loaded into miniredis before anything can tell.
 		f.unloaded = append(f.unloaded, s)
 		f.cached[s.sha] = true
 	}
+	f.hot = s // in cached either way; the next EVAL of it skips the lookup
 	return r, true
 }
 
@@ -484,7 +501,18 @@ func fastRelease(f *Path, keys, argv []string) (luaReply, bool) {
 	if r, ok, decided := f.owned(argv[0], "GET", keys[0]); decided {
 		return r, ok
 	}
-	return luaInt(luaNum(f.mustCall("release", "DEL", keys[0]).(int))), true
+	return luaInt(f.delOne(keys[0])), true
+}
+
+// delOne is redis.call("del", key) after the twin's checks, as a Lua
+// number: what call would answer through the plain fast path, without
+// building, copying and boxing its arguments and reply on a lock's every
+// release.
+func (f *Path) delOne(key string) int {
+	if f.st.DelKey(key) {
+		return 1
+	}
+	return 0
 }
 
 // fastRenew is ScriptRenew: compare-and-PEXPIRE.
@@ -586,7 +614,7 @@ func fastReentrantRelease(f *Path, keys, argv []string) (luaReply, bool) {
 		return luaReply{}, false
 	}
 	if luaNum(r.(int)) <= 0 {
-		f.mustCall("reentrant-release", "DEL", keys[0])
+		f.delOne(keys[0])
 	}
 	return luaInt(1), true
 }

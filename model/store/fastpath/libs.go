@@ -28,7 +28,7 @@ func fastRedsyncDelete(f *Path, keys, argv []string) (luaReply, bool) {
 	case r.s != argv[0]:
 		return luaInt(0), true
 	}
-	return luaInt(luaNum(f.mustCall("redsync-delete", "DEL", keys[0]).(int))), true
+	return luaInt(f.delOne(keys[0])), true
 }
 
 // fastRedsyncTouchSetNX is ScriptRedsyncTouchSetNX: PEXPIRE if ours, else

@@ -75,8 +75,10 @@ func (r Reply) AppendRESP(b []byte) []byte {
 	return append(b, "\r\n"...)
 }
 
-// value is r as ParseReply reads it back (what redis.call hands a script).
-func (r Reply) value() any {
+// Value is r as ParseReply reads its RESP back (what redis.call hands a
+// script, and what the store returns for a fast answer without the round
+// trip through RESP).
+func (r Reply) Value() any {
 	switch r.kind {
 	case plainOK:
 		return server.Simple("OK")
@@ -110,8 +112,11 @@ func (f *Path) plain(cmd string, args []string) (r Reply, ok bool) {
 		_ = db.Set(args[0], args[1]) // absent: cannot be of another type
 		return Reply{kind: plainInt, n: 1}, true
 	case "DEL":
-		if len(args) == 0 {
+		switch len(args) {
+		case 0:
 			return r, false
+		case 1:
+			return Reply{kind: plainInt, n: f.delOne(args[0])}, true
 		}
 		// Deleting touches no other key's TTL: no need to sync them.
 		// A copy, as in call: a slice passed to an interface's method
@@ -159,7 +164,7 @@ func (f *Path) plainPExpire(db *miniredis.RedisDB, args []string) (r Reply, ok b
 	if len(args) != 2 {
 		return r, false
 	}
-	ttl, ok := plainMillis(args[1])
+	ttl, ok := f.millis(args[1])
 	if !ok {
 		return r, false
 	}
@@ -168,7 +173,7 @@ func (f *Path) plainPExpire(db *miniredis.RedisDB, args []string) (r Reply, ok b
 	}
 	f.writing()
 	f.st.WroteUnknown()
-	db.SetTTL(args[0], ttl)
+	f.st.SetTTL(args[0], ttl)
 	return Reply{kind: plainInt, n: 1}, true
 }
 
@@ -179,15 +184,15 @@ func (f *Path) plainSet(db *miniredis.RedisDB, args []string) (r Reply, ok bool)
 		return r, false
 	}
 	key, value, opts := args[0], args[1], args[2:]
-	nx := len(opts) > 0 && strings.EqualFold(opts[0], "NX")
+	nx := len(opts) > 0 && isOption(opts[0], "NX")
 	if nx {
 		opts = opts[1:]
 	}
 	var ttl time.Duration
 	switch {
 	case len(opts) == 0:
-	case len(opts) == 2 && strings.EqualFold(opts[0], "PX"):
-		if ttl, ok = plainMillis(opts[1]); !ok {
+	case len(opts) == 2 && isOption(opts[0], "PX"):
+		if ttl, ok = f.millis(opts[1]); !ok {
 			return r, false
 		}
 	default:
@@ -208,15 +213,33 @@ func (f *Path) plainSet(db *miniredis.RedisDB, args []string) (r Reply, ok bool)
 	}
 	_ = db.Set(key, value)
 	if ttl > 0 {
-		db.SetTTL(key, ttl)
+		f.st.SetTTL(key, ttl)
 	}
 	if nx && ttl > 0 {
-		// Absent before (NX), synced (writingAbsent): exactly this.
+		// Absent before (NX): exactly this.
 		f.st.WroteString(key, value, ttl)
 	} else {
 		f.st.WroteUnknown()
 	}
 	return Reply{kind: plainOK}, true
+}
+
+// isOption is strings.EqualFold(s, upper), with the recipes' own spelling
+// (upper case) answered by one comparison.
+func isOption(s, upper string) bool { return s == upper || strings.EqualFold(s, upper) }
+
+// millis is plainMillis with a memory of the last TTL it accepted: the
+// same text has the same value, and a lock client sends the same TTL with
+// every SET (Atoi was a tenth of a plain SET's own time).
+func (f *Path) millis(s string) (time.Duration, bool) {
+	if f.msText != "" && s == f.msText {
+		return f.ms, true
+	}
+	d, ok := plainMillis(s)
+	if ok {
+		f.msText, f.ms = s, d
+	}
+	return d, ok
 }
 
 // plainMillis parses a TTL in milliseconds the way SET PX and PEXPIRE do
