@@ -63,7 +63,7 @@ type Lease struct {
 
 func newClient(w *World, cfg ClientConfig) *Client {
 	return &Client{Name: cfg.Name, Cfg: cfg, w: w, group: w.K.NewGroup(cfg.Name),
-		rng: w.K.Rand("retry/" + cfg.Name), state: StateIdle}
+		rng: w.K.Rand("retry/" + cfg.Name), state: StateIdle, timers: make([]*localTimer, 0, timerRoom)}
 }
 
 func (c *Client) start() {
