@@ -50,6 +50,12 @@ type Client struct {
 
 	view   []*Node       // per shard, the master this client talks to (see World.masterFor)
 	timers []*localTimer // wake-ups set by its monotonic clock, rescheduled on drift
+
+	// spare is the last hold's lease storage when nothing can read it any
+	// more, for the next hold (see recycle); lent says a resource request
+	// of this hold was left in flight with a pointer to its lease.
+	spare *leaseBox
+	lent  bool
 }
 
 // Lease is what a client believes about one grant of the lock.
@@ -166,10 +172,12 @@ func (c *Client) run(t *Thread) {
 	st := c.w.strategy
 	for h := 1; h <= c.Cfg.Holds; h++ {
 		c.hold = h
+		box := c.leaseBox()
 		// The token names its owner (Checker.tokenOwner relies on it).
-		if l := c.acquire(t, holdToken(c.Name, h)); l != nil {
+		if l := c.acquire(t, box, holdToken(c.Name, h)); l != nil {
 			c.criticalSection(t, st, l)
 		}
+		c.recycle(box)
 		if h < c.Cfg.Holds && c.Cfg.Think > 0 {
 			c.setState(StateThinking)
 			t.Sleep(c.Cfg.Think)
@@ -184,10 +192,10 @@ func (c *Client) run(t *Thread) {
 }
 
 // acquire tries to take the lock, retrying as configured; nil when it gave up.
-func (c *Client) acquire(t *Thread, token string) *Lease {
+func (c *Client) acquire(t *Thread, box *leaseBox, token string) *Lease {
 	c.setState(StateAcquiring)
 	began := c.w.Now()
-	l := c.retry(t, token, firstAcquire)
+	l := c.retry(t, box, token, firstAcquire)
 	wait := c.w.Now() - began
 	if l == nil {
 		c.w.feed(&judge.Event{Kind: judge.AcquireFailed, Client: c.Name, Wait: wait})
@@ -219,16 +227,44 @@ var (
 	nestedAcquire = acquireWhat{"nested acquire", "acquire-nested"}
 )
 
-// leaseBox is a Lease with the storage of its first node: Client.retry
-// allocates both at once instead of a lease and then a one-node slice for
-// every hold.
+// leaseBox is a Lease with the storage of its first node: one allocation
+// instead of a lease and then a one-node slice, and none at all for a hold
+// that reuses the last one's (Client.recycle).
 type leaseBox struct {
 	Lease
 	one [1]*Node
 }
 
-// retry runs attempts of the strategy's Acquire with the configured delays.
-func (c *Client) retry(t *Thread, token string, what acquireWhat) *Lease {
+// leaseBox is storage for the next hold's lease: the last hold's, when
+// recycle kept it, or a new one.
+func (c *Client) leaseBox() *leaseBox {
+	if box := c.spare; box != nil {
+		c.spare = nil
+		return box
+	}
+	box := new(leaseBox)
+	box.Nodes = box.one[:0]
+	return box
+}
+
+// recycle keeps a finished hold's lease storage for the next hold when
+// nothing can read the lease any more: no watchdog (its thread may still
+// be renewing), no strategy from outside the model (it may keep it), no
+// resource request left in flight (it reads the lease when it arrives,
+// resourceCall). Every attempt rewrites the whole lease (retry), so a
+// reused one starts as a new one would; in a process that runs for a few
+// milliseconds a new one is fresh memory, which the kernel must fault in.
+func (c *Client) recycle(box *leaseBox) {
+	lock := &c.w.Cfg.Lock
+	if lock.Watchdog == nil && lock.Custom == nil && !c.lent {
+		c.spare = box
+	}
+	c.lent = false
+}
+
+// retry runs attempts of the strategy's Acquire with the configured delays,
+// on the lease in box.
+func (c *Client) retry(t *Thread, box *leaseBox, token string, what acquireWhat) *Lease {
 	r := c.w.Cfg.Lock.Retry
 	attempts := 1
 	if r != nil && r.Attempts > 1 {
@@ -236,11 +272,7 @@ func (c *Client) retry(t *Thread, token string, what acquireWhat) *Lease {
 	} else if r == nil && c.w.Cfg.Lock.Knobs.Notify == NotifyPubSub {
 		attempts = math.MaxInt // Redisson's lock(): until granted (or lock.wait ends)
 	}
-	// The lease and room for one granting node in one allocation: a
-	// single-instance grant needs no more (see leaseBox).
-	box := new(leaseBox)
 	l := &box.Lease
-	l.Nodes = box.one[:0]
 	wait := newWaitBound(t, c.w.Cfg.Lock.Knobs.Wait)
 	for i := 1; ; i++ {
 		// Nothing keeps a failed attempt's lease, so the next attempt
@@ -353,7 +385,9 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 func (c *Client) reenter(t *Thread, l *Lease) (depth int, ok bool) {
 	for ; depth < c.Cfg.Nested; depth++ {
 		c.setState(StateAcquiring)
-		nl := c.retry(t, l.Token, nestedAcquire)
+		box := new(leaseBox) // the hold's own lease is in use
+		box.Nodes = box.one[:0]
+		nl := c.retry(t, box, l.Token, nestedAcquire)
 		if nl == nil {
 			c.w.clientEvent(judge.NestedFailed, c.Name)
 			return depth, false
