@@ -54,8 +54,9 @@ type Client struct {
 	// spare is the last hold's lease storage when nothing can read it any
 	// more, for the next hold (see recycle); lent says a resource request
 	// of this hold was left in flight with a pointer to its lease.
-	spare *leaseBox
-	lent  bool
+	spare  *leaseBox
+	lent   bool
+	tokens holdTokens // its holds' tokens, a batch at a time
 }
 
 // Lease is what a client believes about one grant of the lock.
@@ -174,7 +175,7 @@ func (c *Client) run(t *Thread) {
 		c.hold = h
 		box := c.leaseBox()
 		// The token names its owner (Checker.tokenOwner relies on it).
-		if l := c.acquire(t, box, holdToken(c.Name, h)); l != nil {
+		if l := c.acquire(t, box, c.tokens.of(c.Name, h, c.Cfg.Holds)); l != nil {
 			c.criticalSection(t, st, l)
 		}
 		c.recycle(box)
