@@ -185,6 +185,17 @@ func (c *Client) run(t *Thread) {
 		}
 	}
 	c.setState(StateDone)
+	c.tellDone()
+}
+
+// The trace lines below are written once a hold or once a run, and each
+// builds its arguments in its own frame: inside acquire, retry or
+// criticalSection they would sit in the frames on every client's
+// coroutine stack during every request, and a stack that outgrows its
+// room is copied to one twice the size (runtime.newstack).
+
+// tellDone is the line of a client that has made all its holds.
+func (c *Client) tellDone() {
 	if c.Cfg.Holds == 1 {
 		c.w.Tell(c.Name, "done", "done", sim.S("client", c.Name), sim.I("holds", 1), sim.S("held", "holds-one"))
 	} else {
@@ -207,15 +218,21 @@ func (c *Client) acquire(t *Thread, box *leaseBox, token string) *Lease {
 	// The grant first, then what the checker makes of it: a trace reads
 	// cause before effect.
 	if !c.w.unread(c.Name, "acquired") {
-		b := append(c.w.line(), "acquired "...)
-		b = append(b, token...)
-		fenceNote, leaseEnd := leasePhrases(l)
-		c.w.sayLine(c.Name, "acquired", "acquired", appendLease(b, l), sim.S("client", c.Name), sim.S("token", token),
-			sim.I("fence", l.Fence), sim.I("until_ms", msOr(l.Until)), sim.I("until_ns", int64(l.Until)),
-			sim.S("fence_note", fenceNote), sim.S("lease_end", leaseEnd))
+		c.sayAcquired(token, l)
 	}
 	c.w.feed(&judge.Event{Kind: judge.EnterCS, Client: c.Name, Wait: wait})
 	return l
+}
+
+// sayAcquired is the "acquired" line of lease l, for a run whose trace
+// text is read.
+func (c *Client) sayAcquired(token string, l *Lease) {
+	b := append(c.w.line(), "acquired "...)
+	b = append(b, token...)
+	fenceNote, leaseEnd := leasePhrases(l)
+	c.w.sayLine(c.Name, "acquired", "acquired", appendLease(b, l), sim.S("client", c.Name), sim.S("token", token),
+		sim.I("fence", l.Fence), sim.I("until_ms", msOr(l.Until)), sim.I("until_ns", int64(l.Until)),
+		sim.S("fence_note", fenceNote), sim.S("lease_end", leaseEnd))
 }
 
 // acquireWhat is what a gave-up line says failed: its English word (the
@@ -286,17 +303,27 @@ func (c *Client) retry(t *Thread, box *leaseBox, token string, what acquireWhat)
 		}
 		if i >= attempts {
 			c.unsubscribe()
-			c.w.Tell(c.Name, "gave-up", "gave-up", sim.S("client", c.Name), sim.S("token", token), sim.S("what", what.what), sim.I("attempts", int64(i)),
-				sim.S("what_note", what.phrase))
+			c.tellGaveUp(token, what, i, nil)
 			return nil
 		}
 		if !c.pauseBeforeRetry(t, wait, i) {
 			c.unsubscribe()
-			c.w.Tell(c.Name, "gave-up", "gave-up-wait", sim.S("what", what.what), sim.S("token", token), sim.I("wait_ns", int64(wait.total)), sim.I("attempts", int64(i)),
-				sim.S("what_note", what.phrase))
+			c.tellGaveUp(token, what, i, &wait)
 			return nil
 		}
 	}
+}
+
+// tellGaveUp is the line of an acquire that gave up after attempts
+// attempts: all it was allowed, or, with wait, all of lock.wait.
+func (c *Client) tellGaveUp(token string, what acquireWhat, attempts int, wait *waitBound) {
+	if wait == nil {
+		c.w.Tell(c.Name, "gave-up", "gave-up", sim.S("client", c.Name), sim.S("token", token), sim.S("what", what.what), sim.I("attempts", int64(attempts)),
+			sim.S("what_note", what.phrase))
+		return
+	}
+	c.w.Tell(c.Name, "gave-up", "gave-up-wait", sim.S("what", what.what), sim.S("token", token), sim.I("wait_ns", int64(wait.total)), sim.I("attempts", int64(attempts)),
+		sim.S("what_note", what.phrase))
 }
 
 // retryDelay is the pause after failed attempt i (1-based): delay ×
@@ -375,9 +402,15 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 	st.Release(t, l)
 	c.lease = nil
 	if !c.w.unread(c.Name, "released") {
-		c.w.sayLine(c.Name, "released", "released", append(append(c.w.line(), "released "...), l.Token...),
-			sim.S("client", c.Name), sim.S("token", l.Token))
+		c.sayReleased(l)
 	}
+}
+
+// sayReleased is the "released" line of lease l, for a run whose trace
+// text is read.
+func (c *Client) sayReleased(l *Lease) {
+	c.w.sayLine(c.Name, "released", "released", append(append(c.w.line(), "released "...), l.Token...),
+		sim.S("client", c.Name), sim.S("token", l.Token))
 }
 
 // reenter takes the lock again Cfg.Nested times inside the hold (a
