@@ -173,7 +173,7 @@ func (c *Client) run(t *Thread) {
 	st := c.w.strategy
 	for h := 1; h <= c.Cfg.Holds; h++ {
 		c.hold = h
-		box := c.leaseBox()
+		box := c.takeLeaseBox()
 		// The token names its owner (Checker.tokenOwner relies on it).
 		if l := c.acquire(t, box, c.tokens.of(c.Name, h, c.Cfg.Holds)); l != nil {
 			c.criticalSection(t, st, l)
@@ -253,9 +253,9 @@ type leaseBox struct {
 	one [1]*Node
 }
 
-// leaseBox is storage for the next hold's lease: the last hold's, when
+// takeLeaseBox is storage for the next hold's lease: the last hold's, when
 // recycle kept it, or a new one.
-func (c *Client) leaseBox() *leaseBox {
+func (c *Client) takeLeaseBox() *leaseBox {
 	if box := c.spare; box != nil {
 		c.spare = nil
 		return box
