@@ -50,6 +50,13 @@ type Client struct {
 
 	view   []*Node       // per shard, the master this client talks to (see World.masterFor)
 	timers []*localTimer // wake-ups set by its monotonic clock, rescheduled on drift
+
+	// spare is the last hold's lease storage when nothing can read it any
+	// more, for the next hold (see recycle); lent says a resource request
+	// of this hold was left in flight with a pointer to its lease.
+	spare  *leaseBox
+	lent   bool
+	tokens holdTokens // its holds' tokens, a batch at a time
 }
 
 // Lease is what a client believes about one grant of the lock.
@@ -63,7 +70,7 @@ type Lease struct {
 
 func newClient(w *World, cfg ClientConfig) *Client {
 	return &Client{Name: cfg.Name, Cfg: cfg, w: w, group: w.K.NewGroup(cfg.Name),
-		rng: w.K.Rand("retry/" + cfg.Name), state: StateIdle}
+		rng: w.K.Rand("retry/" + cfg.Name), state: StateIdle, timers: make([]*localTimer, 0, timerRoom)}
 }
 
 func (c *Client) start() {
@@ -166,16 +173,29 @@ func (c *Client) run(t *Thread) {
 	st := c.w.strategy
 	for h := 1; h <= c.Cfg.Holds; h++ {
 		c.hold = h
+		box := c.takeLeaseBox()
 		// The token names its owner (Checker.tokenOwner relies on it).
-		if l := c.acquire(t, holdToken(c.Name, h)); l != nil {
+		if l := c.acquire(t, box, c.tokens.of(c.Name, h, c.Cfg.Holds)); l != nil {
 			c.criticalSection(t, st, l)
 		}
+		c.recycle(box)
 		if h < c.Cfg.Holds && c.Cfg.Think > 0 {
 			c.setState(StateThinking)
 			t.Sleep(c.Cfg.Think)
 		}
 	}
 	c.setState(StateDone)
+	c.tellDone()
+}
+
+// The trace lines below are written once a hold or once a run, and each
+// builds its arguments in its own frame: inside acquire, retry or
+// criticalSection they would sit in the frames on every client's
+// coroutine stack during every request, and a stack that outgrows its
+// room is copied to one twice the size (runtime.newstack).
+
+// tellDone is the line of a client that has made all its holds.
+func (c *Client) tellDone() {
 	if c.Cfg.Holds == 1 {
 		c.w.Tell(c.Name, "done", "done", sim.S("client", c.Name), sim.I("holds", 1), sim.S("held", "holds-one"))
 	} else {
@@ -184,10 +204,10 @@ func (c *Client) run(t *Thread) {
 }
 
 // acquire tries to take the lock, retrying as configured; nil when it gave up.
-func (c *Client) acquire(t *Thread, token string) *Lease {
+func (c *Client) acquire(t *Thread, box *leaseBox, token string) *Lease {
 	c.setState(StateAcquiring)
 	began := c.w.Now()
-	l := c.retry(t, token, firstAcquire)
+	l := c.retry(t, box, token, firstAcquire)
 	wait := c.w.Now() - began
 	if l == nil {
 		c.w.feed(&judge.Event{Kind: judge.AcquireFailed, Client: c.Name, Wait: wait})
@@ -198,15 +218,21 @@ func (c *Client) acquire(t *Thread, token string) *Lease {
 	// The grant first, then what the checker makes of it: a trace reads
 	// cause before effect.
 	if !c.w.unread(c.Name, "acquired") {
-		b := append(c.w.line(), "acquired "...)
-		b = append(b, token...)
-		fenceNote, leaseEnd := leasePhrases(l)
-		c.w.sayLine(c.Name, "acquired", "acquired", appendLease(b, l), sim.S("client", c.Name), sim.S("token", token),
-			sim.I("fence", l.Fence), sim.I("until_ms", msOr(l.Until)), sim.I("until_ns", int64(l.Until)),
-			sim.S("fence_note", fenceNote), sim.S("lease_end", leaseEnd))
+		c.sayAcquired(token, l)
 	}
 	c.w.feed(&judge.Event{Kind: judge.EnterCS, Client: c.Name, Wait: wait})
 	return l
+}
+
+// sayAcquired is the "acquired" line of lease l, for a run whose trace
+// text is read.
+func (c *Client) sayAcquired(token string, l *Lease) {
+	b := append(c.w.line(), "acquired "...)
+	b = append(b, token...)
+	fenceNote, leaseEnd := leasePhrases(l)
+	c.w.sayLine(c.Name, "acquired", "acquired", appendLease(b, l), sim.S("client", c.Name), sim.S("token", token),
+		sim.I("fence", l.Fence), sim.I("until_ms", msOr(l.Until)), sim.I("until_ns", int64(l.Until)),
+		sim.S("fence_note", fenceNote), sim.S("lease_end", leaseEnd))
 }
 
 // acquireWhat is what a gave-up line says failed: its English word (the
@@ -219,16 +245,44 @@ var (
 	nestedAcquire = acquireWhat{"nested acquire", "acquire-nested"}
 )
 
-// leaseBox is a Lease with the storage of its first node: Client.retry
-// allocates both at once instead of a lease and then a one-node slice for
-// every hold.
+// leaseBox is a Lease with the storage of its first node: one allocation
+// instead of a lease and then a one-node slice, and none at all for a hold
+// that reuses the last one's (Client.recycle).
 type leaseBox struct {
 	Lease
 	one [1]*Node
 }
 
-// retry runs attempts of the strategy's Acquire with the configured delays.
-func (c *Client) retry(t *Thread, token string, what acquireWhat) *Lease {
+// takeLeaseBox is storage for the next hold's lease: the last hold's, when
+// recycle kept it, or a new one.
+func (c *Client) takeLeaseBox() *leaseBox {
+	if box := c.spare; box != nil {
+		c.spare = nil
+		return box
+	}
+	box := new(leaseBox)
+	box.Nodes = box.one[:0]
+	return box
+}
+
+// recycle keeps a finished hold's lease storage for the next hold when
+// nothing can read the lease any more: no watchdog (its thread may still
+// be renewing), no strategy from outside the model (it may keep it), no
+// resource request left in flight (it reads the lease when it arrives,
+// resourceCall). Every attempt rewrites the whole lease (retry), so a
+// reused one starts as a new one would; in a process that runs for a few
+// milliseconds a new one is fresh memory, which the kernel must fault in.
+func (c *Client) recycle(box *leaseBox) {
+	lock := &c.w.Cfg.Lock
+	if lock.Watchdog == nil && lock.Custom == nil && !c.lent {
+		c.spare = box
+	}
+	c.lent = false
+}
+
+// retry runs attempts of the strategy's Acquire with the configured delays,
+// on the lease in box.
+func (c *Client) retry(t *Thread, box *leaseBox, token string, what acquireWhat) *Lease {
 	r := c.w.Cfg.Lock.Retry
 	attempts := 1
 	if r != nil && r.Attempts > 1 {
@@ -236,11 +290,7 @@ func (c *Client) retry(t *Thread, token string, what acquireWhat) *Lease {
 	} else if r == nil && c.w.Cfg.Lock.Knobs.Notify == NotifyPubSub {
 		attempts = math.MaxInt // Redisson's lock(): until granted (or lock.wait ends)
 	}
-	// The lease and room for one granting node in one allocation: a
-	// single-instance grant needs no more (see leaseBox).
-	box := new(leaseBox)
 	l := &box.Lease
-	l.Nodes = box.one[:0]
 	wait := newWaitBound(t, c.w.Cfg.Lock.Knobs.Wait)
 	for i := 1; ; i++ {
 		// Nothing keeps a failed attempt's lease, so the next attempt
@@ -253,17 +303,27 @@ func (c *Client) retry(t *Thread, token string, what acquireWhat) *Lease {
 		}
 		if i >= attempts {
 			c.unsubscribe()
-			c.w.Tell(c.Name, "gave-up", "gave-up", sim.S("client", c.Name), sim.S("token", token), sim.S("what", what.what), sim.I("attempts", int64(i)),
-				sim.S("what_note", what.phrase))
+			c.tellGaveUp(token, what, i, nil)
 			return nil
 		}
 		if !c.pauseBeforeRetry(t, wait, i) {
 			c.unsubscribe()
-			c.w.Tell(c.Name, "gave-up", "gave-up-wait", sim.S("what", what.what), sim.S("token", token), sim.I("wait_ns", int64(wait.total)), sim.I("attempts", int64(i)),
-				sim.S("what_note", what.phrase))
+			c.tellGaveUp(token, what, i, &wait)
 			return nil
 		}
 	}
+}
+
+// tellGaveUp is the line of an acquire that gave up after attempts
+// attempts: all it was allowed, or, with wait, all of lock.wait.
+func (c *Client) tellGaveUp(token string, what acquireWhat, attempts int, wait *waitBound) {
+	if wait == nil {
+		c.w.Tell(c.Name, "gave-up", "gave-up", sim.S("client", c.Name), sim.S("token", token), sim.S("what", what.what), sim.I("attempts", int64(attempts)),
+			sim.S("what_note", what.phrase))
+		return
+	}
+	c.w.Tell(c.Name, "gave-up", "gave-up-wait", sim.S("what", what.what), sim.S("token", token), sim.I("wait_ns", int64(wait.total)), sim.I("attempts", int64(attempts)),
+		sim.S("what_note", what.phrase))
 }
 
 // retryDelay is the pause after failed attempt i (1-based): delay ×
@@ -342,9 +402,15 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 	st.Release(t, l)
 	c.lease = nil
 	if !c.w.unread(c.Name, "released") {
-		c.w.sayLine(c.Name, "released", "released", append(append(c.w.line(), "released "...), l.Token...),
-			sim.S("client", c.Name), sim.S("token", l.Token))
+		c.sayReleased(l)
 	}
+}
+
+// sayReleased is the "released" line of lease l, for a run whose trace
+// text is read.
+func (c *Client) sayReleased(l *Lease) {
+	c.w.sayLine(c.Name, "released", "released", append(append(c.w.line(), "released "...), l.Token...),
+		sim.S("client", c.Name), sim.S("token", l.Token))
 }
 
 // reenter takes the lock again Cfg.Nested times inside the hold (a
@@ -353,7 +419,9 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 func (c *Client) reenter(t *Thread, l *Lease) (depth int, ok bool) {
 	for ; depth < c.Cfg.Nested; depth++ {
 		c.setState(StateAcquiring)
-		nl := c.retry(t, l.Token, nestedAcquire)
+		box := new(leaseBox) // the hold's own lease is in use
+		box.Nodes = box.one[:0]
+		nl := c.retry(t, box, l.Token, nestedAcquire)
 		if nl == nil {
 			c.w.clientEvent(judge.NestedFailed, c.Name)
 			return depth, false

@@ -2,7 +2,6 @@ package model
 
 import (
 	"github.com/lockstep-sim/lockstep/model/tracefmt"
-	"slices"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/model/judge"
@@ -54,12 +53,14 @@ func (c *Client) afterLocal(d time.Duration, fn func()) *localTimer {
 func (c *Client) armLocal(lt *localTimer, d time.Duration) {
 	now := c.w.Now()
 	mono := c.clock.Mono(now)
-	lt.target = mono + min(d, sim.Never-mono) // a huge d must not wrap into the past
-	c.schedule(lt, now)
-	if len(c.timers) >= 16 { // drop finished timers now and then
+	d = min(d, sim.Never-mono) // a huge d must not wrap into the past
+	lt.target = mono + d
+	// What schedule does, with the reading armLocal already has.
+	lt.timer = c.w.K.AfterHandler(c.clock.TrueAfter(now, d), lt)
+	if len(c.timers) >= timerRoom { // drop finished and forgotten timers now and then
 		live := c.timers[:0]
 		for _, x := range c.timers {
-			if !x.done {
+			if x != nil && !x.done {
 				live = append(live, x)
 			}
 		}
@@ -69,14 +70,22 @@ func (c *Client) armLocal(lt *localTimer, d time.Duration) {
 	c.timers = append(c.timers, lt)
 }
 
+// timerRoom is how long a client's list of timers grows before armLocal
+// drops the finished and forgotten ones; newClient makes it that big at
+// once, since forgotten timers fill it in any run with a few requests.
+const timerRoom = 16
+
 // forgetTimer takes a finished timer off the list before its memory is
 // reused (a pooled RPC's timeout), so that it is never listed twice. Only
 // finished timers leave early, and SetClockRate skips those anyway. The
-// list is short and the timer recent: it is searched from the end.
+// list is short and the timer recent: it is searched from the end. Its
+// place is left nil (armLocal drops those with the finished ones), which
+// keeps the order of the rest without a copy for every request: a
+// request's timeout is forgotten after its caller armed the next one.
 func (c *Client) forgetTimer(lt *localTimer) {
 	for i := len(c.timers) - 1; i >= 0; i-- {
 		if c.timers[i] == lt {
-			c.timers = slices.Delete(c.timers, i, i+1)
+			c.timers[i] = nil
 			return
 		}
 	}
@@ -121,7 +130,7 @@ func (c *Client) SetClockRate(rate float64) {
 	c.w.feed(&judge.Event{Kind: judge.ClientClockRate, Client: c.Name, Detail: &judge.Detail{Rate: rate}})
 	moved := 0
 	for _, lt := range c.timers {
-		if lt.done {
+		if lt == nil || lt.done {
 			continue
 		}
 		lt.timer.Stop()

@@ -68,6 +68,7 @@ func (w *World) readResource(t *Thread, l *Lease) (int64, bool) {
 	c := t.c
 	reply, err := t.rpc(ResourceName, w.Cfg.Lock.Timeout, w.newResourceCall(c, l, 0).read)
 	if err != nil {
+		c.lent = true // the request may still arrive and read l
 		w.Tell(c.Name, "abort", "read-failed", sim.S("error", err.Error()))
 		return 0, false
 	}
@@ -85,6 +86,7 @@ func (w *World) writeResource(t *Thread, l *Lease, v int64) {
 	c := t.c
 	rc := w.newResourceCall(c, l, v)
 	if _, err := t.rpc(ResourceName, w.Cfg.Lock.Timeout, rc.write); err != nil {
+		c.lent = true // the request may still arrive and read l
 		w.Tell(c.Name, "abort", "write-failed", sim.S("error", err.Error()))
 		return
 	}

@@ -67,9 +67,9 @@ func (g *grant) setExpiry(now time.Duration, k KeyState) {
 
 func (j *Judge) end(name string, g *grant, at time.Duration, how Phrase) {
 	g.ended, g.endedAt, g.how = true, at, how
-	if c := j.clients[g.owner]; c != nil {
-		c.lastEnd = how
-	}
+	// Every grant's owner is in the books (command and adopt saw to it),
+	// and most often the client the judge just read: j.client's cache.
+	j.client(g.owner).lastEnd = how
 	// The grant that ended here before is referenced nowhere else (a grant
 	// is in one place of grants or ended): the next grant reuses it.
 	j.spare = j.ended.get(name)
