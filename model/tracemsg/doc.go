@@ -12,7 +12,7 @@ func DocTable() string {
 	b.WriteString("| id | args | English template | zh template | meaning |\n|---|---|---|---|---|\n")
 	for i, m := range catalogue {
 		b.WriteString("| `" + m.ID + "` | " + strings.Join(argNames(m.Template), ", ") + " | " +
-			docTemplate(m.Template) + " | " + docTemplate(templates[zh][i]) + " | " + m.Meaning + " |\n")
+			docTemplate(m.Template) + " | " + docTemplate(template(zh, i)) + " | " + m.Meaning + " |\n")
 	}
 	return b.String()
 }

@@ -1,6 +1,10 @@
 package tracemsg
 
-import "github.com/lockstep-sim/lockstep/sim"
+import (
+	"sync"
+
+	"github.com/lockstep-sim/lockstep/sim"
+)
 
 // lang is a catalogue language: en (the trace's own text) or zh.
 type lang int
@@ -20,24 +24,32 @@ var untilWords = [nLangs]struct{ until, forGood string }{
 	zh: {"直到 ", "永久（崩溃且没有 restart_after）"},
 }
 
-// templates holds each language's template of every catalogue entry, by
-// the entry's index; "" where the id is not rendered from its arguments.
-var templates = func() [nLangs][]string {
-	var t [nLangs][]string
-	t[en] = make([]string, len(catalogue))
-	t[zh] = make([]string, len(catalogue))
-	for i, m := range catalogue {
-		t[en][i] = m.Template
+// template is the template of catalogue entry i in l: "" where the id is
+// not rendered from its arguments.
+func template(l lang, i int) string {
+	if l == en {
+		return catalogue[i].Template
 	}
-	for id, tmpl := range zhTemplates {
-		i, ok := byID[id]
-		if !ok {
-			panic("tracemsg: zh template for unknown id " + id)
+	return zhByIndex()[i]
+}
+
+// zhByIndex holds the zh template of every catalogue entry, by the entry's
+// index, built the first time a line is rendered in Chinese: an English
+// run never reads it.
+var zhByIndex = sync.OnceValue(func() []string {
+	t := make([]string, len(catalogue))
+	for _, z := range zhTemplates {
+		i, ok := byID[z.id]
+		switch {
+		case !ok:
+			panic("tracemsg: zh template for unknown id " + z.id)
+		case t[i] != "":
+			panic("tracemsg: zh template for " + z.id + " twice")
 		}
-		t[zh][i] = tmpl
+		t[i] = z.tmpl
 	}
 	return t
-}()
+})
 
 // parseLang is the lang of code, false for a language with no catalogue.
 func parseLang(code string) (lang, bool) {
@@ -58,7 +70,7 @@ func Template(code, id string) (string, bool) {
 	if !ok || !known {
 		return "", false
 	}
-	return templates[l][i], true
+	return template(l, i), true
 }
 
 // RenderIn is the text of message id with args in language code ("en" is
@@ -76,10 +88,10 @@ func RenderIn(code, id string, args []sim.Arg) (string, bool) {
 		return Render(id, args)
 	}
 	i, known := byID[id]
-	if !known || templates[l][i] == "" || !piecesRender(i, args, l) {
+	if !known || template(l, i) == "" || !piecesRender(i, args, l) {
 		return "", false
 	}
-	return string(appendTemplate(nil, templates[l][i], args, l, nil)), true
+	return string(appendTemplate(nil, template(l, i), args, l, nil)), true
 }
 
 // AppendIn appends the text of message id with args in language code to
@@ -89,8 +101,8 @@ func RenderIn(code, id string, args []sim.Arg) (string, bool) {
 func AppendIn(dst []byte, code, id string, args []sim.Arg) []byte {
 	l, _ := parseLang(code)
 	i, known := byID[id]
-	if !known || (l != en && templates[l][i] == "") {
+	if !known || (l != en && template(l, i) == "") {
 		return append(append(append(dst, '{'), id...), '}')
 	}
-	return appendTemplate(dst, templates[l][i], args, l, nil)
+	return appendTemplate(dst, template(l, i), args, l, nil)
 }

@@ -2,6 +2,7 @@ package tracemsg
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/lockstep-sim/lockstep/sim"
 )
@@ -12,8 +13,9 @@ var listSep = [nLangs]string{en: "; ", zh: "；"}
 
 // pieceKeys are, by catalogue index, the arguments its English template
 // renders with the msg format (the zh one names the same,
-// TestZHTemplatesMatchEnglish).
-var pieceKeys = func() [][]string {
+// TestZHTemplatesMatchEnglish). Only a Chinese rendering reads them, so
+// they are found the first time one does.
+var pieceKeys = sync.OnceValue(func() [][]string {
 	keys := make([][]string, len(catalogue))
 	for i, m := range catalogue {
 		for t := m.Template; ; {
@@ -26,7 +28,7 @@ var pieceKeys = func() [][]string {
 		}
 	}
 	return keys
-}()
+})
 
 // piecesRender reports whether every piece of entry i renders in l from
 // args: each msg argument is there, a string, and lists only ids that have
@@ -34,14 +36,14 @@ var pieceKeys = func() [][]string {
 // existed has none (or English text in their place), and is better shown
 // in its English msg than with placeholders.
 func piecesRender(i int, args []sim.Arg, l lang) bool {
-	for _, k := range pieceKeys[i] {
+	for _, k := range pieceKeys()[i] {
 		a, ok := sim.Args(args).Get(k)
 		if !ok || a.IsInt {
 			return false
 		}
 		for _, id := range strings.Fields(a.Str) {
 			j, ok := byID[id]
-			if !ok || templates[l][j] == "" {
+			if !ok || template(l, j) == "" {
 				return false
 			}
 		}

@@ -251,13 +251,13 @@ func appendPiece(dst []byte, ph, name string, a sim.Arg, args []sim.Arg, l lang,
 		}
 		first = false
 		i, ok := byID[id]
-		if !ok || sc.n >= maxPieceDepth || templates[l][i] == "" || sc.holds(id) {
+		if !ok || sc.n >= maxPieceDepth || template(l, i) == "" || sc.holds(id) {
 			dst = append(append(append(dst, '{'), ph...), '}')
 			continue
 		}
 		sc.seg[sc.n], sc.ids[sc.n] = name, id
 		sc.n++
-		dst = appendTemplate(dst, templates[l][i], args, l, sc)
+		dst = appendTemplate(dst, template(l, i), args, l, sc)
 		sc.n--
 	}
 	return dst
