@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/scenario/yamlfile"
@@ -34,8 +35,9 @@ var expectOps = []string{"==", ">=", "<=", ">", "<"}
 
 // comparisonRE splits "<= 2s" into operator and operand. The operator is
 // optional so a quoted "3" still means exactly 3. ">=" and "<=" come before
-// ">" and "<" so the longer operator wins.
-var comparisonRE = regexp.MustCompile(`^\s*(>=|<=|==|>|<)?\s*(\S+)\s*$`)
+// ">" and "<" so the longer operator wins. Compiled on first use: most
+// expectations are bare numbers and booleans.
+var comparisonRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(>=|<=|==|>|<)?\s*(\S+)\s*$`) })
 
 // Check reports whether got, the measured value of e.Metric, satisfies the
 // expectation. Booleans are measured as 1 (true) or 0 (false); max_wait in
@@ -126,7 +128,7 @@ func splitComparison(v *yaml.Node) (op string, operand *yaml.Node, ok bool) {
 	case "!!int", "!!float":
 		return "==", v, true
 	case "!!str":
-		m := comparisonRE.FindStringSubmatch(v.Value)
+		m := comparisonRE().FindStringSubmatch(v.Value)
 		if m == nil {
 			return "", nil, false
 		}

@@ -5,20 +5,22 @@ import (
 	"slices"
 
 	"github.com/lockstep-sim/lockstep/scenario/yamlfile"
+	"gopkg.in/yaml.v3"
 )
 
 // LoadSelected is Load for a run of a few scenarios of a large, known-good
-// file, such as the bundled one: the scenarios not named are blanked out of
-// the text before it is parsed (their lines kept, empty, so positions stay
-// true), which spares parsing and checking the rest. Parsing the bundled
-// file is ~3 ms, a tenth of `lockstep run -s NAME` for a short scenario.
+// file, such as the bundled one: only the lines of the scenarios named (and
+// the file's other top-level keys) are parsed, which spares parsing and
+// checking the rest. Parsing the bundled file is ~3 ms, a tenth of
+// `lockstep run -s NAME` for a short scenario.
 //
 // It reads the layout Load's own output and the bundled file share: a
 // top-level `scenarios:` list whose items start with a `  - name: NAME`
-// line. When the file is not laid out so, or a name is not found (so that
-// the error lists every name), it is plain Load. Cross-scenario checks
-// (duplicate names) see only the scenarios kept: use it only where the
-// whole file is known to load.
+// line. When the file is not laid out so, a name is not found (so that
+// the error lists every name), or the kept text does not load, it is
+// plain Load, whose errors point into the whole file. Cross-scenario
+// checks (duplicate names) see only the scenarios kept: use it only where
+// the whole file is known to load.
 func LoadSelected(path string, data []byte, names []string) (*File, error) {
 	if len(names) == 0 {
 		return Load(path, data)
@@ -27,39 +29,101 @@ func LoadSelected(path string, data []byte, names []string) (*File, error) {
 		// An empty name (-s "") must not quietly mean "every scenario".
 		return nil, yamlfile.NoPos(path, nil, "a scenario name is empty: name a scenario of the file (lockstep list shows them)")
 	}
+	kept, ok := selectScenarios(data, names)
+	if !ok || len(data) > MaxFileSize || yamlfile.CheckText(path, kept.text) != nil {
+		return Load(path, data)
+	}
+	root, lerr := parseYAML(path, kept.text)
+	if lerr != nil {
+		return Load(path, data)
+	}
+	kept.restoreLines(root)
+	f, err := walk(path, root, (*parser).file)
+	if err != nil {
+		return Load(path, data)
+	}
+	return f, nil
+}
+
+// keptText is the lines of a file that LoadSelected parses, and where
+// each run of them stood in the file.
+type keptText struct {
+	text []byte
+	runs []keptRun
+}
+
+// keptRun is a run of consecutive lines of the file: from its first line
+// in the kept text on, line n of the kept text is line n+shift of the file.
+type keptRun struct{ from, shift int }
+
+// selectScenarios returns the lines of data outside every scenario not
+// named, or false when a name is not found. The lines left out are not
+// blanked but dropped, and the positions restored after the parse
+// (restoreLines): yaml.v3 would scan each empty line, thousands of them
+// in the bundled file.
+func selectScenarios(data []byte, names []string) (keptText, bool) {
 	const item = "  - " + keyName + ": "
+	var k keptText
 	inList, keep := false, true
-	seen := map[string]bool{}
-	// out grows with what is kept (a few KiB): sized to the whole file, it
-	// was a quarter of a MiB zeroed for every `run -s NAME` process.
-	var out []byte
-	for rest := data; len(rest) > 0; {
-		l := rest
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			l = rest[:i+1]
+	seen := make([]bool, len(names))
+	start, line, keptLines := 0, 1, 0 // start: the first byte of the run being kept
+	k.runs = append(k.runs, keptRun{from: 1})
+	for at := 0; at < len(data); line++ {
+		end := len(data)
+		if i := bytes.IndexByte(data[at:], '\n'); i >= 0 {
+			end = at + i + 1
 		}
-		rest = rest[len(l):]
+		l, was := data[at:end], keep
 		switch {
+		case len(l) >= 3 && l[0] == ' ' && l[1] == ' ' && l[2] == ' ':
+			// indented inside an item: most lines, and none that matters
 		case bytes.HasPrefix(l, []byte(keyScenarios+":")):
 			inList, keep = true, true
 		case len(l) > 0 && l[0] != ' ' && l[0] != '\n' && l[0] != '#':
 			inList, keep = false, true // another top-level key
 		case inList && bytes.HasPrefix(l, []byte(item)):
-			name := string(bytes.TrimSpace(l[len(item):]))
-			if keep = slices.Contains(names, name); keep {
-				seen[name] = true
-			}
+			keep = markNamed(bytes.TrimSpace(l[len(item):]), names, seen)
+		}
+		switch {
+		case keep && !was:
+			start = at
+			k.runs = append(k.runs, keptRun{from: keptLines + 1, shift: line - keptLines - 1})
+		case !keep && was:
+			k.text = append(k.text, data[start:at]...)
 		}
 		if keep {
-			out = append(out, l...)
-		} else {
-			out = append(out, '\n')
+			keptLines++
+		}
+		at = end
+	}
+	if keep {
+		k.text = append(k.text, data[start:]...)
+	}
+	return k, !slices.Contains(seen, false)
+}
+
+// markNamed reports whether name is one of names, marking each it equals.
+func markNamed(name []byte, names []string, seen []bool) bool {
+	found := false
+	for i, n := range names {
+		if string(name) == n {
+			seen[i], found = true, true
 		}
 	}
-	for _, n := range names {
-		if !seen[n] {
-			return Load(path, data)
+	return found
+}
+
+// restoreLines gives every node of the tree under n its line in the file.
+// An alias is a node of its own in the tree, so each node is seen once.
+func (k keptText) restoreLines(n *yaml.Node) {
+	if n.Line > 0 {
+		i := len(k.runs) - 1
+		for i > 0 && k.runs[i].from > n.Line {
+			i--
 		}
+		n.Line += k.runs[i].shift
 	}
-	return Load(path, out)
+	for _, c := range n.Content {
+		k.restoreLines(c)
+	}
 }

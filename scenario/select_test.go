@@ -1,8 +1,11 @@
 package scenario
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,5 +54,33 @@ func TestLoadSelectedEmptyName(t *testing.T) {
 	_, err = LoadSelected("scenarios.yaml", data, []string{"gc-pause-lua-release", ""})
 	if err == nil || err.Error() != "scenarios.yaml: a scenario name is empty: name a scenario of the file (lockstep list shows them)" {
 		t.Errorf("LoadSelected with an empty name = %v", err)
+	}
+}
+
+// A kept scenario that does not load is reported as the full load reports
+// it: at its line in the whole file, not in the text kept.
+func TestLoadSelectedErrorAtFileLine(t *testing.T) {
+	data, err := os.ReadFile("../scenarios.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := Load("scenarios.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := full.Scenarios[len(full.Scenarios)-1]
+	item := []byte("  - name: " + last.Name + "\n")
+	at := bytes.Index(data, item)
+	if at < 0 {
+		t.Fatalf("no item line for %s", last.Name)
+	}
+	bad := slices.Concat(data[:at], item, []byte("    no_such_key: 1\n"), data[at+len(item):])
+	_, want := Load("scenarios.yaml", bad)
+	_, got := LoadSelected("scenarios.yaml", bad, []string{last.Name})
+	if want == nil || got == nil || got.Error() != want.Error() {
+		t.Fatalf("LoadSelected error %v, want the full load's %v", got, want)
+	}
+	if !strings.Contains(want.Error(), fmt.Sprintf(":%d:", bytes.Count(data[:at], []byte("\n"))+2)) {
+		t.Fatalf("the error %v is not at the line after %s's item line", want, last.Name)
 	}
 }

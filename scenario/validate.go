@@ -3,7 +3,6 @@ package scenario
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,11 +21,41 @@ var (
 	FencingModes  = []string{"none", "token", "cas"}
 	Persistences  = []string{"none", "everysec", "always"}
 	Clocks        = []string{"wall", "monotonic"}
-	scenarioName  = regexp.MustCompile(`^[a-z0-9-]+$`)
-	clientName    = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
-	nodeNameLike  = regexp.MustCompile(`^(redis-[0-9]+(-r[0-9]+)?|sentinel-[0-9]+)$`)
 	ownerStrategy = []string{model.StrategyLuaRelease, model.StrategyRedlock} // those that store an owner token
 )
+
+// The names' alphabets, a test of a byte each: a scenario's name is
+// a-z, 0-9 and -, a client's A-Z, a-z, 0-9, _ and -, a resource's also :
+// and . (plain, since they are printed in traces; loops, not regexps: those were compiled at every process's
+// start; TestNameAlphabetsMatchRegexps holds them to the regexps they
+// replace).
+func scenarioNameByte(b byte) bool { return 'a' <= b && b <= 'z' || isDigit(b) || b == '-' }
+func clientNameByte(b byte) bool {
+	return 'A' <= b && b <= 'Z' || 'a' <= b && b <= 'z' || isDigit(b) || b == '_' || b == '-'
+}
+func resourceNameByte(b byte) bool { return clientNameByte(b) || b == ':' || b == '.' }
+func isDigit(b byte) bool          { return '0' <= b && b <= '9' }
+
+// spelled reports whether s is not empty and every byte of it passes ok.
+func spelled(s string, ok func(byte) bool) bool {
+	for i := 0; i < len(s); i++ {
+		if !ok(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// looksLikeNodeName reports whether s is spelled like the name of a Redis
+// process: redis-N, redis-N-rJ or sentinel-N.
+func looksLikeNodeName(s string) bool {
+	if n, ok := strings.CutPrefix(s, "sentinel-"); ok {
+		return spelled(n, isDigit)
+	}
+	rest, ok := strings.CutPrefix(s, "redis-")
+	n, replica, isReplica := strings.Cut(rest, "-r")
+	return ok && spelled(n, isDigit) && (!isReplica || spelled(replica, isDigit))
+}
 
 // problem is a validation finding; Load turns it into a LoadError.
 type problem struct {
@@ -158,7 +187,7 @@ func fmtDur(d time.Duration) string {
 func (c *checker) scenario() {
 	s := c.s
 	if c.given(keyName) || c.required(keyName, i18n.M("a scenario %s (%s: lowercase-with-dashes)", keyName, keyName)) {
-		c.name(keyName, i18n.M("scenario %s", keyName), s.Name, MaxNameLen, scenarioName, "a-z, 0-9 and -")
+		c.name(keyName, i18n.M("scenario %s", keyName), s.Name, MaxNameLen, scenarioNameByte, "a-z, 0-9 and -")
 	}
 	c.text()
 	c.translations()
@@ -200,13 +229,13 @@ func (c *checker) redis() {
 
 // name checks a name: not too long, no control characters, only the
 // characters of re (described by chars). It reports whether it is good.
-func (c *checker) name(path string, what any, v string, maxLen int, re *regexp.Regexp, chars string) bool {
+func (c *checker) name(path string, what any, v string, maxLen int, alphabet func(byte) bool, chars string) bool {
 	switch {
 	case termtext.HasControl(v):
 		c.errorf(path, "%s %s holds a control character or invalid UTF-8; it may use only %s", what, echo(v), chars)
 	case len(v) > maxLen:
 		c.errorf(path, "%s %s is too long: at most %d characters (got %d)", what, echo(v), maxLen, len(v))
-	case !re.MatchString(v):
+	case !spelled(v, alphabet):
 		c.errorf(path, "%s %s may use only %s", what, echo(v), chars)
 	default:
 		return true
@@ -412,8 +441,8 @@ func (c *checker) clientName(path string, i int, seen map[string]int) {
 		return
 	}
 	switch {
-	case !c.name(np, what, cl.Name, MaxClientNameLen, clientName, "A-Z, a-z, 0-9, _ and -"):
-	case nodeNameLike.MatchString(cl.Name):
+	case !c.name(np, what, cl.Name, MaxClientNameLen, clientNameByte, "A-Z, a-z, 0-9, _ and -"):
+	case looksLikeNodeName(cl.Name):
 		c.errorf(np, "%s %s looks like a node name; redis-N, redis-K-rJ and sentinel-N name the Redis processes", what, echo(cl.Name))
 	case cl.Name == model.ResourceName:
 		c.errorf(np, "%s %s is the protected resource's process name; pick another", what, echo(cl.Name))

@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"fmt"
-	"regexp"
 
 	"github.com/lockstep-sim/lockstep/model"
 )
@@ -38,10 +37,6 @@ func (c *checker) resource() {
 	}
 }
 
-// resourceName is what a client's resource may be called: printed in
-// traces, so plain.
-var resourceName = regexp.MustCompile(`^[A-Za-z0-9_:.-]+$`)
-
 // clientResources checks the clients' resource names, and the settings
 // that keep one book for all resources (a cas stamp, the job keys), which
 // clients on different resources would wrongly share.
@@ -56,7 +51,7 @@ func (c *checker) clientResources() {
 		switch {
 		case len(cl.Resource) > MaxClientNameLen:
 			c.errorf(p, "%s must be at most %d bytes long (got %d)", p, MaxClientNameLen, len(cl.Resource))
-		case !resourceName.MatchString(cl.Resource):
+		case !spelled(cl.Resource, resourceNameByte):
 			c.errorf(p, "%s %s may hold only A-Z, a-z, 0-9, _, :, . and -", p, echo(cl.Resource))
 		}
 	}

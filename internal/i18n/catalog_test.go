@@ -89,3 +89,31 @@ func TestContext(t *testing.T) {
 		t.Errorf("en up = %q, node up = %q", a, b)
 	}
 }
+
+// TestEnglishPluralMatchesLibrary: the English singular chosen without
+// the library (englishOne) is the one x/text's plural rules choose, for
+// every plural entry and counts of each integer type lookup decides
+// itself; a count of another type still goes to the library.
+func TestEnglishPluralMatchesLibrary(t *testing.T) {
+	counts := []any{0, 1, -1, 2, -2, 11, 21, 101, 1000, int64(1), int64(-1), int64(7), uint64(1), uint64(0), 1.0, 1.5, "1"}
+	n := 0
+	for _, e := range entries() {
+		if e.One == "" {
+			continue
+		}
+		n++
+		for _, c := range counts {
+			args := []any{c, 0, 0}
+			r := &recorder{args: args}
+			if err := enCat().Context(tags[EN], r).Execute(e.id()); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := lookup(EN, e.id(), args); got != r.out {
+				t.Errorf("%q with %T %v: %q, the library chose %q", e.Key, c, c, got, r.out)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no plural entry in the catalogue")
+	}
+}

@@ -28,19 +28,25 @@ func (e Entry) id() string {
 // keeps its own table in its own zh_*.go file.
 func entries() []Entry {
 	var out []Entry
-	for _, t := range [][]Entry{cliEntries, tuiEntries, reportEntries, faultEntries, restEntries, registered} {
+	for _, t := range tables() {
 		out = append(out, t...)
 	}
 	return out
 }
 
+// tables are the catalogue's tables, read in place.
+func tables() [][]Entry {
+	return append([][]Entry{cliEntries, tuiEntries, reportEntries, faultEntries, restEntries}, registered...)
+}
+
 // Entries returns a copy of the catalogue, for tests and for tools.
 func Entries() []Entry { return append([]Entry(nil), entries()...) }
 
-// registered holds the entries other packages add with Register: a
+// registered holds the tables other packages add with Register: a
 // command's help text is keyed by its own constant, which lives with the
-// command, so the key is never copied.
-var registered []Entry
+// command, so the key is never copied. The tables are kept as given, not
+// copied into one, at every process's start.
+var registered [][]Entry
 
 // Register adds entries to the catalogue. It is for package init
 // functions: it must run before the first message is rendered.
@@ -48,5 +54,5 @@ func Register(e ...Entry) {
 	if built.Load() {
 		panic("i18n.Register after the catalogue was built")
 	}
-	registered = append(registered, e...)
+	registered = append(registered, e)
 }

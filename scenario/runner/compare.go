@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lockstep-sim/lockstep/internal/i18n"
@@ -134,8 +135,9 @@ type compareRow struct {
 
 // compareRows are the table's rows after the verdict: the node count, every
 // metric but the verdict (from model's table), then what tells the worlds
-// apart.
-var compareRows = func() []compareRow {
+// apart. Only a comparison reads them, so they are made on its first use,
+// not at every process's start (a copy of the metric table, ~35 KB).
+var compareRows = sync.OnceValue(func() []compareRow {
 	rows := []compareRow{{scenario.KeyNodes, func(c *Column) string { return strconv.Itoa(c.Nodes) }}}
 	for _, x := range model.MetricTable() {
 		if x.Verdict {
@@ -147,7 +149,7 @@ var compareRows = func() []compareRow {
 		compareRow{"sim_time", func(c *Column) string { return sim.FormatTime(time.Duration(c.SimTimeMS) * time.Millisecond) }},
 		compareRow{"events", func(c *Column) string { return strconv.Itoa(c.Events) }},
 		compareRow{"expectations", expectCell})
-}()
+})
 
 func expectCell(c *Column) string {
 	if len(c.Expectations) == 0 {
@@ -184,7 +186,7 @@ func (c *Comparison) WriteText(w io.Writer) {
 
 	rows := [][]string{append([]string{""}, c.cells(func(col *Column) string { return col.Name() })...)}
 	rows = append(rows, append([]string{i18n.TC("compare row", "verdict")}, c.cells(func(col *Column) string { return col.VerdictIn(l) })...))
-	for _, r := range compareRows {
+	for _, r := range compareRows() {
 		rows = append(rows, append([]string{r.name}, c.cells(r.get)...))
 	}
 	if c.dropsAny() {

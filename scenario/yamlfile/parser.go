@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -236,7 +237,7 @@ func (p *Parser) Str(n *yaml.Node, name string) string {
 func (p *Parser) integer(n *yaml.Node, name string) int64 {
 	n = p.Scalar(n, name)
 	var v int64
-	if n.Tag != "!!int" && !(n.Tag == "!!float" && wholeNumber.MatchString(n.Value)) {
+	if n.Tag != "!!int" && !(n.Tag == "!!float" && wholeNumber().MatchString(n.Value)) {
 		p.Fail(n, "%s must be a whole number, not %s", name, Echo(n.Value))
 	}
 	// yaml.v3 tags a whole number beyond int64 as a float.
@@ -294,12 +295,16 @@ func (p *Parser) Duration(n *yaml.Node, name string) time.Duration {
 	return d
 }
 
-// wholeNumber is a decimal integer as written.
-var wholeNumber = regexp.MustCompile(`^[-+]?[0-9]+$`)
+// wholeNumber is a decimal integer as written. It and durationSyntax are
+// compiled on first use: only a value yaml.v3 did not already resolve
+// (a float, a malformed duration) asks them.
+var wholeNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[-+]?[0-9]+$`) })
 
 // durationSyntax is the form time.ParseDuration reads; a string of that
 // form it still refuses is out of its range.
-var durationSyntax = regexp.MustCompile(`^[-+]?([0-9]*(\.[0-9]*)?(ns|us|µs|μs|ms|s|m|h))+$`)
+var durationSyntax = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[-+]?([0-9]*(\.[0-9]*)?(ns|us|µs|μs|ms|s|m|h))+$`)
+})
 
 // ParseDuration returns the duration written in n, or a message saying why
 // it is not one (a zero Msg when it is).
@@ -316,7 +321,7 @@ func ParseDuration(n *yaml.Node, l Limits) (time.Duration, i18n.Msg) {
 		if err == nil {
 			return d, i18n.Msg{}
 		}
-		if durationSyntax.MatchString(v) {
+		if durationSyntax().MatchString(v) {
 			// Well formed but beyond int64 nanoseconds (about 292 years).
 			return 0, i18n.M("%s is far too long: durations are at most %s", Echo(v), l.MaxDuration)
 		}

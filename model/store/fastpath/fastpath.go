@@ -97,9 +97,11 @@ var fastScripts = []*fastScript{
 
 // fastBySrc and fastBySHA find a twin by EVAL's source or EVALSHA's hash.
 var fastBySrc, fastBySHA = func() (map[string]*fastScript, map[string]*fastScript) {
-	bySrc, bySHA := map[string]*fastScript{}, map[string]*fastScript{}
+	bySrc, bySHA := make(map[string]*fastScript, len(fastScripts)), make(map[string]*fastScript, len(fastScripts))
+	var src []byte // one buffer for every source: this runs at every process's start
 	for _, s := range fastScripts {
-		h := sha1.Sum([]byte(s.src))
+		src = append(src[:0], s.src...)
+		h := sha1.Sum(src)
 		s.sha = hex.EncodeToString(h[:])
 		s.numkeys = strconv.Itoa(s.keys)
 		s.label = "<" + s.name + ">"
