@@ -126,8 +126,8 @@ func (k *Kernel) schedule(t time.Duration) *event {
 	}
 	k.seq++
 	ev := k.free.Get()
-	ev.at, ev.seq = t, k.seq
-	k.queue.push(ev)
+	ev.seq = k.seq
+	k.queue.push(entry{t, k.seq, ev})
 	return ev
 }
 
@@ -160,8 +160,9 @@ func (k *Kernel) Step() bool {
 		k.spent = true
 		return false
 	}
-	ev := k.queue.pop()
-	k.now = ev.at
+	e := k.queue.pop()
+	ev := e.ev
+	k.now = e.at
 	k.steps++
 	fn, h := ev.fn, ev.h
 	k.release(ev) // before running: what it schedules may reuse it
@@ -203,105 +204,4 @@ func (k *Kernel) Close() {
 	}
 	k.queue = nil
 	k.free.Reset()
-}
-
-type event struct {
-	at  time.Duration
-	seq uint64
-	fn  func()  // the action: fn, or h when fn is nil
-	h   Handler //
-	idx int     // position in the queue; -1 once it left it
-}
-
-// eventQueue is a 4-ary min-heap on (at, seq): ties break by scheduling
-// order, which is what makes equal-time events deterministic. (at, seq) is a
-// total order (seqs are unique), so the heap's shape cannot change which
-// event comes out next. Four children per node halve the depth of a binary
-// heap, and the methods work on *event directly, without container/heap's
-// interface calls.
-type eventQueue []*event
-
-func (a *event) before(b *event) bool {
-	if a.at != b.at {
-		return a.at < b.at
-	}
-	return a.seq < b.seq
-}
-
-func (q *eventQueue) push(ev *event) {
-	ev.idx = len(*q)
-	*q = append(*q, ev)
-	q.up(ev.idx)
-}
-
-// pop removes and returns the first event.
-func (q *eventQueue) pop() *event {
-	h := *q
-	ev := h[0]
-	n := len(h) - 1
-	last := h[n]
-	h[n] = nil
-	*q = h[:n]
-	if n > 0 {
-		h[0], last.idx = last, 0
-		q.down(0)
-	}
-	ev.idx = -1
-	return ev
-}
-
-// remove takes out the event at index i.
-func (q *eventQueue) remove(i int) {
-	h := *q
-	ev := h[i]
-	n := len(h) - 1
-	last := h[n]
-	h[n] = nil
-	*q = h[:n]
-	if i < n {
-		h[i], last.idx = last, i
-		q.down(i)
-		q.up(last.idx)
-	}
-	ev.idx = -1
-}
-
-func (q eventQueue) up(i int) {
-	ev := q[i]
-	for i > 0 {
-		p := (i - 1) / 4
-		if !ev.before(q[p]) {
-			break
-		}
-		q[i] = q[p]
-		q[i].idx = i
-		i = p
-	}
-	q[i] = ev
-	ev.idx = i
-}
-
-func (q eventQueue) down(i int) {
-	n := len(q)
-	ev := q[i]
-	for {
-		c := 4*i + 1
-		if c >= n {
-			break
-		}
-		m := c // the first child among up to four
-		for j := c + 1; j < c+4 && j < n; j++ {
-			if q[j].before(q[m]) {
-				m = j
-			}
-		}
-		if !q[m].before(ev) {
-			break
-		}
-		q[i] = q[m]
-		q[i].idx = i
-		i = m
-	}
-	q[i] = ev
-	ev.idx = i
 }
