@@ -15,7 +15,8 @@ type Network struct {
 	k       *Kernel
 	latency time.Duration
 	jitter  time.Duration
-	rng     *rand.Rand
+	rng     *rand.Rand               // the "net" stream: loss draws
+	draw    uniform                  // the jitter, on rng's own source
 	parts   map[int][]map[string]int // partition id -> process -> group index
 	slow    map[string]slowLink      // each process's slow faults combined: what send reads
 	slows   []slowFault              // every slow fault on, in start order
@@ -67,8 +68,13 @@ type slowFault struct {
 
 // NewNetwork creates a network with the given one-way latency and jitter.
 func (k *Kernel) NewNetwork(latency, jitter time.Duration) *Network {
-	return &Network{k: k, latency: latency, jitter: jitter, rng: k.Rand("net"),
+	src := newSource(k.seed, "net")
+	n := &Network{k: k, latency: latency, jitter: jitter, rng: rand.New(src),
 		parts: map[int][]map[string]int{}, slow: map[string]slowLink{}}
+	if jitter > 0 {
+		n.draw = newUniform(src, uint64(jitter))
+	}
+	return n
 }
 
 // Partition cuts all traffic between processes in different groups until
@@ -260,7 +266,7 @@ func (n *Network) SendHandler(from, to string, h Handler) bool {
 func (n *Network) send(from, to string, fn func(), h Handler) bool {
 	d := n.latency
 	if n.jitter > 0 {
-		d += time.Duration(n.rng.Int64N(int64(n.jitter)))
+		d += time.Duration(n.draw.draw()) // rng.Int64N(jitter)
 	}
 	loss := 0.0
 	if len(n.slow) > 0 {
