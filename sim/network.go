@@ -30,8 +30,11 @@ type Network struct {
 	free FreeList[flight] // delivered messages, for reuse: every RPC sends two
 }
 
-// flight is one message on its way: the kernel event that delivers it.
+// flight is one message on its way, and the kernel event that delivers it
+// (the kernel's own, embedded: one object per message instead of two, and
+// none of the kernel's free list).
 type flight struct {
+	ev       event // its h is the flight
 	n        *Network
 	from, to string
 	fn       func()  // deliver: fn, or h when fn is nil
@@ -41,7 +44,7 @@ type flight struct {
 // Fire delivers the message, unless a partition began while it travelled.
 func (f *flight) Fire() {
 	n, from, to, fn, h := f.n, f.from, f.to, f.fn, f.h
-	*f = flight{}
+	f.n, f.from, f.to, f.fn, f.h = nil, "", "", nil, nil
 	n.free.Put(f) // before delivering: the reply may reuse it
 	switch {
 	case !n.Connected(from, to):
@@ -294,8 +297,9 @@ func (n *Network) send(from, to string, fn func(), h Handler) bool {
 		return false
 	}
 	f := n.free.Get()
-	*f = flight{n: n, from: from, to: to, fn: fn, h: h}
-	n.k.AfterHandler(d, f)
+	f.n, f.from, f.to, f.fn, f.h = n, from, to, fn, h
+	f.ev.h = f
+	n.k.queueOwned(d, &f.ev)
 	return true
 }
 

@@ -7,6 +7,9 @@ type event struct {
 	fn  func()  // the action: fn, or h when fn is nil
 	h   Handler //
 	idx int     // position in the queue; -1 once it left it
+	// owned: the event belongs to a flight (queueOwned), not to the
+	// kernel's free list.
+	owned bool
 }
 
 // entry is a queued event as the heap holds it: the key (at, seq) beside
