@@ -126,9 +126,19 @@ func (k *Kernel) schedule(t time.Duration) *event {
 	}
 	k.seq++
 	ev := k.free.Get()
-	ev.at, ev.seq = t, k.seq
-	k.queue.push(ev)
+	ev.seq = k.seq
+	k.queue.push(entry{t, k.seq, ev})
 	return ev
+}
+
+// queueOwned queues ev, an event its caller owns (a flight's), to run d
+// after now: it never goes to the free list, the owner reuses it once it
+// ran. Such events are never stopped, so no Timer is made.
+func (k *Kernel) queueOwned(d time.Duration, ev *event) {
+	t := max(k.later(d), k.now) // as schedule clamps
+	k.seq++
+	ev.seq, ev.owned = k.seq, true
+	k.queue.push(entry{t, k.seq, ev})
 }
 
 // release returns an event that left the queue to the free list. Its seq
@@ -160,11 +170,14 @@ func (k *Kernel) Step() bool {
 		k.spent = true
 		return false
 	}
-	ev := k.queue.pop()
-	k.now = ev.at
+	e := k.queue.pop()
+	ev := e.ev
+	k.now = e.at
 	k.steps++
 	fn, h := ev.fn, ev.h
-	k.release(ev) // before running: what it schedules may reuse it
+	if !ev.owned {
+		k.release(ev) // before running: what it schedules may reuse it
+	}
 	if h != nil {
 		h.Fire()
 	} else {
@@ -203,105 +216,4 @@ func (k *Kernel) Close() {
 	}
 	k.queue = nil
 	k.free.Reset()
-}
-
-type event struct {
-	at  time.Duration
-	seq uint64
-	fn  func()  // the action: fn, or h when fn is nil
-	h   Handler //
-	idx int     // position in the queue; -1 once it left it
-}
-
-// eventQueue is a 4-ary min-heap on (at, seq): ties break by scheduling
-// order, which is what makes equal-time events deterministic. (at, seq) is a
-// total order (seqs are unique), so the heap's shape cannot change which
-// event comes out next. Four children per node halve the depth of a binary
-// heap, and the methods work on *event directly, without container/heap's
-// interface calls.
-type eventQueue []*event
-
-func (a *event) before(b *event) bool {
-	if a.at != b.at {
-		return a.at < b.at
-	}
-	return a.seq < b.seq
-}
-
-func (q *eventQueue) push(ev *event) {
-	ev.idx = len(*q)
-	*q = append(*q, ev)
-	q.up(ev.idx)
-}
-
-// pop removes and returns the first event.
-func (q *eventQueue) pop() *event {
-	h := *q
-	ev := h[0]
-	n := len(h) - 1
-	last := h[n]
-	h[n] = nil
-	*q = h[:n]
-	if n > 0 {
-		h[0], last.idx = last, 0
-		q.down(0)
-	}
-	ev.idx = -1
-	return ev
-}
-
-// remove takes out the event at index i.
-func (q *eventQueue) remove(i int) {
-	h := *q
-	ev := h[i]
-	n := len(h) - 1
-	last := h[n]
-	h[n] = nil
-	*q = h[:n]
-	if i < n {
-		h[i], last.idx = last, i
-		q.down(i)
-		q.up(last.idx)
-	}
-	ev.idx = -1
-}
-
-func (q eventQueue) up(i int) {
-	ev := q[i]
-	for i > 0 {
-		p := (i - 1) / 4
-		if !ev.before(q[p]) {
-			break
-		}
-		q[i] = q[p]
-		q[i].idx = i
-		i = p
-	}
-	q[i] = ev
-	ev.idx = i
-}
-
-func (q eventQueue) down(i int) {
-	n := len(q)
-	ev := q[i]
-	for {
-		c := 4*i + 1
-		if c >= n {
-			break
-		}
-		m := c // the first child among up to four
-		for j := c + 1; j < c+4 && j < n; j++ {
-			if q[j].before(q[m]) {
-				m = j
-			}
-		}
-		if !q[m].before(ev) {
-			break
-		}
-		q[i] = q[m]
-		q[i].idx = i
-		i = m
-	}
-	q[i] = ev
-	ev.idx = i
 }

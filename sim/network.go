@@ -15,7 +15,8 @@ type Network struct {
 	k       *Kernel
 	latency time.Duration
 	jitter  time.Duration
-	rng     *rand.Rand
+	rng     *rand.Rand               // the "net" stream: loss draws
+	draw    uniform                  // the jitter, on rng's own source
 	parts   map[int][]map[string]int // partition id -> process -> group index
 	slow    map[string]slowLink      // each process's slow faults combined: what send reads
 	slows   []slowFault              // every slow fault on, in start order
@@ -29,8 +30,11 @@ type Network struct {
 	free FreeList[flight] // delivered messages, for reuse: every RPC sends two
 }
 
-// flight is one message on its way: the kernel event that delivers it.
+// flight is one message on its way, and the kernel event that delivers it
+// (the kernel's own, embedded: one object per message instead of two, and
+// none of the kernel's free list).
 type flight struct {
+	ev       event // its h is the flight
 	n        *Network
 	from, to string
 	fn       func()  // deliver: fn, or h when fn is nil
@@ -40,7 +44,7 @@ type flight struct {
 // Fire delivers the message, unless a partition began while it travelled.
 func (f *flight) Fire() {
 	n, from, to, fn, h := f.n, f.from, f.to, f.fn, f.h
-	*f = flight{}
+	f.n, f.from, f.to, f.fn, f.h = nil, "", "", nil, nil
 	n.free.Put(f) // before delivering: the reply may reuse it
 	switch {
 	case !n.Connected(from, to):
@@ -67,8 +71,13 @@ type slowFault struct {
 
 // NewNetwork creates a network with the given one-way latency and jitter.
 func (k *Kernel) NewNetwork(latency, jitter time.Duration) *Network {
-	return &Network{k: k, latency: latency, jitter: jitter, rng: k.Rand("net"),
+	src := newSource(k.seed, "net")
+	n := &Network{k: k, latency: latency, jitter: jitter, rng: rand.New(src),
 		parts: map[int][]map[string]int{}, slow: map[string]slowLink{}}
+	if jitter > 0 {
+		n.draw = newUniform(src, uint64(jitter))
+	}
+	return n
 }
 
 // Partition cuts all traffic between processes in different groups until
@@ -260,7 +269,7 @@ func (n *Network) SendHandler(from, to string, h Handler) bool {
 func (n *Network) send(from, to string, fn func(), h Handler) bool {
 	d := n.latency
 	if n.jitter > 0 {
-		d += time.Duration(n.rng.Int64N(int64(n.jitter)))
+		d += time.Duration(n.draw.draw()) // rng.Int64N(jitter)
 	}
 	loss := 0.0
 	if len(n.slow) > 0 {
@@ -288,8 +297,9 @@ func (n *Network) send(from, to string, fn func(), h Handler) bool {
 		return false
 	}
 	f := n.free.Get()
-	*f = flight{n: n, from: from, to: to, fn: fn, h: h}
-	n.k.AfterHandler(d, f)
+	f.n, f.from, f.to, f.fn, f.h = n, from, to, fn, h
+	f.ev.h = f
+	n.k.queueOwned(d, &f.ev)
 	return true
 }
 

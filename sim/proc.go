@@ -153,17 +153,16 @@ func (s *procSleep) Fire() { s.sleepTk.Wake(nil) }
 // for a frozen Proc waits until it thaws.
 func (t Ticket) Wake(v any) {
 	p := t.p
-	w := wake{p: p, ticket: t.n, v: v}
 	if !p.wakeable(t.n) {
 		return
 	}
 	switch {
 	case p.group.frozen:
-		p.group.pending = append(p.group.pending, w)
+		p.group.pending = append(p.group.pending, wake{p: p, ticket: t.n, v: v})
 	case p.frozen:
-		p.pending = append(p.pending, w)
+		p.pending = append(p.pending, wake{p: p, ticket: t.n, v: v})
 	default:
-		p.run(w)
+		p.run(v)
 	}
 }
 
@@ -171,13 +170,11 @@ func (p *Proc) wakeable(n uint64) bool {
 	return p.alive && p.parked && p.ticket == n && !p.group.dead
 }
 
-// run hands control to the Proc and waits until it parks or ends.
-func (p *Proc) run(w wake) {
-	if !p.wakeable(w.ticket) {
-		return
-	}
+// run hands control to the Proc, which Wake found wakeable, and waits
+// until it parks or ends.
+func (p *Proc) run(v any) {
 	p.parked = false
-	p.wakeV = w.v
+	p.wakeV = v
 	p.next()
 	if p.panicV != nil {
 		v := p.panicV

@@ -123,3 +123,25 @@ func TestEmitFormatsLikeSprintf(t *testing.T) {
 		}
 	}
 }
+
+// entry.before, a borrow of a 128-bit subtraction, must be the order of
+// (at, seq) compared field by field, for every time a queue can hold
+// (0 up to Never) and for equal times, where seq decides.
+func TestEntryBeforeIsTimeThenSeq(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	times := []time.Duration{0, 1, time.Microsecond, time.Second, Never - 1, Never}
+	seqs := []uint64{0, 1, 2, 1 << 32, 1<<63 + 5, ^uint64(0)}
+	pick := func() entry {
+		if r.IntN(3) == 0 {
+			return entry{at: time.Duration(r.Int64N(int64(Never))), seq: r.Uint64()}
+		}
+		return entry{at: times[r.IntN(len(times))], seq: seqs[r.IntN(len(seqs))]}
+	}
+	for range 20000 {
+		a, b := pick(), pick()
+		want := a.at < b.at || (a.at == b.at && a.seq < b.seq)
+		if got := a.before(&b); got != want {
+			t.Fatalf("(%d,%d).before(%d,%d) = %v, want %v", a.at, a.seq, b.at, b.seq, got, want)
+		}
+	}
+}

@@ -1,0 +1,147 @@
+package sim
+
+import (
+	"math/bits"
+	"time"
+)
+
+type event struct {
+	seq uint64
+	fn  func()  // the action: fn, or h when fn is nil
+	h   Handler //
+	idx int     // position in the queue; -1 once it left it
+	// owned: the event belongs to a flight (queueOwned), not to the
+	// kernel's free list.
+	owned bool
+}
+
+// entry is a queued event as the heap holds it: the key (at, seq) beside
+// the pointer, so that ordering the heap reads only the heap's own array
+// and never chases a pointer into an event.
+type entry struct {
+	at  time.Duration
+	seq uint64
+	ev  *event
+}
+
+// eventQueue is a 4-ary min-heap on (at, seq): ties break by scheduling
+// order, which is what makes equal-time events deterministic. (at, seq) is a
+// total order (seqs are unique), so the heap's shape cannot change which
+// event comes out next. Four children per node halve the depth of a binary
+// heap, and the methods work on entries directly, without container/heap's
+// interface calls.
+type eventQueue []entry
+
+// before reports whether a comes first: (at, seq) compared as one 128-bit
+// number, a subtraction whose borrow is the answer. A heap's comparisons
+// are coin tosses to a branch predictor (a quarter of a run's mispredicted
+// branches were the heap's), so before has no branch, and min4 turns its
+// answers into conditional moves. The times are never negative (schedule
+// clamps them to now >= 0), so comparing them unsigned is comparing them.
+func (a *entry) before(b *entry) bool {
+	_, borrow := bits.Sub64(a.seq, b.seq, 0)
+	_, borrow = bits.Sub64(uint64(a.at), uint64(b.at), borrow)
+	return borrow != 0
+}
+
+// min4 is the index of the first of the four entries from c on, found as
+// a tournament: two independent comparisons, then their winners'.
+func (q eventQueue) min4(c int) int {
+	q = q[c : c+4]
+	a := bit(q[1].before(&q[0]))
+	b := 2 + bit(q[3].before(&q[2]))
+	if q[b].before(&q[a]) {
+		a = b
+	}
+	return c + a
+}
+
+// bit is 1 for true, 0 for false (a SETcc, not a branch).
+func bit(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (q *eventQueue) push(e entry) {
+	i := len(*q)
+	*q = append(*q, e)
+	q.up(i)
+}
+
+// pop removes and returns the first entry.
+func (q *eventQueue) pop() entry {
+	h := *q
+	e := h[0]
+	n := len(h) - 1
+	last := h[n]
+	h[n] = entry{}
+	*q = h[:n]
+	if n > 0 {
+		h[0] = last
+		q.down(0)
+	}
+	e.ev.idx = -1
+	return e
+}
+
+// remove takes out the entry at index i.
+func (q *eventQueue) remove(i int) {
+	h := *q
+	ev := h[i].ev
+	n := len(h) - 1
+	last := h[n]
+	h[n] = entry{}
+	*q = h[:n]
+	if i < n {
+		h[i] = last
+		q.down(i)
+		q.up(last.ev.idx)
+	}
+	ev.idx = -1
+}
+
+func (q eventQueue) up(i int) {
+	e := q[i]
+	for i > 0 {
+		p := (i - 1) / 4
+		if !e.before(&q[p]) {
+			break
+		}
+		q[i] = q[p]
+		q[i].ev.idx = i
+		i = p
+	}
+	q[i] = e
+	e.ev.idx = i
+}
+
+func (q eventQueue) down(i int) {
+	n := len(q)
+	e := q[i]
+	for {
+		c := 4*i + 1
+		if c >= n {
+			break
+		}
+		m := c // the first child among up to four
+		if c+4 <= n {
+			m = q.min4(c)
+		} else {
+			for j := c + 1; j < n; j++ {
+				if q[j].before(&q[m]) {
+					m = j
+				}
+			}
+		}
+		if !q[m].before(&e) {
+			break
+		}
+		q[i] = q[m]
+		q[i].ev.idx = i
+		i = m
+	}
+	q[i] = e
+	e.ev.idx = i
+}
