@@ -260,6 +260,11 @@ func (c *Client) takeLeaseBox() *leaseBox {
 		c.spare = nil
 		return box
 	}
+	return newLeaseBox()
+}
+
+// newLeaseBox is an empty lease whose Nodes use the box's own room.
+func newLeaseBox() *leaseBox {
 	box := new(leaseBox)
 	box.Nodes = box.one[:0]
 	return box
@@ -419,9 +424,7 @@ func (c *Client) sayReleased(l *Lease) {
 func (c *Client) reenter(t *Thread, l *Lease) (depth int, ok bool) {
 	for ; depth < c.Cfg.Nested; depth++ {
 		c.setState(StateAcquiring)
-		box := new(leaseBox) // the hold's own lease is in use
-		box.Nodes = box.one[:0]
-		nl := c.retry(t, box, l.Token, nestedAcquire)
+		nl := c.retry(t, newLeaseBox(), l.Token, nestedAcquire) // the hold's own lease is in use
 		if nl == nil {
 			c.w.clientEvent(judge.NestedFailed, c.Name)
 			return depth, false

@@ -53,10 +53,8 @@ func (c *Client) afterLocal(d time.Duration, fn func()) *localTimer {
 func (c *Client) armLocal(lt *localTimer, d time.Duration) {
 	now := c.w.Now()
 	mono := c.clock.Mono(now)
-	d = min(d, sim.Never-mono) // a huge d must not wrap into the past
-	lt.target = mono + d
-	// What schedule does, with the reading armLocal already has.
-	lt.timer = c.w.K.AfterHandler(c.clock.TrueAfter(now, d), lt)
+	lt.target = mono + min(d, sim.Never-mono) // a huge d must not wrap into the past
+	c.schedule(lt, now)
 	if len(c.timers) >= timerRoom { // drop finished and forgotten timers now and then
 		live := c.timers[:0]
 		for _, x := range c.timers {
