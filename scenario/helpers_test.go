@@ -39,6 +39,13 @@ func (pr *Profile) Parsed() *yaml.Node { return pr.parsed() }
 // loadBundled loads the bundled scenario file.
 func loadBundled(tb testing.TB) *File {
 	tb.Helper()
+	_, f := readBundled(tb)
+	return f
+}
+
+// readBundled is the bundled scenario file's bytes and its full load.
+func readBundled(tb testing.TB) ([]byte, *File) {
+	tb.Helper()
 	data, err := os.ReadFile("../scenarios.yaml")
 	if err != nil {
 		tb.Fatal(err)
@@ -47,7 +54,7 @@ func loadBundled(tb testing.TB) *File {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return f
+	return data, f
 }
 
 // The views package's golden tests define -update through

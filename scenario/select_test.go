@@ -14,14 +14,7 @@ import (
 // included, for every bundled scenario, alone and in company; an unknown
 // name falls back to the full load, whose error lists every name.
 func TestLoadSelectedMatchesLoad(t *testing.T) {
-	data, err := os.ReadFile("../scenarios.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, err := Load("scenarios.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, full := readBundled(t)
 	for _, want := range full.Scenarios {
 		f, err := LoadSelected("scenarios.yaml", data, []string{want.Name})
 		if err != nil {
@@ -60,14 +53,7 @@ func TestLoadSelectedEmptyName(t *testing.T) {
 // A kept scenario that does not load is reported as the full load reports
 // it: at its line in the whole file, not in the text kept.
 func TestLoadSelectedErrorAtFileLine(t *testing.T) {
-	data, err := os.ReadFile("../scenarios.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, err := Load("scenarios.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, full := readBundled(t)
 	last := full.Scenarios[len(full.Scenarios)-1]
 	item := []byte("  - name: " + last.Name + "\n")
 	at := bytes.Index(data, item)
