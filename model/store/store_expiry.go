@@ -193,7 +193,11 @@ func (s *Store) setTTL(k string, ttl time.Duration) {
 
 // PTTL is what PTTL returns for a key in state e at the instant e was
 // read: -2 deleted, -1 no TTL, else the time left by the expiry clock.
-func (s *Store) PTTL(e Effect) time.Duration {
+func (s *Store) PTTL(e Effect) time.Duration { return s.pttl(&e) }
+
+// pttl is PTTL by pointer: record calls it on every effect, and an Effect
+// is ~120 bytes.
+func (s *Store) pttl(e *Effect) time.Duration {
 	switch {
 	case e.Deleted:
 		return -2
