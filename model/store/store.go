@@ -265,7 +265,11 @@ func (s *Store) Exec(now time.Duration, conn, key string, args []string) (any, P
 	}
 	cmd := upperName(args[0])
 	c := s.conn(conn)
-	spec, isWrite, connState := classify(cmd)
+	spec, isWrite, hot := hotClass(cmd)
+	connState := false
+	if !hot {
+		spec, isWrite, connState = classify(cmd)
+	}
 	if connState && !keepsRESP2(cmd, args) {
 		c.tainted = true
 	}
@@ -292,7 +296,7 @@ func (s *Store) Exec(now time.Duration, conn, key string, args []string) (any, P
 	tracked := s.begin(dedupe(touched), key)
 	s.run(c, cmd, spec, isWrite, args)
 	p := s.diff(now, key, tracked)
-	if !c.multi && !expiryKnown(cmd, isWrite, s.fastDone) {
+	if !c.multi && !s.fastDone && !expiryKnown(cmd, isWrite) {
 		s.minExpire = minExpireUnknown
 	}
 	reply, err := s.finish(c, cmd, queued, args)
@@ -494,7 +498,7 @@ func (s *Store) preHook(c *server.Peer, cmd string, args ...string) bool {
 		s.dirty = true
 	}
 	if s.readOnly || s.noReplicas {
-		if spec, ok := writeCommands[cmd]; ok && spec != keysScript {
+		if spec, ok := writeCommands()[cmd]; ok && spec != keysScript {
 			c.WriteError(string(s.refusal()))
 			return true
 		}
