@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
@@ -69,7 +70,7 @@ type fastScript struct {
 	// would make Lua raise an error).
 	run func(x *Path, keys, argv []string) (r luaReply, ok bool)
 
-	sha     string // SHA1 of src, as EVALSHA names it
+	sha     string // SHA1 of src, as EVALSHA names it: set by fastBySHA (read it through shaOf)
 	label   string // "<name>", how the trace shows the script
 	numkeys string // keys as miniredis's numkeys argument, canonical form
 }
@@ -95,26 +96,41 @@ var fastScripts = []*fastScript{
 	{name: "redislock-obtain", src: ScriptRedislockObtain, keys: 1, argv: 3, run: fastRedislockObtain},
 }
 
-// fastBySrc and fastBySHA find a twin by EVAL's source or EVALSHA's hash.
-var fastBySrc, fastBySHA = func() (map[string]*fastScript, map[string]*fastScript) {
-	bySrc, bySHA := make(map[string]*fastScript, len(fastScripts)), make(map[string]*fastScript, len(fastScripts))
-	var src []byte // one buffer for every source: this runs at every process's start
+// The twins' names in the trace and numkeys in canonical form, set at
+// start: both are cheap (Itoa of a small number allocates nothing).
+func init() {
+	for _, s := range fastScripts {
+		s.numkeys = strconv.Itoa(s.keys)
+		s.label = "<" + s.name + ">"
+	}
+}
+
+// fastBySHA finds a twin by EVALSHA's hash. It is built (every script's
+// SHA1 with it) on the first EVALSHA or SHA asked for: a run whose
+// clients send EVAL, as the lock recipes do, never needs one, and hashing
+// every script was most of the package's start in every process.
+var fastBySHA = sync.OnceValue(func() map[string]*fastScript {
+	bySHA := make(map[string]*fastScript, len(fastScripts))
+	var src []byte // one buffer for every source
 	for _, s := range fastScripts {
 		src = append(src[:0], s.src...)
 		h := sha1.Sum(src)
 		s.sha = hex.EncodeToString(h[:])
-		s.numkeys = strconv.Itoa(s.keys)
-		s.label = "<" + s.name + ">"
-		bySrc[s.src] = s
 		bySHA[s.sha] = s
 	}
-	return bySrc, bySHA
-}()
+	return bySHA
+})
 
-// scriptBySrc is fastBySrc[src] without hashing src: every EVAL of a lock
-// command (and its trace line) asks, and the source is then the very
+// shaOf is s's SHA1 as EVALSHA names it.
+func shaOf(s *fastScript) string {
+	fastBySHA()
+	return s.sha
+}
+
+// scriptBySrc is the twin of EVAL's source src, or nil: every EVAL of a
+// lock command (and its trace line) asks, and the source is then the very
 // string of scripts.go, which == recognises by its pointer at once. A map
-// lookup hashes the whole body each time (the judge split made that two
+// by source hashes the whole body each time (the judge split made that two
 // per EVAL, ~3% of a hold cycle).
 func scriptBySrc(src string) *fastScript {
 	for _, s := range fastScripts {
@@ -182,7 +198,7 @@ type Script struct {
 func Scripts() []Script {
 	out := make([]Script, len(fastScripts))
 	for i, s := range fastScripts {
-		out[i] = Script{Name: s.name, Src: s.src, SHA: s.sha, Keys: s.keys, Argv: s.argv}
+		out[i] = Script{Name: s.name, Src: s.src, SHA: shaOf(s), Keys: s.keys, Argv: s.argv}
 	}
 	return out
 }
@@ -208,10 +224,10 @@ type Path struct {
 	// truth from here instead of asking miniredis again.
 	seenKey    string
 	seenExists bool
-	// cached holds the SHAs known to be in miniredis's script cache. It may
-	// miss some (a script loaded inside MULTI) but never holds one that is
-	// not there: any SCRIPT or EXEC command from a client clears it.
-	cached map[string]bool
+	// cached holds the scripts known to be in miniredis's script cache. It
+	// may miss some (a script loaded inside MULTI) but never holds one that
+	// is not there: any SCRIPT or EXEC command from a client clears it.
+	cached map[*fastScript]bool
 	// hot is the script the last EVALSHA or EVAL ran, known to be in
 	// cached: a lock's release is the same script every time, and the
 	// lookups of a 40-byte key per release showed in profiles. Cleared
@@ -229,7 +245,7 @@ type Path struct {
 // answering for h; on false, it answers nothing (--lua=interpreted) and
 // is only the store's own connection (LoadScript).
 func New(h Host, srv *server.Server, on bool) *Path {
-	f := &Path{on: on, st: h, srv: srv, cached: map[string]bool{}}
+	f := &Path{on: on, st: h, srv: srv, cached: map[*fastScript]bool{}}
 	f.peer = server.NewPeer(bufio.NewWriterSize(&f.buf, peerBufSize))
 	f.rd = bufio.NewReaderSize(&f.buf, 64)
 	return f
@@ -376,21 +392,21 @@ func (f *Path) script(cmd string, args []string) (luaReply, bool) {
 	switch {
 	case cmd == "EVAL":
 		s = scriptBySrc(args[0])
-	case f.hot != nil && args[0] == f.hot.sha:
+	case f.hot != nil && args[0] == shaOf(f.hot):
 		s, hot = f.hot, true
 	default:
-		s = fastBySHA[args[0]]
+		s = fastBySHA()[args[0]]
 	}
 	if s == nil || args[1] != s.numkeys || len(args) != 2+s.keys+s.argv {
 		return luaReply{}, false
 	}
-	if cmd == "EVALSHA" && !hot && !f.cached[s.sha] {
+	if cmd == "EVALSHA" && !hot && !f.cached[s] {
 		// Loaded by the client (SCRIPT LOAD), or NOSCRIPT: ask.
-		r, err := f.call("SCRIPT", "EXISTS", s.sha)
+		r, err := f.call("SCRIPT", "EXISTS", shaOf(s))
 		if a, ok := r.([]any); err != nil || !ok || len(a) != 1 || a[0] != 1 {
 			return luaReply{}, false
 		}
-		f.cached[s.sha] = true
+		f.cached[s] = true
 	}
 	if cmd == "EVALSHA" {
 		f.hot = s // cached: checked above
@@ -407,11 +423,11 @@ func (f *Path) script(cmd string, args []string) (luaReply, bool) {
 	if !ok {
 		return luaReply{}, false
 	}
-	if cmd == "EVAL" && s != f.hot && !f.cached[s.sha] {
+	if cmd == "EVAL" && s != f.hot && !f.cached[s] {
 		// A successful EVAL caches the script, so a later EVALSHA works:
 		// it is loaded into miniredis before anything can tell.
 		f.unloaded = append(f.unloaded, s)
-		f.cached[s.sha] = true
+		f.cached[s] = true
 	}
 	f.hot = s // in cached either way; the next EVAL of it skips the lookup
 	return r, true
