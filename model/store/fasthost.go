@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
@@ -29,13 +30,18 @@ func (h *fastHost) Dispatching() {
 // NX PX of a free lock.
 func (h *fastHost) SetTTL(key string, ttl time.Duration) { h.db0.SetTTL(key, ttl+h.lag) }
 
-func (h *fastHost) WroteUnknown() { (*Store)(h).forgetPost() }
+func (h *fastHost) WroteUnknown() {
+	s := (*Store)(h)
+	s.forgetPost()
+	s.forgetString()
+}
 
 func (h *fastHost) WroteString(key, value string, ttl time.Duration) {
 	// Filled in place: a value passed to knowPost would be built, then copied.
 	r := &h.cmd
 	r.known = Effect{Key: key, Type: "string", Value: value, Expires: true, ExpireAt: h.lastE + ttl}
 	r.knownOK = true
+	h.str = knownString{key: key, value: value, ok: true}
 }
 
 func (h *fastHost) Del(keys []string) int { return (*Store)(h).delKeys(keys) }
@@ -43,4 +49,16 @@ func (h *fastHost) Del(keys []string) int { return (*Store)(h).delKeys(keys) }
 func (h *fastHost) DelKey(key string) bool {
 	keys := [1]string{key} // on the stack: delKeys keeps no reference
 	return (*Store)(h).delKeys(keys[:]) == 1
+}
+
+func (h *fastHost) KnownString(key string) (string, bool) {
+	if !h.str.ok || h.str.key != key {
+		return "", false
+	}
+	if verifyKnownPost {
+		if v, err := h.db0.Get(key); err != nil || v != h.str.value {
+			panic(fmt.Sprintf("store: known string %q of %q, but it reads %q (%v)", h.str.value, key, v, err))
+		}
+	}
+	return h.str.value, true
 }

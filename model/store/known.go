@@ -28,6 +28,21 @@ func (s *Store) knowPost(e Effect) { s.cmd.known, s.cmd.knownOK = e, true }
 // would let go (they are the client's arguments, alive anyway).
 func (s *Store) forgetPost() { s.cmd.knownOK = false }
 
+// knownString is a key the fast path set to a string (fastHost.WroteString)
+// with the data unchanged since, across commands: a release by the lock's
+// owner then needs no GET (fastpath.Host.KnownString). Anything else that
+// may change the data forgets it (forgetString): the start of every write
+// (capturePreKnowing, which every write of the fast path and every dispatch
+// calls first), every command miniredis dispatches (preHook), expiry and
+// clock jumps (forward's scan, backward), WriteState and Flush.
+type knownString struct {
+	key, value string
+	ok         bool
+}
+
+// forgetString forgets the known string.
+func (s *Store) forgetString() { s.str.ok = false }
+
 // postState is key k's state after the running command: the known one if
 // the command's last write was to k, else read from miniredis (into
 // s.cmd.read). By pointer, valid until the next postState: an Effect is
