@@ -1,7 +1,6 @@
 package store
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
@@ -33,7 +32,7 @@ func (h *fastHost) SetTTL(key string, ttl time.Duration) { h.db0.SetTTL(key, ttl
 func (h *fastHost) WroteUnknown() {
 	s := (*Store)(h)
 	s.forgetPost()
-	s.forgetString()
+	s.fast.ForgetString()
 }
 
 func (h *fastHost) WroteString(key, value string, ttl time.Duration) {
@@ -41,7 +40,6 @@ func (h *fastHost) WroteString(key, value string, ttl time.Duration) {
 	r := &h.cmd
 	r.known = Effect{Key: key, Type: "string", Value: value, Expires: true, ExpireAt: h.lastE + ttl}
 	r.knownOK = true
-	h.str = knownString{key: key, value: value, ok: true}
 }
 
 func (h *fastHost) Del(keys []string) int { return (*Store)(h).delKeys(keys) }
@@ -49,16 +47,4 @@ func (h *fastHost) Del(keys []string) int { return (*Store)(h).delKeys(keys) }
 func (h *fastHost) DelKey(key string) bool {
 	keys := [1]string{key} // on the stack: delKeys keeps no reference
 	return (*Store)(h).delKeys(keys[:]) == 1
-}
-
-func (h *fastHost) KnownString(key string) (string, bool) {
-	if !h.str.ok || h.str.key != key {
-		return "", false
-	}
-	if verifyKnownPost {
-		if v, err := h.db0.Get(key); err != nil || v != h.str.value {
-			panic(fmt.Sprintf("store: known string %q of %q, but it reads %q (%v)", h.str.value, key, v, err))
-		}
-	}
-	return h.str.value, true
 }

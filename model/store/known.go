@@ -28,20 +28,26 @@ func (s *Store) knowPost(e Effect) { s.cmd.known, s.cmd.knownOK = e, true }
 // would let go (they are the client's arguments, alive anyway).
 func (s *Store) forgetPost() { s.cmd.knownOK = false }
 
-// knownString is a key the fast path set to a string (fastHost.WroteString)
-// with the data unchanged since, across commands: a release by the lock's
-// owner then needs no GET (fastpath.Host.KnownString). Anything else that
-// may change the data forgets it (forgetString): the start of every write
-// (capturePreKnowing, which every write of the fast path and every dispatch
-// calls first), every command miniredis dispatches (preHook), expiry and
-// clock jumps (forward's scan, backward), WriteState and Flush.
-type knownString struct {
-	key, value string
-	ok         bool
-}
+// The fast path remembers the string its last SET NX PX wrote, across
+// commands, so that the owner's release needs no GET (fastpath's
+// KnownString); the store tells it whenever the data may have changed
+// (Path.ForgetString): at the start of every write (capturePreKnowing,
+// which every write of the fast path and every dispatch calls first), for
+// every command miniredis dispatches (preHook), on expiry and clock jumps
+// (forward's scan, backward), and in WriteState and Flush.
 
-// forgetString forgets the known string.
-func (s *Store) forgetString() { s.str.ok = false }
+// verifyKnownString panics unless the fast path's known string, if any, is
+// what miniredis holds: the store's tests call it around every command
+// (its GET sets the key's LRU clock, which no test reads).
+func (s *Store) verifyKnownString() {
+	key, value, ok := s.fast.KnownString()
+	if !ok {
+		return
+	}
+	if v, err := s.db0.Get(key); err != nil || v != value {
+		panic(fmt.Sprintf("store: known string %q of %q, but it reads %q (%v)", value, key, v, err))
+	}
+}
 
 // postState is key k's state after the running command: the known one if
 // the command's last write was to k, else read from miniredis (into

@@ -73,9 +73,8 @@ type Store struct {
 	fast     *fastpath.Path // the fast path (off with --lua=interpreted) and the Store's own connection
 	fastDone bool           // the fast path answered the command exec is running
 
-	out []Effect    // effects of the last call, until the node takes them (effects)
-	cmd running     // the command exec is running
-	str knownString // the string the fast path last wrote, while the data is unchanged (known.go)
+	out []Effect // effects of the last call, until the node takes them (effects)
+	cmd running  // the command exec is running
 
 	// dirty: miniredis ran a command that may leave state FLUSHALL does not
 	// clear, so Release does not reuse it (pool.go).
@@ -495,7 +494,7 @@ func (s *Store) preHook(c *server.Peer, cmd string, args ...string) bool {
 		s.m.Seed(1)
 	}
 	s.forgetPost() // whatever it is, it may write
-	s.forgetString()
+	s.fast.ForgetString()
 	if !s.dirty && !recyclable(cmd) {
 		s.dirty = true
 	}

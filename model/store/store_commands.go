@@ -18,7 +18,7 @@ func (s *Store) capturePre() { s.capturePreKnowing("", nil) }
 // state is then not read again; the keys in deleting are about to be
 // deleted, and their states are left for delete to complete (see delKeys).
 func (s *Store) capturePreKnowing(absent string, deleting []string) {
-	s.forgetString() // a write is about to begin
+	s.fast.ForgetString() // a write is about to begin
 	r := &s.cmd
 	if r.preRead {
 		return

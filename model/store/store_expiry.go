@@ -84,7 +84,7 @@ func (s *Store) forward(now, d time.Duration) []Expiry {
 		return nil
 	}
 	s.syncTTLs()
-	s.forgetString() // keys may expire or become edge keys
+	s.fast.ForgetString() // keys may expire or become edge keys
 	var expired []Expiry
 	least := noExpiry // the exact bound after this advance
 	var edge map[string]bool
@@ -122,7 +122,7 @@ func (s *Store) forward(now, d time.Duration) []Expiry {
 // where Redis would let it pass; no lock recipe here uses WATCH.
 func (s *Store) backward(b time.Duration) {
 	s.syncTTLs()
-	s.forgetString()
+	s.fast.ForgetString()
 	for _, k := range s.m.Keys() {
 		if ttl, ok := s.TTL(k); ok {
 			s.m.SetTTL(k, ttl+b)

@@ -176,11 +176,6 @@ type Host interface {
 	// WroteString says the command's last write left key a string holding
 	// value that expires ttl from now.
 	WroteString(key, value string, ttl time.Duration)
-	// KnownString is the value of key, a string, when the store knows it
-	// without asking miniredis: the last change to the data was the fast
-	// path's own write of it (WroteString), in this command or an earlier
-	// one, and no write, dispatch, expiry or clock jump came after.
-	KnownString(key string) (value string, ok bool)
 	// Del deletes keys (DEL) and returns how many existed.
 	Del(keys []string) int
 	// DelKey is Del of one key: no slice to copy (see plain's DEL).
@@ -224,6 +219,12 @@ type Path struct {
 	// value: a lock client sends the same TTL with every SET (millis).
 	msText string
 	ms     time.Duration
+	// setKey and setValue are what the last SET NX PX the plain path
+	// answered wrote, while setOK: the store calls ForgetString whenever
+	// the data may have changed since (any write, dispatch, expiry, clock
+	// jump or resync), so until then key holds value (ownedBeforeWrite).
+	setKey, setValue string
+	setOK            bool
 	// seenKey is a key the command being answered found to exist or not
 	// (seenExists): after a command that only read, Do takes its ground
 	// truth from here instead of asking miniredis again.
@@ -374,6 +375,7 @@ func (f *Path) Reset() {
 	clear(f.args)
 	f.del = f.del[:0]
 	f.args, f.seenKey, f.seenExists, f.unloaded = f.args[:0], "", false, nil
+	f.setKey, f.setValue, f.setOK = "", "", false
 	f.forgetCached()
 }
 
@@ -527,11 +529,20 @@ func (f *Path) pexpire(key, ms string) (luaReply, bool) {
 // so the data ends as Lua leaves it. A lock's release by its owner is then
 // one call into miniredis, not two.
 func (f *Path) ownedBeforeWrite(token, key string) (r luaReply, ok, decided bool) {
-	if v, known := f.st.KnownString(key); known && v == token {
+	if f.setOK && f.setKey == key && f.setValue == token {
 		return luaReply{}, true, false
 	}
 	return f.owned(token, "GET", key)
 }
+
+// ForgetString forgets the string the last SET NX PX wrote: the data may
+// have changed (the store calls it; see setKey).
+func (f *Path) ForgetString() { f.setOK = false }
+
+// KnownString is the key and value the last SET NX PX wrote, if nothing
+// may have changed the data since (ok): what the store's tests check
+// against miniredis.
+func (f *Path) KnownString() (key, value string, ok bool) { return f.setKey, f.setValue, f.setOK }
 
 // fastRelease is ScriptRelease: compare-and-delete.
 func fastRelease(f *Path, keys, argv []string) (luaReply, bool) {
