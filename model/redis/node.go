@@ -219,6 +219,13 @@ func (n *Node) keepEffects() {
 // lost to replication.
 func (n *Node) TakeEffects() []Effect {
 	out := n.outbox
+	if len(out) == 0 {
+		// Keep the storage: the next write's effects are handed into it
+		// (keepEffects). Dropping it after every command that wrote
+		// nothing (a refused SET NX) made the write after the next one
+		// allocate its effects anew.
+		return nil
+	}
 	n.outbox = nil
 	return out
 }

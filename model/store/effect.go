@@ -67,8 +67,9 @@ func (e *Effect) SameState(o *Effect) bool {
 		slices.Equal(e.Fields, o.Fields)
 }
 
-// display is the value in KeyInfo form.
-func (e Effect) display() string {
+// display is the value in KeyInfo form. By pointer, as Owner, which
+// calls it on every grant.
+func (e *Effect) display() string {
 	switch e.Type {
 	case "string":
 		return e.Value

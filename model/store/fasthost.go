@@ -29,11 +29,17 @@ func (h *fastHost) Dispatching() {
 // NX PX of a free lock.
 func (h *fastHost) SetTTL(key string, ttl time.Duration) { h.db0.SetTTL(key, ttl+h.lag) }
 
-func (h *fastHost) WroteUnknown() { (*Store)(h).forgetPost() }
+func (h *fastHost) WroteUnknown() {
+	s := (*Store)(h)
+	s.forgetPost()
+	s.fast.ForgetString()
+}
 
 func (h *fastHost) WroteString(key, value string, ttl time.Duration) {
-	s := (*Store)(h)
-	s.knowPost(Effect{Key: key, Type: "string", Value: value, Expires: true, ExpireAt: s.lastE + ttl})
+	// Filled in place: a value passed to knowPost would be built, then copied.
+	r := &h.cmd
+	r.known = Effect{Key: key, Type: "string", Value: value, Expires: true, ExpireAt: h.lastE + ttl}
+	r.knownOK = true
 }
 
 func (h *fastHost) Del(keys []string) int { return (*Store)(h).delKeys(keys) }

@@ -23,9 +23,29 @@ var verifyKnownPost = false
 func (s *Store) knowPost(e Effect) { s.cmd.known, s.cmd.knownOK = e, true }
 
 // forgetPost forgets the known state: the data changed some other way.
-func (s *Store) forgetPost() {
-	if s.cmd.knownOK {
-		s.cmd.known, s.cmd.knownOK = Effect{}, false
+// The state itself stays where it is: postState asks knownOK first, and
+// clearing ~120 bytes on every command cost more than the strings it
+// would let go (they are the client's arguments, alive anyway).
+func (s *Store) forgetPost() { s.cmd.knownOK = false }
+
+// The fast path remembers the string its last SET NX PX wrote, across
+// commands, so that the owner's release needs no GET (fastpath's
+// KnownString); the store tells it whenever the data may have changed
+// (Path.ForgetString): at the start of every write (capturePreKnowing,
+// which every write of the fast path and every dispatch calls first), for
+// every command miniredis dispatches (preHook), on expiry and clock jumps
+// (forward's scan, backward), and in WriteState and Flush.
+
+// verifyKnownString panics unless the fast path's known string, if any, is
+// what miniredis holds: the store's tests call it around every command
+// (its GET sets the key's LRU clock, which no test reads).
+func (s *Store) verifyKnownString() {
+	key, value, ok := s.fast.KnownString()
+	if !ok {
+		return
+	}
+	if v, err := s.db0.Get(key); err != nil || v != value {
+		panic(fmt.Sprintf("store: known string %q of %q, but it reads %q (%v)", value, key, v, err))
 	}
 }
 

@@ -108,20 +108,23 @@ func (s *Store) recycle() *instance {
 // recyclable reports whether a command miniredis dispatched leaves nothing
 // behind that FLUSHALL and SCRIPT FLUSH do not clear (see instances).
 func recyclable(cmd string) bool {
-	if connStateCommands[cmd] || cmd == "INFO" {
+	if connStateCommands()[cmd] || cmd == "INFO" {
 		return false
 	}
-	_, write := writeCommands[cmd]
-	return write || readCommands[cmd] || dataCommands[cmd]
+	_, write := writeCommands()[cmd]
+	return write || readCommands()[cmd] || dataCommands()[cmd]
 }
 
 // dataCommands are the other commands known to change only keys (in any
 // DB): FLUSHALL clears what they leave. Any command not known is assumed to
-// leave state behind, which costs only the reuse.
-var dataCommands = map[string]bool{
-	"EXEC": true, "SWAPDB": true, "MOVE": true, "HEXPIRE": true, "HPEXPIRE": true,
-	"HEXPIREAT": true, "HPEXPIREAT": true, "HPERSIST": true, "HTTL": true, "HPTTL": true,
-}
+// leave state behind, which costs only the reuse. Built on first use (see
+// writeCommands).
+var dataCommands = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"EXEC": true, "SWAPDB": true, "MOVE": true, "HEXPIRE": true, "HPEXPIRE": true,
+		"HEXPIREAT": true, "HPEXPIREAT": true, "HPERSIST": true, "HTTL": true, "HPTTL": true,
+	}
+})
 
 // reset empties a connection as a new one is: no reply, no transaction,
 // miniredis's state for it (MULTI, WATCH, RESP3) gone.

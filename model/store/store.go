@@ -93,10 +93,13 @@ type running struct {
 	// keyBefore is whether preKey existed.
 	keyBefore bool
 	// The tracked key's state right after the last command, when exec read
-	// it (the command wrote it): the checker's grant needs its value and
-	// TTL, and asking miniredis again would read the same.
-	keyAfter   Effect
-	keyAfterOK bool
+	// it (the command wrote it; nil otherwise): the checker's grant needs
+	// its value and TTL, and asking miniredis again would read the same.
+	// It points at known (the usual case: no copy of a ~120-byte Effect
+	// per write) or at keyAfterBuf; both stay as they are until the next
+	// command's begin.
+	keyAfter    *Effect
+	keyAfterBuf Effect
 	// known is a touched key's state right after the command's last write
 	// to it, when that write was one whose outcome the fast path knows
 	// (known.go); diff then does not read it back.
@@ -218,7 +221,7 @@ func (s *Store) record(now time.Duration, kind EffectKind, e *Effect) {
 	s.out = append(s.out, *e)
 	out := &s.out[len(s.out)-1]
 	out.At, out.Kind = now, kind
-	out.TTL = s.PTTL(*out)
+	out.TTL = s.pttl(out)
 }
 
 // Effects are the effects recorded since the last takeEffects, in order.
@@ -262,7 +265,11 @@ func (s *Store) Exec(now time.Duration, conn, key string, args []string) (any, P
 	}
 	cmd := upperName(args[0])
 	c := s.conn(conn)
-	spec, isWrite, connState := classify(cmd)
+	spec, isWrite, hot := hotClass(cmd)
+	connState := false
+	if !hot {
+		spec, isWrite, connState = classify(cmd)
+	}
 	if connState && !keepsRESP2(cmd, args) {
 		c.tainted = true
 	}
@@ -289,7 +296,7 @@ func (s *Store) Exec(now time.Duration, conn, key string, args []string) (any, P
 	tracked := s.begin(dedupe(touched), key)
 	s.run(c, cmd, spec, isWrite, args)
 	p := s.diff(now, key, tracked)
-	if !c.multi && !expiryKnown(cmd, isWrite, s.fastDone) {
+	if !c.multi && !s.fastDone && !expiryKnown(cmd, isWrite) {
 		s.minExpire = minExpireUnknown
 	}
 	reply, err := s.finish(c, cmd, queued, args)
@@ -315,7 +322,7 @@ func upperName(cmd string) string {
 func (s *Store) begin(touched []string, key string) int {
 	r := &s.cmd
 	r.touched, r.pre, r.preRead = touched, r.pre[:0], false
-	r.keyAfter, r.keyAfterOK = Effect{}, false
+	r.keyAfter = nil
 	s.forgetPost()
 	tracked := -1
 	for i, k := range touched {
@@ -391,7 +398,12 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 		post, pre := s.postState(k), &r.pre[i]
 		if i == tracked {
 			p.After = !post.Deleted
-			r.keyAfter, r.keyAfterOK = *post, true
+			if post == &r.read {
+				// The next touched key's read would overwrite it.
+				r.keyAfterBuf = *post
+				post = &r.keyAfterBuf
+			}
+			r.keyAfter = post
 		}
 		if !post.SameState(pre) {
 			s.record(now, changeKind(pre, post), post)
@@ -482,11 +494,12 @@ func (s *Store) preHook(c *server.Peer, cmd string, args ...string) bool {
 		s.m.Seed(1)
 	}
 	s.forgetPost() // whatever it is, it may write
+	s.fast.ForgetString()
 	if !s.dirty && !recyclable(cmd) {
 		s.dirty = true
 	}
 	if s.readOnly || s.noReplicas {
-		if spec, ok := writeCommands[cmd]; ok && spec != keysScript {
+		if spec, ok := writeCommands()[cmd]; ok && spec != keysScript {
 			c.WriteError(string(s.refusal()))
 			return true
 		}
@@ -523,13 +536,13 @@ func (s *Store) refusal() RedisError {
 // LastKeyState is the state of the key Exec tracked right after the last
 // command, if it read it (the command wrote it): what KeyState would read
 // now, at the same instant.
-func (s *Store) LastKeyState() (Effect, bool) { return s.cmd.keyAfter, s.cmd.keyAfterOK }
+func (s *Store) LastKeyState() (Effect, bool) {
+	if s.cmd.keyAfter == nil {
+		return Effect{}, false
+	}
+	return *s.cmd.keyAfter, true
+}
 
 // LastKeyStateRef is LastKeyState without copying the Effect: nil when Exec
 // did not read it; valid until the next command.
-func (s *Store) LastKeyStateRef() *Effect {
-	if !s.cmd.keyAfterOK {
-		return nil
-	}
-	return &s.cmd.keyAfter
-}
+func (s *Store) LastKeyStateRef() *Effect { return s.cmd.keyAfter }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // capturePre reads the states of the keys the running command may write,
@@ -17,6 +18,7 @@ func (s *Store) capturePre() { s.capturePreKnowing("", nil) }
 // state is then not read again; the keys in deleting are about to be
 // deleted, and their states are left for delete to complete (see delKeys).
 func (s *Store) capturePreKnowing(absent string, deleting []string) {
+	s.fast.ForgetString() // a write is about to begin
 	r := &s.cmd
 	if r.preRead {
 		return
@@ -77,8 +79,11 @@ const (
 
 // writeCommands lists the commands that can change data, with where their
 // keys are. Anything else is treated as a read (no log entry, allowed on a
-// replica).
-var writeCommands = func() map[string]keySpec {
+// replica). Built on first use, as are the other tables of commands: a
+// lock scenario's commands are answered by classify's switch and the fast
+// path, so a run that dispatches nothing to miniredis never builds them
+// (they were a quarter of the package inits' time in every process).
+var writeCommands = sync.OnceValue(func() map[string]keySpec {
 	m := map[string]keySpec{}
 	add := func(spec keySpec, names string) {
 		for _, c := range strings.Fields(names) {
@@ -98,7 +103,7 @@ var writeCommands = func() map[string]keySpec {
 	add(keysScript, "EVAL EVALSHA")
 	add(keysFlush, "FLUSHALL FLUSHDB")
 	return m
-}()
+})
 
 // touchedKeys lists the keys a write command may change. Scripts are trusted
 // to declare their keys in KEYS, as Redis requires; a script writing an
@@ -162,16 +167,18 @@ func dedupe(ks []string) []string {
 
 // connStateCommands change per-connection state that miniredis keeps out of
 // reach (selected DB, pub/sub mode, authentication, protocol).
-var connStateCommands = map[string]bool{
-	"SELECT": true, "SUBSCRIBE": true, "PSUBSCRIBE": true, "SSUBSCRIBE": true,
-	"AUTH": true, "HELLO": true, "RESET": true,
-}
+var connStateCommands = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"SELECT": true, "SUBSCRIBE": true, "PSUBSCRIBE": true, "SSUBSCRIBE": true,
+		"AUTH": true, "HELLO": true, "RESET": true,
+	}
+})
 
 // readCommands are commands known not to write, so they leave minExpire
 // valid. Anything neither here nor in writeCommands (RESTORE, SWAPDB, MOVE,
 // SORT ... STORE, ...) may give a key a TTL without naming it and
 // invalidates the bound.
-var readCommands = func() map[string]bool {
+var readCommands = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, c := range strings.Fields(`GET MGET STRLEN GETRANGE EXISTS TYPE TTL PTTL
 		EXPIRETIME PEXPIRETIME HGET HMGET HGETALL HKEYS HVALS HLEN HEXISTS HSTRLEN
@@ -181,48 +188,61 @@ var readCommands = func() map[string]bool {
 		m[c] = true
 	}
 	return m
-}()
+})
 
-// expiryKnown reports whether, after cmd ran (outside MULTI), minExpire is
-// still a lower bound: the command wrote nothing, or wrote only the keys exec
-// knows it touched (whose new expiry it folded in). A script in real Lua may
-// write keys it did not declare; the fast path's twins never do. EXEC runs
-// queued commands exec did not look at.
-func expiryKnown(cmd string, isWrite, fastDone bool) bool {
+// expiryKnown reports whether, after cmd ran (outside MULTI) in miniredis,
+// minExpire is still a lower bound: the command wrote nothing, or wrote only
+// the keys exec knows it touched (whose new expiry it folded in). A script
+// in real Lua may write keys it did not declare (the fast path's twins
+// never do, so exec does not ask after a fast answer). EXEC runs queued
+// commands exec did not look at.
+func expiryKnown(cmd string, isWrite bool) bool {
 	switch {
-	case fastDone:
-		return true
 	case cmd == "EVAL" || cmd == "EVALSHA" || cmd == "EXEC":
 		return false
 	case isWrite:
 		return true
 	}
-	return readCommands[cmd]
+	return isRead(cmd)
 }
+
+// isRead is readCommands()[cmd], out of line so that its callers stay
+// small enough to inline.
+func isRead(cmd string) bool { return readCommands()[cmd] }
 
 // noFieldTTLs reports whether cmd is known not to give a hash field a TTL
 // of its own (HEXPIRE and friends do; a script in Lua or a transaction
 // might).
 func noFieldTTLs(cmd string, isWrite bool, spec keySpec) bool {
-	return (isWrite && spec != keysScript) || readCommands[cmd]
+	return (isWrite && spec != keysScript) || isRead(cmd)
 }
 
 // classify is writeCommands[cmd] and connStateCommands[cmd] at once, with
-// the lock recipes' commands answered by a switch: two map lookups of the
-// command name were a tenth of Exec's time.
+// the lock recipes' commands answered by a switch (hotClass): two map
+// lookups of the command name were a tenth of Exec's time.
 func classify(cmd string) (spec keySpec, isWrite, connState bool) {
+	if spec, isWrite, ok := hotClass(cmd); ok {
+		return spec, isWrite, false
+	}
+	spec, isWrite = writeCommands()[cmd]
+	return spec, isWrite, !isWrite && connStateCommands()[cmd]
+}
+
+// hotClass is classify for the lock recipes' commands (none changes
+// connection state), small enough to inline into Exec; ok is false for
+// any other command.
+func hotClass(cmd string) (spec keySpec, isWrite, ok bool) {
 	switch cmd {
 	case "SET", "PEXPIRE", "INCR", "HINCRBY", "HSET":
-		return keysFirst, true, false
+		return keysFirst, true, true
 	case "EVALSHA", "EVAL":
-		return keysScript, true, false
+		return keysScript, true, true
 	case "DEL":
-		return keysAll, true, false
+		return keysAll, true, true
 	case "GET", "EXISTS", "PTTL", "HGET":
-		return 0, false, false
+		return 0, false, true
 	}
-	spec, isWrite = writeCommands[cmd]
-	return spec, isWrite, !isWrite && connStateCommands[cmd]
+	return 0, false, false
 }
 
 // keepsRESP2 reports a HELLO that changes nothing the fast path could

@@ -7,20 +7,20 @@ import "testing"
 func TestClassifyAgreesWithTables(t *testing.T) {
 	names := []string{"SET", "PEXPIRE", "INCR", "HINCRBY", "HSET", "EVALSHA", "EVAL", "DEL", "GET",
 		"EXISTS", "PTTL", "HGET", "NOSUCH"}
-	for c := range writeCommands {
+	for c := range writeCommands() {
 		names = append(names, c)
 	}
-	for c := range connStateCommands {
+	for c := range connStateCommands() {
 		names = append(names, c)
 	}
-	for c := range readCommands {
+	for c := range readCommands() {
 		names = append(names, c)
 	}
 	for _, c := range names {
 		spec, w, cs := classify(c)
-		wantSpec, wantW := writeCommands[c]
-		if spec != wantSpec || w != wantW || cs != connStateCommands[c] {
-			t.Errorf("%s: classify = %v %v %v, tables say %v %v %v", c, spec, w, cs, wantSpec, wantW, connStateCommands[c])
+		wantSpec, wantW := writeCommands()[c]
+		if spec != wantSpec || w != wantW || cs != connStateCommands()[c] {
+			t.Errorf("%s: classify = %v %v %v, tables say %v %v %v", c, spec, w, cs, wantSpec, wantW, connStateCommands()[c])
 		}
 	}
 }

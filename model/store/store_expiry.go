@@ -84,6 +84,7 @@ func (s *Store) forward(now, d time.Duration) []Expiry {
 		return nil
 	}
 	s.syncTTLs()
+	s.fast.ForgetString() // keys may expire or become edge keys
 	var expired []Expiry
 	least := noExpiry // the exact bound after this advance
 	var edge map[string]bool
@@ -121,6 +122,7 @@ func (s *Store) forward(now, d time.Duration) []Expiry {
 // where Redis would let it pass; no lock recipe here uses WATCH.
 func (s *Store) backward(b time.Duration) {
 	s.syncTTLs()
+	s.fast.ForgetString()
 	for _, k := range s.m.Keys() {
 		if ttl, ok := s.TTL(k); ok {
 			s.m.SetTTL(k, ttl+b)
@@ -193,7 +195,11 @@ func (s *Store) setTTL(k string, ttl time.Duration) {
 
 // PTTL is what PTTL returns for a key in state e at the instant e was
 // read: -2 deleted, -1 no TTL, else the time left by the expiry clock.
-func (s *Store) PTTL(e Effect) time.Duration {
+func (s *Store) PTTL(e Effect) time.Duration { return s.pttl(&e) }
+
+// pttl is PTTL by pointer: record calls it on every effect, and an Effect
+// is ~120 bytes.
+func (s *Store) pttl(e *Effect) time.Duration {
 	switch {
 	case e.Deleted:
 		return -2

@@ -148,6 +148,7 @@ func (s *Store) refreshDB(cmd string) {
 // instead; it reports whether the key now holds e.
 func (s *Store) WriteState(e Effect) bool {
 	s.syncTTLs() // a key created while TTLs lag must not be forwarded by the lag
+	s.fast.ForgetString()
 	k := e.Key
 	s.m.Del(k)
 	delete(s.edge, k)
@@ -180,6 +181,7 @@ func (s *Store) WriteState(e Effect) bool {
 
 // Flush empties the Store (a full resync replaces everything).
 func (s *Store) Flush() {
+	s.fast.ForgetString()
 	s.m.FlushAll()
 	s.edge = nil
 }

@@ -31,8 +31,10 @@ func newTestStore(t testing.TB) *testStore {
 func (ts *testStore) do(now time.Duration, args ...string) any {
 	ts.t.Helper()
 	ts.s.Advance(now)
+	ts.s.verifyKnownString()
 	r, _, err := ts.s.Exec(now, "c", "", args)
 	ts.s.TakeEffects()
+	ts.s.verifyKnownString()
 	if err != nil {
 		ts.t.Fatalf("%v: %v", args, err)
 	}

@@ -7,15 +7,16 @@ func TestFastPathRecognisesEveryScript(t *testing.T) {
 		ScriptReentrantAcquire, ScriptReentrantRelease, ScriptReentrantRenew, ScriptFairAcquire, ScriptTouchOrSet,
 		ScriptRedsyncDelete, ScriptRedsyncTouch, ScriptRedsyncTouchSetNX,
 		ScriptRedislockRelease, ScriptRedislockRefresh, ScriptRedislockObtain} {
-		if fastBySrc[src] == nil {
+		if scriptBySrc(src) == nil {
 			t.Errorf("no fast path for script %.40q", src)
+			continue
 		}
-		if got := ScriptName(src); got != "<"+fastBySrc[src].name+">" {
+		if got := ScriptName(src); got != "<"+scriptBySrc(src).name+">" {
 			t.Errorf("ScriptName(%.20q) = %q", src, got)
 		}
 	}
 	for _, s := range fastScripts {
-		if fastBySHA[s.sha] != s || len(s.sha) != 40 {
+		if fastBySHA()[shaOf(s)] != s || len(s.sha) != 40 {
 			t.Errorf("%s: bad sha %q", s.name, s.sha)
 		}
 	}
@@ -34,7 +35,7 @@ func TestLibraryScriptSHAs(t *testing.T) {
 		ScriptRedislockRelease:  "cf0e94b2e9ffc7e04395cf88f7583fc309985910",
 		ScriptRedislockRefresh:  "a7aba3bc5d6e99b3003da8b9d80a63b9f4092ecf",
 	} {
-		if s := fastBySrc[src]; s == nil || s.sha != sha {
+		if s := scriptBySrc(src); s == nil || shaOf(s) != sha {
 			t.Errorf("%.30q: SHA %v, the library sends %s", src, s, sha)
 		}
 	}

@@ -218,6 +218,7 @@ func (f *Path) plainSet(db *miniredis.RedisDB, args []string) (r Reply, ok bool)
 	if nx && ttl > 0 {
 		// Absent before (NX): exactly this.
 		f.st.WroteString(key, value, ttl)
+		f.setKey, f.setValue, f.setOK = key, value, true
 	} else {
 		f.st.WroteUnknown()
 	}
