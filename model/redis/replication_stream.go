@@ -260,17 +260,19 @@ func (w *Cluster) fullSync(r, m *Node) {
 // A replica has no outbox; a stale master (replaced while cut off) feeds no
 // one, so what it accepts is never replicated.
 func (w *Cluster) Ship(n *Node, effs []Effect) {
-	if len(effs) == 0 {
-		return
-	}
-	n.offset++
-	for _, s := range n.downstream {
-		s.push(effs)
+	if len(effs) > 0 {
+		n.offset++
+		for _, s := range n.downstream {
+			s.push(effs)
+		}
 	}
 	if len(n.downstream) == 0 && n.outbox == nil {
 		// Nobody kept them: the next write reuses the storage (and
 		// overwrites what it still refers to; a clear here was a memclr
-		// per write).
+		// per write). Also after a command that wrote nothing (a refused
+		// SET NX): dropping the empty outbox's storage there made the
+		// next write allocate anew (1,303 of counter-30x200-loopback's
+		// 2,253 allocations a run).
 		n.outbox = effs[:0]
 	}
 }
