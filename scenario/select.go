@@ -60,11 +60,14 @@ type keptRun struct{ from, shift int }
 // named, or false when a name is not found. The lines left out are not
 // blanked but dropped, and the positions restored after the parse
 // (restoreLines): yaml.v3 would scan each empty line, thousands of them
-// in the bundled file.
+// in the bundled file. The comment lines outside the items' bodies
+// (commentLine) are dropped too: yaml.v3 scans a comment and attaches it
+// to a node, and nothing reads comments; the bundled file's header and
+// section banners were a quarter of the text parsed for one scenario.
 func selectScenarios(data []byte, names []string) (keptText, bool) {
 	const item = "  - " + keyName + ": "
 	var k keptText
-	inList, keep := false, true
+	inList, keep, was := false, true, true // was: the line before was kept
 	seen := make([]bool, len(names))
 	start, line, keptLines := 0, 1, 0 // start: the first byte of the run being kept
 	k.runs = append(k.runs, keptRun{from: 1})
@@ -73,7 +76,7 @@ func selectScenarios(data []byte, names []string) (keptText, bool) {
 		if i := bytes.IndexByte(data[at:], '\n'); i >= 0 {
 			end = at + i + 1
 		}
-		l, was := data[at:end], keep
+		l := data[at:end]
 		switch {
 		case len(l) >= 3 && l[0] == ' ' && l[1] == ' ' && l[2] == ' ':
 			// indented inside an item: most lines, and none that matters
@@ -84,22 +87,35 @@ func selectScenarios(data []byte, names []string) (keptText, bool) {
 		case inList && bytes.HasPrefix(l, []byte(item)):
 			keep = markNamed(bytes.TrimSpace(l[len(item):]), names, seen)
 		}
+		kept := keep && !commentLine(l)
 		switch {
-		case keep && !was:
+		case kept && !was:
 			start = at
 			k.runs = append(k.runs, keptRun{from: keptLines + 1, shift: line - keptLines - 1})
-		case !keep && was:
+		case !kept && was:
 			k.text = append(k.text, data[start:at]...)
 		}
-		if keep {
+		if kept {
 			keptLines++
 		}
-		at = end
+		at, was = end, kept
 	}
-	if keep {
+	if was {
 		k.text = append(k.text, data[start:]...)
 	}
 	return k, !slices.Contains(seen, false)
+}
+
+// commentLine is a comment indented by at most two spaces: in this
+// layout, above an item's keys (four spaces) and so never a line of a
+// block scalar's text, which is indented deeper still.
+func commentLine(l []byte) bool {
+	for i := 0; i < len(l) && i < 3; i++ {
+		if l[i] != ' ' {
+			return l[i] == '#'
+		}
+	}
+	return false
 }
 
 // markNamed reports whether name is one of names, marking each it equals.

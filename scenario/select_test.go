@@ -70,3 +70,34 @@ func TestLoadSelectedErrorAtFileLine(t *testing.T) {
 		t.Fatalf("the error %v is not at the line after %s's item line", want, last.Name)
 	}
 }
+
+// The comment lines outside the items' bodies are not parsed; a line of a
+// story that starts with # is the story's, and stays.
+func TestLoadSelectedDropsOnlyComments(t *testing.T) {
+	data, full := readBundled(t)
+	first := full.Scenarios[0]
+	k, ok := selectScenarios(data, []string{first.Name})
+	if !ok {
+		t.Fatalf("%s not found", first.Name)
+	}
+	for _, l := range bytes.SplitAfter(k.text, []byte("\n")) {
+		if commentLine(l) {
+			t.Fatalf("comment line kept: %q", l)
+		}
+	}
+	// A story line starting with #, and comments before the item.
+	at := bytes.Index(data, []byte("  - name: "+first.Name+"\n"))
+	st := at + bytes.Index(data[at:], []byte("    story: |\n")) + len("    story: |\n")
+	edited := slices.Concat(data[:at], []byte("# a comment\n  # a banner\n"), data[at:st], []byte("      # not a comment\n"), data[st:])
+	want, err := Load("scenarios.yaml", edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadSelected("scenarios.yaml", edited, []string{first.Name})
+	if err != nil || !reflect.DeepEqual(got.Scenarios[0], want.Scenarios[0]) {
+		t.Fatalf("LoadSelected %v; want the full load's scenario", err)
+	}
+	if !strings.HasPrefix(got.Scenarios[0].Story, "# not a comment\n") {
+		t.Fatalf("story %q", got.Scenarios[0].Story)
+	}
+}

@@ -39,7 +39,7 @@ func template(l lang, i int) string {
 var zhTable = sync.OnceValue(func() []string {
 	t := make([]string, len(catalogue))
 	for _, z := range zhTemplates {
-		i, ok := byID[z.id]
+		i, ok := byID()[z.id]
 		if !ok {
 			panic("tracemsg: zh template for unknown id " + z.id)
 		}
@@ -66,7 +66,7 @@ func parseLang(code string) (lang, bool) {
 // or the id is unknown.
 func Template(code, id string) (string, bool) {
 	l, ok := parseLang(code)
-	i, known := byID[id]
+	i, known := byID()[id]
 	if !ok || !known {
 		return "", false
 	}
@@ -87,7 +87,7 @@ func RenderIn(code, id string, args []sim.Arg) (string, bool) {
 	if l == en {
 		return Render(id, args)
 	}
-	i, known := byID[id]
+	i, known := byID()[id]
 	if !known || template(l, i) == "" || !piecesRender(i, args, l) {
 		return "", false
 	}
@@ -100,7 +100,7 @@ func RenderIn(code, id string, args []sim.Arg) (string, bool) {
 // with no template in the language, is written as "{id}".
 func AppendIn(dst []byte, code, id string, args []sim.Arg) []byte {
 	l, _ := parseLang(code)
-	i, known := byID[id]
+	i, known := byID()[id]
 	if !known || (l != en && template(l, i) == "") {
 		return append(append(append(dst, '{'), id...), '}')
 	}

@@ -42,7 +42,7 @@ func piecesRender(i int, args []sim.Arg, l lang) bool {
 			return false
 		}
 		for _, id := range strings.Fields(a.Str) {
-			j, ok := byID[id]
+			j, ok := byID()[id]
 			if !ok || template(l, j) == "" {
 				return false
 			}

@@ -131,3 +131,18 @@ func TestPiecesScopeTheirArguments(t *testing.T) {
 		t.Errorf("rendering pieces allocates %.0f times", a)
 	}
 }
+
+// Every id is in the catalogue once: the index is built on first use, so
+// its own panic would only fire in the first run that renders a line.
+func TestCatalogueIDsAreUnique(t *testing.T) {
+	seen := map[string]bool{}
+	for _, m := range catalogue {
+		if seen[m.ID] {
+			t.Fatalf("id %s twice in the catalogue", m.ID)
+		}
+		seen[m.ID] = true
+	}
+	if len(byID()) != len(catalogue) {
+		t.Fatalf("the index has %d ids, the catalogue %d", len(byID()), len(catalogue))
+	}
+}
