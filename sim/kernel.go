@@ -81,10 +81,10 @@ type Timer struct {
 // almost always stopped, and dead entries would otherwise deepen the heap.
 func (t Timer) Stop() bool {
 	ev := t.ev
-	if ev == nil || ev.seq != t.seq || ev.idx < 0 {
+	if ev == nil || ev.seq != t.seq || ev.idx == notQueued {
 		return false // never scheduled, already ran or stopped (maybe reused since)
 	}
-	t.k.queue.remove(ev.idx)
+	t.k.queue.remove(ev)
 	t.k.release(ev)
 	return true
 }
@@ -142,28 +142,28 @@ func (k *Kernel) queueOwned(d time.Duration, ev *event) {
 }
 
 // release returns an event that left the queue to the free list. Its seq
-// stays until reuse, so a Timer still holding it sees idx < 0, and after
-// reuse sees a different seq.
+// stays until reuse, so a Timer still holding it sees idx == notQueued,
+// and after reuse sees a different seq.
 func (k *Kernel) release(ev *event) {
 	ev.fn, ev.h = nil, nil
 	k.free.Put(ev)
 }
 
 // Pending is how many events are queued.
-func (k *Kernel) Pending() int { return len(k.queue) }
+func (k *Kernel) Pending() int { return k.queue.Len() }
 
 // Next is the time of the next pending event, and false when none is left.
 func (k *Kernel) Next() (time.Duration, bool) {
-	if len(k.queue) == 0 {
+	if k.queue.Len() == 0 {
 		return 0, false
 	}
-	return k.queue[0].at, true
+	return k.queue.first().at, true
 }
 
 // Step runs the next event. It reports false when the queue is empty or
 // the budget is spent (then Exhausted is true).
 func (k *Kernel) Step() bool {
-	if len(k.queue) == 0 {
+	if k.queue.Len() == 0 {
 		return false
 	}
 	if k.steps >= k.budget {
@@ -214,6 +214,6 @@ func (k *Kernel) Close() {
 	for _, p := range k.procs {
 		p.kill()
 	}
-	k.queue = nil
+	k.queue = eventQueue{}
 	k.free.Reset()
 }
