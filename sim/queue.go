@@ -141,9 +141,16 @@ func bit(b bool) int {
 	return 0
 }
 
+// push adds e as a leaf and lifts it. Most entries pushed here stay where
+// they land (a request's timeout is later than everything queued), so the
+// first comparison with the parent is made before calling up.
 func (q *eventHeap) push(e entry) {
 	i := len(*q)
 	*q = append(*q, e)
+	if i == 0 || !e.before(&(*q)[(i-1)/4]) {
+		e.ev.idx = i
+		return
+	}
 	q.up(i)
 }
 
