@@ -81,10 +81,10 @@ type Timer struct {
 // almost always stopped, and dead entries would otherwise deepen the heap.
 func (t Timer) Stop() bool {
 	ev := t.ev
-	if ev == nil || ev.seq != t.seq || ev.idx < 0 {
+	if ev == nil || ev.seq != t.seq || ev.idx == notQueued {
 		return false // never scheduled, already ran or stopped (maybe reused since)
 	}
-	t.k.queue.remove(ev.idx)
+	t.k.queue.remove(ev)
 	t.k.release(ev)
 	return true
 }
@@ -142,66 +142,71 @@ func (k *Kernel) queueOwned(d time.Duration, ev *event) {
 }
 
 // release returns an event that left the queue to the free list. Its seq
-// stays until reuse, so a Timer still holding it sees idx < 0, and after
-// reuse sees a different seq.
+// stays until reuse, so a Timer still holding it sees idx == notQueued,
+// and after reuse sees a different seq.
 func (k *Kernel) release(ev *event) {
 	ev.fn, ev.h = nil, nil
 	k.free.Put(ev)
 }
 
 // Pending is how many events are queued.
-func (k *Kernel) Pending() int { return len(k.queue) }
+func (k *Kernel) Pending() int { return k.queue.Len() }
 
 // Next is the time of the next pending event, and false when none is left.
 func (k *Kernel) Next() (time.Duration, bool) {
-	if len(k.queue) == 0 {
+	if k.queue.Len() == 0 {
 		return 0, false
 	}
-	return k.queue[0].at, true
+	return k.queue.first().at, true
 }
 
 // Step runs the next event. It reports false when the queue is empty or
 // the budget is spent (then Exhausted is true).
 func (k *Kernel) Step() bool {
-	if len(k.queue) == 0 {
-		return false
-	}
-	if k.steps >= k.budget {
-		k.spent = true
-		return false
-	}
-	e := k.queue.pop()
-	ev := e.ev
-	k.now = e.at
-	k.steps++
-	fn, h := ev.fn, ev.h
-	if !ev.owned {
-		k.release(ev) // before running: what it schedules may reuse it
-	}
-	if h != nil {
-		h.Fire()
-	} else {
-		fn()
-	}
-	return true
+	before := k.steps
+	k.run(math.MaxInt64, 1)
+	return k.steps != before
 }
 
 // RunUntil runs events up to and including time t, then sets the clock to
 // t. It stops early, with the clock where the last event left it, when the
 // budget is spent.
 func (k *Kernel) RunUntil(t time.Duration) {
-	for {
-		at, ok := k.Next()
-		if !ok || at > t {
-			break
-		}
-		if !k.Step() {
-			return
-		}
-	}
-	if t > k.now {
+	if !k.run(t, math.MaxInt) && t > k.now {
 		k.now = t
 	}
+}
+
+// run runs the events due by t, n at most, in order, and reports whether
+// it stopped because the budget refused one. Step and RunUntil are small
+// enough to be inlined around it, so an event's handler is called from the
+// loop of whoever drives the kernel without a frame between: every
+// coroutine switch leaves the processor's return predictions wrong, and
+// each frame on the way back from a wake is one more mispredicted return.
+func (k *Kernel) run(t time.Duration, n int) (refused bool) {
+	for ; n > 0; n-- {
+		if k.queue.Len() == 0 || k.queue.first().at > t {
+			return false
+		}
+		if k.steps >= k.budget {
+			k.spent = true
+			return true
+		}
+		e := k.queue.pop()
+		ev := e.ev
+		k.now = e.at
+		k.steps++
+		fn, h := ev.fn, ev.h
+		if !ev.owned {
+			k.release(ev) // before running: what it schedules may reuse it
+		}
+		if h != nil {
+			h.Fire()
+		} else {
+			fn()
+		}
+	}
+	return false
 }
 
 // Close ends every process still alive so that no goroutine outlives the
@@ -214,6 +219,6 @@ func (k *Kernel) Close() {
 	for _, p := range k.procs {
 		p.kill()
 	}
-	k.queue = nil
+	k.queue = eventQueue{}
 	k.free.Reset()
 }

@@ -257,3 +257,28 @@ func TestAfterSaturates(t *testing.T) {
 		t.Errorf("next event at %d, want Never", at)
 	}
 }
+
+// A panic in a process surfaces on the kernel's goroutine, from the Step
+// that woke it, named after the process; the process is then dead and the
+// kernel still closes.
+func TestProcPanicReachesTheKernel(t *testing.T) {
+	k := NewKernel(1)
+	g := k.NewGroup("A")
+	p := g.Spawn("A/worker", 0, func(p *Proc) {
+		p.Sleep(time.Second)
+		panic("boom")
+	})
+	k.Step() // the start: the process runs until its Sleep
+	got := func() (r any) {
+		defer func() { r = recover() }()
+		k.Step()
+		return nil
+	}()
+	if want := "sim: process A/worker panicked: boom"; got != want {
+		t.Fatalf("Step panicked with %#v, want %q", got, want)
+	}
+	if p.Alive() {
+		t.Error("the process is alive after its panic")
+	}
+	k.Close()
+}

@@ -145,3 +145,65 @@ func TestEntryBeforeIsTimeThenSeq(t *testing.T) {
 		}
 	}
 }
+
+// The queue (its next slot and its heap) must give out entries exactly as a
+// sorted list of (at, seq) would, through a schedule like a run's: most
+// pushes at the front (a reply right after its request), some far behind
+// (timeouts, most of them removed again), removals of any queued entry,
+// the front one included.
+func TestQueueMatchesSortedList(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 5))
+	var q eventQueue
+	var ref []*event // the queued events, in no order
+	at := map[*event]time.Duration{}
+	now, seq := time.Duration(0), uint64(0)
+	push := func(d time.Duration) {
+		seq++
+		ev := &event{seq: seq}
+		at[ev] = now + d
+		ref = append(ref, ev)
+		q.push(entry{now + d, seq, ev})
+	}
+	earliest := func() int {
+		m := 0
+		for i, ev := range ref {
+			if at[ev] < at[ref[m]] || (at[ev] == at[ref[m]] && ev.seq < ref[m].seq) {
+				m = i
+			}
+		}
+		return m
+	}
+	for step := range 100000 {
+		switch op := r.IntN(10); {
+		case op < 4:
+			push(time.Duration(r.IntN(3)) * time.Microsecond) // at the front, or tied with it
+		case op < 5:
+			push(time.Duration(r.IntN(1000)) * time.Millisecond)
+		case op < 7 && len(ref) > 0:
+			i := r.IntN(len(ref))
+			if r.IntN(2) == 0 {
+				i = earliest()
+			}
+			q.remove(ref[i])
+			if ref[i].idx != notQueued {
+				t.Fatalf("step %d: a removed event has idx %d", step, ref[i].idx)
+			}
+			ref = append(ref[:i], ref[i+1:]...)
+		case len(ref) > 0:
+			i := earliest()
+			if f := q.first(); f.ev != ref[i] {
+				t.Fatalf("step %d: first is seq %d, want %d", step, f.seq, ref[i].seq)
+			}
+			e := q.pop()
+			if e.ev != ref[i] || e.at != at[ref[i]] || e.ev.idx != notQueued {
+				t.Fatalf("step %d: popped seq %d at %v (idx %d), want seq %d at %v",
+					step, e.seq, e.at, e.ev.idx, ref[i].seq, at[ref[i]])
+			}
+			now = e.at
+			ref = append(ref[:i], ref[i+1:]...)
+		}
+		if q.Len() != len(ref) {
+			t.Fatalf("step %d: Len %d, want %d", step, q.Len(), len(ref))
+		}
+	}
+}
