@@ -41,6 +41,9 @@ type World struct {
 	tap      func(judge.Event) // sees what the judge is fed (see Tap)
 	resCalls resourceCalls     // finished resource requests, for reuse (resource_call.go)
 	probes   []probe           // per node (by Node.ID), the judge's look at its lock key
+	// queueTimeouts queues every request's timeout when it is armed instead
+	// of holding it back (rpcCall.holdTimeout): tests compare the two.
+	queueTimeouts bool
 }
 
 // NewWorld builds a world from cfg and schedules every client's start. It
