@@ -230,7 +230,7 @@ func (call *rpcCall) holdTimeout(sent bool, from, to string) {
 		return
 	}
 	w := call.c.w
-	if sent && !w.queueTimeouts && w.Now()+w.Net.MaxDelay(from, to) < lt.place.At() {
+	if sent && !w.queueTimeouts && lt.place.At()-w.Now() > w.Net.MaxDelay(from, to) {
 		return
 	}
 	lt.queueHeld(w.K)

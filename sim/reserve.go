@@ -42,11 +42,12 @@ func (k *Kernel) Queue(r Reservation, h Handler) Timer {
 // MaxDelay bounds the delay of a message sent now from from to to: the
 // base latency, all of the jitter, the slow faults on either end and the
 // link's own latency (see send). A lost or cut message is not delivered
-// at all; one that is arrives no later than now+MaxDelay.
+// at all; one that is arrives no later than now+MaxDelay. Never
+// negative: a delay below zero is delivered at once (send clamps it).
 func (n *Network) MaxDelay(from, to string) time.Duration {
 	d := n.latency + n.jitter
-	if len(n.slow) == 0 && n.links == nil { // most runs: no lookup at all
-		return d
+	if len(n.slow) != 0 || n.links != nil { // most runs have neither: no lookup at all
+		d += n.ExtraLatency(from, to)
 	}
-	return d + n.ExtraLatency(from, to)
+	return max(d, 0)
 }

@@ -55,6 +55,12 @@ func TestMaxDelayBoundsDelivery(t *testing.T) {
 	if d := n.MaxDelay("b", "a"); d != 1500*time.Microsecond+3*time.Millisecond {
 		t.Fatalf("MaxDelay(b, a) = %v, want base, jitter and the slow fault", d)
 	}
+	// A link that takes more off than the rest adds: delivered at once,
+	// and the bound is 0, not below what the clock can reach.
+	n.SetLink(Link{From: "c", To: "d", Latency: -time.Second})
+	if d := n.MaxDelay("c", "d"); d != 0 {
+		t.Fatalf("MaxDelay(c, d) = %v, want 0", d)
+	}
 }
 
 type funcHandler func()
