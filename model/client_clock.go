@@ -33,6 +33,10 @@ type localTimer struct {
 	timer  sim.Timer
 	h      sim.Handler // what it runs
 	done   bool
+	// held: armed by armHeld and not queued yet; its kernel event goes to
+	// place (queueHeld).
+	held  bool
+	place sim.Reservation
 }
 
 // funcHandler runs a func as a Handler (a func in an interface costs no
@@ -52,9 +56,44 @@ func (c *Client) afterLocal(d time.Duration, fn func()) *localTimer {
 // client's monotonic clock.
 func (c *Client) armLocal(lt *localTimer, d time.Duration) {
 	now := c.w.Now()
+	c.setTarget(lt, now, d)
+	c.schedule(lt, now)
+	c.track(lt)
+}
+
+// armHeld is armLocal for a request's timeout, which its reply stops in
+// nearly every run: the timeout takes its place in the kernel's order now
+// (sim.Kernel.Reserve) but is queued only when queueHeld is called, which
+// its caller must do as soon as it is no longer sure that something of
+// its own (the request or the reply in flight) runs before the timeout is
+// due (see rpcCall.holdTimeout).
+func (c *Client) armHeld(lt *localTimer, d time.Duration) {
+	now := c.w.Now()
+	mono := c.clock.Mono(now)
+	d = min(d, sim.Never-mono) // a huge d must not wrap into the past
+	lt.target = mono + d
+	lt.place = c.w.K.Reserve(c.clock.TrueAfter(now, d))
+	lt.held, lt.timer = true, sim.Timer{}
+	c.track(lt)
+}
+
+// queueHeld queues a held timer at its reserved place (nothing if it is
+// not held: queued already, stopped or fired).
+func (lt *localTimer) queueHeld(k *sim.Kernel) {
+	if lt.held {
+		lt.held = false
+		lt.timer = k.Queue(lt.place, lt)
+	}
+}
+
+// setTarget sets the monotonic reading at which lt fires: d from now.
+func (c *Client) setTarget(lt *localTimer, now, d time.Duration) {
 	mono := c.clock.Mono(now)
 	lt.target = mono + min(d, sim.Never-mono) // a huge d must not wrap into the past
-	c.schedule(lt, now)
+}
+
+// track lists lt among the client's timers, for a drift to move.
+func (c *Client) track(lt *localTimer) {
 	if len(c.timers) >= timerRoom { // drop finished and forgotten timers now and then
 		live := c.timers[:0]
 		for _, x := range c.timers {
@@ -101,7 +140,7 @@ func (lt *localTimer) Fire() {
 
 // Stop cancels the wake-up.
 func (lt *localTimer) Stop() {
-	lt.done = true
+	lt.done, lt.held = true, false
 	lt.timer.Stop()
 }
 
@@ -132,6 +171,7 @@ func (c *Client) SetClockRate(rate float64) {
 			continue
 		}
 		lt.timer.Stop()
+		lt.held = false // a held timer is queued now, where a queued one moves to
 		c.schedule(lt, now)
 		moved++
 	}

@@ -135,6 +135,13 @@ func (t *Thread) rpc(to string, timeout time.Duration, handle func() (any, error
 // can then still point at it: the request and the reply are each delivered
 // or dropped exactly once (sim.Dropper), and the caller stops the timeout
 // before it lets go (a stopped sim.Timer never fires).
+//
+// The timeout is held back from the kernel's queue (Client.armHeld) while
+// the request or the reply in flight is sure to arrive before it is due:
+// each arrival or drop decides again (holdTimeout, queueHeld), so the
+// queue holds only the timeouts that may fire, at the very place
+// (time, sequence) they were armed with, and a request answered in time
+// never touches it.
 type rpcCall struct {
 	live callParts // parts not over yet; free when none is left
 
@@ -196,18 +203,37 @@ func (t *Thread) call(call *rpcCall, to string, timeout time.Duration) (any, err
 	call.c, call.to = c, to
 	call.tk = t.p.Arm()
 	call.live = partWait | partRequest
-	c.w.Net.SendHandler(c.Name, to, (*rpcRequest)(call))
+	sent := c.w.Net.SendHandler(c.Name, to, (*rpcRequest)(call))
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
 	call.timeout = timeout
 	call.timer.h = (*rpcTimeout)(call)
-	c.armLocal(&call.timer, timeout)
+	c.armHeld(&call.timer, timeout)
+	call.holdTimeout(sent, c.Name, to)
 	r := t.p.Park().(*rpcResult)
 	call.timer.Stop()
 	reply, err := r.reply, r.err // r may be call.res: read it before letting go
 	call.over(partWait)
 	return reply, err
+}
+
+// holdTimeout keeps the call's timeout held (armHeld) while the message
+// just sent, which sent says the network took, is sure to land before the
+// timeout is due: its arrival then comes first in the kernel's order, and
+// decides again. Otherwise, or when nothing is in flight any more, the
+// timeout is queued at its place now, as if it had been all along. So a
+// reply in time, the common case, costs the queue nothing.
+func (call *rpcCall) holdTimeout(sent bool, from, to string) {
+	lt := &call.timer
+	if !lt.held {
+		return
+	}
+	w := call.c.w
+	if sent && !w.queueTimeouts && lt.place.At()-w.Now() > w.Net.MaxDelay(from, to) {
+		return
+	}
+	lt.queueHeld(w.K)
 }
 
 func (r *rpcRequest) Fire() {
@@ -222,23 +248,40 @@ func (r *rpcRequest) Fire() {
 	} else {
 		call.res.reply, call.res.err, ok = call.handle()
 	}
+	sent := false
 	if ok {
 		call.live |= partReply
-		w.Net.SendHandler(call.to, call.c.Name, (*rpcReply)(call))
+		sent = w.Net.SendHandler(call.to, call.c.Name, (*rpcReply)(call))
 	}
+	call.holdTimeout(sent, call.to, call.c.Name)
 	call.over(partRequest)
 }
 
-func (r *rpcRequest) Drop() { (*rpcCall)(r).over(partRequest) }
+// Drop: the request is lost, so the timeout is due for sure.
+func (r *rpcRequest) Drop() {
+	call := (*rpcCall)(r)
+	call.timer.queueHeld(call.c.w.K)
+	call.over(partRequest)
+}
 
 func (r *rpcReply) Fire() {
 	call := (*rpcCall)(r)
 	call.replied = true
 	call.tk.Wake(&call.res) // the caller may run now, but partReply keeps the call
+	if call.live&partWait != 0 {
+		// The caller did not take the reply (paused, hung or dead): its
+		// timeout still fires when due, as a queued one always did.
+		call.timer.queueHeld(call.c.w.K)
+	}
 	call.over(partReply)
 }
 
-func (r *rpcReply) Drop() { (*rpcCall)(r).over(partReply) }
+// Drop: the reply is lost, so the timeout is due for sure.
+func (r *rpcReply) Drop() {
+	call := (*rpcCall)(r)
+	call.timer.queueHeld(call.c.w.K)
+	call.over(partReply)
+}
 
 // Fire wakes the caller with ErrTimeout. The caller then stops the timer and
 // may let go of the call (and reuse it) before Wake returns, so nothing

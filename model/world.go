@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -41,6 +42,12 @@ type World struct {
 	tap      func(judge.Event) // sees what the judge is fed (see Tap)
 	resCalls resourceCalls     // finished resource requests, for reuse (resource_call.go)
 	probes   []probe           // per node (by Node.ID), the judge's look at its lock key
+	// noted sees the lines of noteKinds that Tell writes (NoteTold).
+	noted     func(sim.Event)
+	noteKinds []string
+	// queueTimeouts queues every request's timeout when it is armed instead
+	// of holding it back (rpcCall.holdTimeout): tests compare the two.
+	queueTimeouts bool
 }
 
 // NewWorld builds a world from cfg and schedules every client's start. It
@@ -173,6 +180,25 @@ func (w *World) sayCmd(node, client string, args []string, reply any, err error)
 // from the catalogue's template and args.
 func (w *World) Tell(proc, kind, id string, args ...sim.Arg) {
 	tracemsg.Emit(w.K, proc, kind, id, args...)
+	if w.noted != nil && slices.Contains(w.noteKinds, kind) {
+		w.noteTold(proc, kind, id, args)
+	}
+}
+
+// NoteTold makes fn see every line of the given kinds that the world
+// tells (Tell, through which the faults' "skipped" lines and the
+// "deadlock" line go) as the trace's sinks would see it, its English text
+// included, without being a sink: a run that reads nothing else of its
+// trace then has none, and the kernel asks no one about the ~40,000
+// lines it writes (sim.Kernel.WantsText). NoteTold(nil) ends it.
+func (w *World) NoteTold(fn func(sim.Event), kinds ...string) {
+	w.noted, w.noteKinds = fn, kinds
+}
+
+// noteTold hands the line Tell just wrote to the NoteTold func.
+func (w *World) noteTold(proc, kind, id string, args []sim.Arg) {
+	w.noted(sim.Event{Seq: w.K.Trace().Len(), At: w.Now(), Proc: proc, Kind: kind,
+		Msg: string(tracemsg.Append(nil, id, args)), ID: id, Args: append(sim.Args(nil), args...)})
 }
 
 // Say is Emit with a message id and its arguments beside the text, for

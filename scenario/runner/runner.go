@@ -23,6 +23,7 @@ type Runner struct {
 	faults        []faults.Fault
 	keep          bool
 	wantsAll      bool // keep, or a sink: every event is wanted whole (wantMsg)
+	subscribed    bool // observe is the trace's sink (subscribe)
 	events        []sim.Event
 	sinks         []func(sim.Event)
 	skippedFaults []string // faults that named a process this world lacks
@@ -47,7 +48,11 @@ func New(s *scenario.Scenario, o scenario.Options, keep bool) (*Runner, error) {
 	// The budget lives in the kernel, so that every loop that runs events
 	// (Step, RunUntil, Rewind, end) is bounded by it, not only this file's.
 	w.K.SetBudget(int(o.Budget()))
-	w.K.Trace().SubscribeMsgIf(r.observe, r.wantMsg)
+	if keep {
+		r.subscribe()
+	} else {
+		w.NoteTold(r.note, "skipped", "deadlock") // until a sink comes (OnEvent)
+	}
 	if o.NoHash {
 		w.K.Trace().StopHashing()
 	}
@@ -55,10 +60,24 @@ func New(s *scenario.Scenario, o scenario.Options, keep bool) (*Runner, error) {
 	return r, nil
 }
 
-// observe is the runner's sink for every trace event (~37,000 in
-// counter-30x200-loopback). A headless run keeps none of them, so the
-// test of whether it wants one is small enough to be inlined into the
-// sink the kernel calls, and the rest (note) runs only for those it does.
+// subscribe makes observe the trace's sink, in place of the world's
+// NoteTold: a runner that keeps events or has sinks wants every one.
+// A headless run has no sink at all, since the kernel would call one for
+// every line (~37,000 in counter-30x200-loopback) and ask it about each
+// line's text, for the two kinds note reads, which the world hands it.
+func (r *Runner) subscribe() {
+	if r.subscribed {
+		return
+	}
+	r.subscribed = true
+	r.w.NoteTold(nil)
+	r.w.K.Trace().SubscribeMsgIf(r.observe, r.wantMsg)
+}
+
+// observe is the runner's sink for every trace event, once it has one
+// (subscribe). The test of whether it wants an event is small enough to
+// be inlined into the sink the kernel calls, and the rest (note) runs
+// only for those it does.
 func (r *Runner) observe(e sim.Event) {
 	if r.wantMsg(e.Kind) { // the events that need more than their kind
 		r.note(e)
@@ -95,6 +114,7 @@ func (r *Runner) wantMsg(kind string) bool {
 func (r *Runner) OnEvent(fn func(sim.Event)) {
 	r.sinks = append(r.sinks, fn)
 	r.wantsAll = true
+	r.subscribe()
 }
 
 // World is the simulated world, for views that draw it.
