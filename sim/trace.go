@@ -111,7 +111,7 @@ func (t *Trace) Hashing() bool { return !t.unhashed }
 // that a run nobody reads formats nothing.
 func (k *Kernel) WantsText(kind string) bool {
 	t := k.trace
-	return !t.unhashed || t.wantMsg(kind)
+	return !t.unhashed || len(t.sinks) != 0 && t.sinksWantMsg(kind)
 }
 
 // WantsArgs reports whether a sink will see the text, id and arguments of
@@ -126,10 +126,14 @@ func (k *Kernel) WantsArgs(kind string) bool { return k.trace.wantMsg(kind) }
 func (k *Kernel) EmitUnread(proc, kind string) { k.trace.skip(k.now, proc, kind) }
 
 // skip counts and publishes an event whose text nobody reads: sinks see its
-// kind, Len counts it, and nothing is formatted.
+// kind, Len counts it, and nothing is formatted. A headless run has no sink
+// at all (the runner is handed what it reads, World.NoteTold), and then
+// not even the event is built.
 func (t *Trace) skip(at time.Duration, proc, kind string) {
 	t.n++
-	t.publish(Event{Seq: t.n, At: at, Proc: proc, Kind: kind})
+	if len(t.sinks) != 0 {
+		t.publish(Event{Seq: t.n, At: at, Proc: proc, Kind: kind})
+	}
 }
 
 // Emit records an event at the kernel's current time, its message formatted
@@ -176,6 +180,16 @@ func (k *Kernel) EmitBytes(proc, kind string, msg []byte) { k.EmitID(proc, kind,
 
 // wantMsg reports whether any sink needs the text of an event of this kind.
 func (t *Trace) wantMsg(kind string) bool {
+	return len(t.sinks) != 0 && t.sinksWantMsg(kind)
+}
+
+// sinksWantMsg is wantMsg's loop, kept out of line so that wantMsg and
+// WantsText stay small enough to be inlined: a headless run (unhashed, no
+// sink) asks WantsText several times a request and gets its answer from
+// two loads, without a call.
+//
+//go:noinline
+func (t *Trace) sinksWantMsg(kind string) bool {
 	for _, s := range t.sinks {
 		if s.wantMsg == nil || s.wantMsg(kind) {
 			return true
