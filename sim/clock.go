@@ -100,7 +100,19 @@ const Never = time.Duration(1 << 62)
 // already computed (a real sleeping thread would not notice either until it
 // woke, which is close enough for a simulator that reschedules on faults).
 // localDelta <= 0 gives 0; a wake-up beyond Never is at Never.
+//
+// A perfect clock's answer is small enough to be inlined into the callers
+// (every request's timeout and every sleep asks): only a drifted clock
+// pays for the call.
 func (c *Clock) TrueAfter(now, localDelta time.Duration) time.Duration {
+	if c.rate == 0 { // never drifted; 0 for no wait or a now past Never, as trueAfter
+		return max(min(localDelta, Never-now), 0)
+	}
+	return c.trueAfter(now, localDelta)
+}
+
+// trueAfter is TrueAfter for any clock.
+func (c *Clock) trueAfter(now, localDelta time.Duration) time.Duration {
 	if localDelta <= 0 || now >= Never {
 		return 0
 	}
