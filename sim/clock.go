@@ -46,8 +46,21 @@ func (c *Clock) scale(d time.Duration) time.Duration {
 	return time.Duration(math.Round(c.rate * float64(d)))
 }
 
-// base is the drifted, never-jumping reading at true time now.
+// base is the drifted, never-jumping reading at true time now. A clock
+// never drifted answers inline; the rest is out of line, so that base, Wall
+// and Mono stay small enough to be inlined: every command's expiry and
+// every timer reads a clock, nearly always a perfect one.
 func (c *Clock) base(now time.Duration) time.Duration {
+	if c.rate == 0 { // SetRate never ran: segStart and segBase are 0
+		return now
+	}
+	return c.scaledBase(now)
+}
+
+// scaledBase is base for a clock SetRate has set.
+//
+//go:noinline
+func (c *Clock) scaledBase(now time.Duration) time.Duration {
 	return c.segBase + c.scale(now-c.segStart)
 }
 
