@@ -131,16 +131,6 @@ func (k *Kernel) schedule(t time.Duration) *event {
 	return ev
 }
 
-// queueOwned queues ev, an event its caller owns (a flight's), to run d
-// after now: it never goes to the free list, the owner reuses it once it
-// ran. Such events are never stopped, so no Timer is made.
-func (k *Kernel) queueOwned(d time.Duration, ev *event) {
-	t := max(k.later(d), k.now) // as schedule clamps
-	k.seq++
-	ev.seq, ev.owned = k.seq, true
-	k.queue.push(entry{t, k.seq, ev})
-}
-
 // release returns an event that left the queue to the free list. Its seq
 // stays until reuse, so a Timer still holding it sees idx == notQueued,
 // and after reuse sees a different seq.

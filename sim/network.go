@@ -299,10 +299,15 @@ func (n *Network) send(from, to string, fn func(), h Handler) bool {
 	}
 	f := n.free.Get()
 	if f.n == nil { // a new flight: a reused one is already tied to n
-		f.n, f.ev.h = n, f
+		// Its event is owned: it never goes to the kernel's free list (the
+		// flight reuses it once it ran) and is never stopped, so no Timer
+		// is made and its seq is only the queue's.
+		f.n, f.ev.h, f.ev.owned = n, f, true
 	}
 	f.from, f.to, f.fn, f.h = from, to, fn, h
-	n.k.queueOwned(d, &f.ev)
+	k := n.k // the kernel's schedule, written out here: a call fewer a message
+	k.seq++
+	k.queue.push(entry{k.later(max(d, 0)), k.seq, &f.ev}) // clamped as schedule clamps
 	return true
 }
 

@@ -6,11 +6,11 @@ import (
 )
 
 type event struct {
-	seq uint64
+	seq uint64  // the seq it was queued with, for its Timer's check (an owned event has no Timer: 0)
 	fn  func()  // the action: fn, or h when fn is nil
 	h   Handler //
 	idx int     // position in the heap, atNext, or notQueued once it left the queue
-	// owned: the event belongs to a flight (queueOwned), not to the
+	// owned: the event belongs to a flight (Network.send), not to the
 	// kernel's free list.
 	owned bool
 }
