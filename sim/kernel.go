@@ -184,6 +184,7 @@ func (k *Kernel) run(t time.Duration, n int) (refused bool) {
 		}
 		e := k.queue.pop()
 		ev := e.ev
+		ev.idx = notQueued // a Stop from now on finds it gone
 		k.now = e.at
 		k.steps++
 		fn, h := ev.fn, ev.h
