@@ -144,10 +144,10 @@ func (k *Kernel) Pending() int { return k.queue.Len() }
 
 // Next is the time of the next pending event, and false when none is left.
 func (k *Kernel) Next() (time.Duration, bool) {
-	if k.queue.Len() == 0 {
-		return 0, false
+	if e := k.queue.first(); e != nil {
+		return e.at, true
 	}
-	return k.queue.first().at, true
+	return 0, false
 }
 
 // Step runs the next event. It reports false when the queue is empty or
@@ -175,7 +175,7 @@ func (k *Kernel) RunUntil(t time.Duration) {
 // each frame on the way back from a wake is one more mispredicted return.
 func (k *Kernel) run(t time.Duration, n int) (refused bool) {
 	for ; n > 0; n-- {
-		if k.queue.Len() == 0 || k.queue.first().at > t {
+		if e := k.queue.first(); e == nil || e.at > t {
 			return false
 		}
 		if k.steps >= k.budget {

@@ -57,10 +57,13 @@ func (q *eventQueue) Len() int {
 	return n
 }
 
-// first is the earliest entry; the queue must not be empty.
+// first is the earliest entry, nil when the queue is empty.
 func (q *eventQueue) first() *entry {
 	if q.next.ev != nil {
 		return &q.next
+	}
+	if len(q.heap) == 0 {
+		return nil
 	}
 	return &q.heap[0]
 }
