@@ -46,8 +46,21 @@ func (c *Clock) scale(d time.Duration) time.Duration {
 	return time.Duration(math.Round(c.rate * float64(d)))
 }
 
-// base is the drifted, never-jumping reading at true time now.
+// base is the drifted, never-jumping reading at true time now. A clock
+// never drifted answers inline; the rest is out of line, so that base, Wall
+// and Mono stay small enough to be inlined: every command's expiry and
+// every timer reads a clock, nearly always a perfect one.
 func (c *Clock) base(now time.Duration) time.Duration {
+	if c.rate == 0 { // SetRate never ran: segStart and segBase are 0
+		return now
+	}
+	return c.scaledBase(now)
+}
+
+// scaledBase is base for a clock SetRate has set.
+//
+//go:noinline
+func (c *Clock) scaledBase(now time.Duration) time.Duration {
 	return c.segBase + c.scale(now-c.segStart)
 }
 
@@ -100,7 +113,19 @@ const Never = time.Duration(1 << 62)
 // already computed (a real sleeping thread would not notice either until it
 // woke, which is close enough for a simulator that reschedules on faults).
 // localDelta <= 0 gives 0; a wake-up beyond Never is at Never.
+//
+// A perfect clock's answer is small enough to be inlined into the callers
+// (every request's timeout and every sleep asks): only a drifted clock
+// pays for the call.
 func (c *Clock) TrueAfter(now, localDelta time.Duration) time.Duration {
+	if c.rate == 0 { // never drifted; 0 for no wait or a now past Never, as trueAfter
+		return max(min(localDelta, Never-now), 0)
+	}
+	return c.trueAfter(now, localDelta)
+}
+
+// trueAfter is TrueAfter for any clock.
+func (c *Clock) trueAfter(now, localDelta time.Duration) time.Duration {
 	if localDelta <= 0 || now >= Never {
 		return 0
 	}

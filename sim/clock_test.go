@@ -205,3 +205,19 @@ func TestTrueAfterNeverRunsAway(t *testing.T) {
 		}
 	}
 }
+
+// TestPerfectClockTrueAfter: the inlined answer of a clock never drifted
+// is the general one's (trueAfter) at the edges too: no wait, a wait
+// before now, a wait past Never, and a now at or past Never.
+func TestPerfectClockTrueAfter(t *testing.T) {
+	nows := []time.Duration{0, 1, 1e12, Never - 1, Never, Never + 5}
+	waits := []time.Duration{math.MinInt64, -1, 0, 1, 30 * time.Second, Never, math.MaxInt64}
+	for _, now := range nows {
+		for _, d := range waits {
+			var c Clock
+			if got, want := c.TrueAfter(now, d), c.trueAfter(now, d); got != want {
+				t.Errorf("now %d wait %d: TrueAfter %d, trueAfter %d", now, d, got, want)
+			}
+		}
+	}
+}

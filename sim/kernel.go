@@ -131,16 +131,6 @@ func (k *Kernel) schedule(t time.Duration) *event {
 	return ev
 }
 
-// queueOwned queues ev, an event its caller owns (a flight's), to run d
-// after now: it never goes to the free list, the owner reuses it once it
-// ran. Such events are never stopped, so no Timer is made.
-func (k *Kernel) queueOwned(d time.Duration, ev *event) {
-	t := max(k.later(d), k.now) // as schedule clamps
-	k.seq++
-	ev.seq, ev.owned = k.seq, true
-	k.queue.push(entry{t, k.seq, ev})
-}
-
 // release returns an event that left the queue to the free list. Its seq
 // stays until reuse, so a Timer still holding it sees idx == notQueued,
 // and after reuse sees a different seq.
@@ -154,10 +144,10 @@ func (k *Kernel) Pending() int { return k.queue.Len() }
 
 // Next is the time of the next pending event, and false when none is left.
 func (k *Kernel) Next() (time.Duration, bool) {
-	if k.queue.Len() == 0 {
-		return 0, false
+	if e := k.queue.first(); e != nil {
+		return e.at, true
 	}
-	return k.queue.first().at, true
+	return 0, false
 }
 
 // Step runs the next event. It reports false when the queue is empty or
@@ -185,7 +175,7 @@ func (k *Kernel) RunUntil(t time.Duration) {
 // each frame on the way back from a wake is one more mispredicted return.
 func (k *Kernel) run(t time.Duration, n int) (refused bool) {
 	for ; n > 0; n-- {
-		if k.queue.Len() == 0 || k.queue.first().at > t {
+		if e := k.queue.first(); e == nil || e.at > t {
 			return false
 		}
 		if k.steps >= k.budget {
@@ -194,6 +184,7 @@ func (k *Kernel) run(t time.Duration, n int) (refused bool) {
 		}
 		e := k.queue.pop()
 		ev := e.ev
+		ev.idx = notQueued // a Stop from now on finds it gone
 		k.now = e.at
 		k.steps++
 		fn, h := ev.fn, ev.h

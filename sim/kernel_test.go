@@ -40,6 +40,32 @@ func TestTimerStop(t *testing.T) {
 	}
 }
 
+// TestStopWhileRunning: a timer stopped from inside its own event reports
+// false and stops nothing else; the kernel marks an event gone as it takes
+// it out of the queue (the queue's pop leaves that to the kernel's loop).
+func TestStopWhileRunning(t *testing.T) {
+	k := NewKernel(1)
+	var order []string
+	var a Timer
+	for i, d := range []time.Duration{time.Second, 2 * time.Second} {
+		if i == 1 { // an earlier event first: a runs from the heap, not from next
+			k.At(d-time.Second/4, func() { order = append(order, "z") })
+		}
+		a = k.At(d, func() {
+			order = append(order, "a")
+			if a.Stop() {
+				t.Error("a running event was stopped")
+			}
+			k.After(0, func() { order = append(order, "b") })
+		})
+		k.At(d+time.Second/2, func() { order = append(order, "c") })
+		k.RunUntil(d + time.Second)
+	}
+	if got := strings.Join(order, ""); got != "abczabc" {
+		t.Fatalf("order %q, want abczabc", got)
+	}
+}
+
 // A process reads as straight-line code and only runs when the kernel lets it.
 func TestProcessesInterleaveDeterministically(t *testing.T) {
 	k := NewKernel(1)

@@ -6,11 +6,11 @@ import (
 )
 
 type event struct {
-	seq uint64
+	seq uint64  // the seq it was queued with, for its Timer's check (an owned event has no Timer: 0)
 	fn  func()  // the action: fn, or h when fn is nil
 	h   Handler //
-	idx int     // position in the heap, atNext, or notQueued once it left the queue
-	// owned: the event belongs to a flight (queueOwned), not to the
+	idx int     // position in the heap, atNext, or notQueued once it ran or was stopped
+	// owned: the event belongs to a flight (Network.send), not to the
 	// kernel's free list.
 	owned bool
 }
@@ -57,10 +57,13 @@ func (q *eventQueue) Len() int {
 	return n
 }
 
-// first is the earliest entry; the queue must not be empty.
+// first is the earliest entry, nil when the queue is empty.
 func (q *eventQueue) first() *entry {
 	if q.next.ev != nil {
 		return &q.next
+	}
+	if len(q.heap) == 0 {
+		return nil
 	}
 	return &q.heap[0]
 }
@@ -84,13 +87,14 @@ func (q *eventQueue) push(e entry) {
 }
 
 // pop removes and returns the earliest entry; the queue must not be empty.
+// It leaves the event's idx to its caller (Kernel.run), which keeps pop
+// small enough to be inlined into the kernel's loop: a call fewer an event.
 func (q *eventQueue) pop() entry {
-	if q.next.ev == nil {
+	e := q.next
+	if e.ev == nil {
 		return q.heap.pop()
 	}
-	e := q.next
-	q.next = entry{}
-	e.ev.idx = notQueued
+	q.next.ev = nil // none kept apart: at and seq are not read again
 	return e
 }
 
@@ -166,8 +170,7 @@ func (q *eventHeap) pop() entry {
 		h[0] = last
 		q.down(0)
 	}
-	e.ev.idx = notQueued
-	return e
+	return e // its idx is its caller's to set, as eventQueue.pop
 }
 
 // remove takes out the entry at index i.
