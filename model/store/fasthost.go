@@ -13,7 +13,7 @@ import (
 // off the Store's API.
 type fastHost Store
 
-func (h *fastHost) DB() *miniredis.RedisDB { return h.db0 }
+func (h *fastHost) DB() *miniredis.RedisDB { return (*Store)(h).db() }
 
 func (h *fastHost) Writing(absent string) { (*Store)(h).capturePreKnowing(absent, nil) }
 
@@ -21,13 +21,14 @@ func (h *fastHost) Dispatching() {
 	s := (*Store)(h)
 	s.capturePre()
 	s.syncTTLs()
+	s.tellTime()
 }
 
 // SetTTL stores ttl plus the lag: a true TTL is miniredis's minus the lag
 // (trueTTLIn), and syncTTLs, which would otherwise have to come first, is
 // a FastForward over every DB (or a listing of DB 0's keys) on every SET
 // NX PX of a free lock.
-func (h *fastHost) SetTTL(key string, ttl time.Duration) { h.db0.SetTTL(key, ttl+h.lag) }
+func (h *fastHost) SetTTL(key string, ttl time.Duration) { h.DB().SetTTL(key, ttl+h.lag) }
 
 func (h *fastHost) WroteUnknown() {
 	s := (*Store)(h)

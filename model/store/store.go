@@ -40,8 +40,16 @@ type Store struct {
 	// the last advance; miniredis TTLs are relative to it, so a key's
 	// absolute expiry is lastE + TTL.
 	lastE time.Duration
-	// lastWall is the wall reading miniredis was last told (SetTime).
+	// lastWall is the wall reading at the last advance, which miniredis
+	// has been told (SetTime) unless timeOwed: miniredis reads its time
+	// only to stamp a key's LRU clock (and in command handlers), and a
+	// lock's release by its owner, a DEL, stamps only the key it removes.
+	// So Advance leaves SetTime (and the time.Time it builds) to the
+	// first call into miniredis after it (tellTime), which the owner's
+	// release (nearly half of a contended lock's commands) never makes but
+	// for its DEL (delKeys).
 	lastWall time.Duration
+	timeOwed bool
 	// edge holds keys that sit exactly at their expiry instant. Redis keeps a
 	// key while now <= expiry but miniredis deletes it at TTL <= 0, so such a
 	// key is stored with 1ns of TTL and its true TTL is 0 (see trueTTL).
@@ -359,6 +367,7 @@ func (s *Store) run(c *nodeConn, cmd string, spec keySpec, isWrite bool, args []
 	if !noFieldTTLs(cmd, isWrite, spec) {
 		s.fieldTTLs = true
 	}
+	s.tellTime()
 	s.srv.Dispatch(c.peer, args)
 	s.refreshDB(cmd)
 	c.peer.Flush()

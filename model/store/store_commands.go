@@ -41,8 +41,11 @@ func (s *Store) capturePreKnowing(absent string, deleting []string) {
 // the keys it deletes are not read in full: a deleted key's state after is
 // the same whatever it held, so exec's diff and its ground truth only need
 // whether it existed, which each deletion reports.
+//
+// It does not tell miniredis the time (tellTime): a DEL reads it only to
+// stamp the LRU clock of a key it then removes, stamp and all.
 func (s *Store) delKeys(keys []string) int {
-	db := s.db()
+	db := s.db0
 	first := !s.cmd.preRead
 	s.capturePreKnowing("", keys)
 	count := 0
@@ -130,7 +133,7 @@ func (s *Store) touchedKeys(spec keySpec, args []string) []string {
 	case keysScript:
 		return scriptKeys(args)
 	case keysFlush:
-		return s.m.Keys()
+		return s.mini().Keys()
 	}
 	return nil
 }

@@ -46,8 +46,7 @@ func (s *Store) Advance(now time.Duration) []Expiry {
 	// tell miniredis the time when it changed.
 	wall := s.clock.Wall(now)
 	if wall != s.lastWall {
-		s.m.SetTime(Epoch.Add(wall))
-		s.lastWall = wall
+		s.lastWall, s.timeOwed = wall, true // told by tellTime
 	}
 	e := wall // ExpiryClock(now), the wall read once
 	if s.monotonic {
@@ -64,6 +63,28 @@ func (s *Store) Advance(now time.Duration) []Expiry {
 	return nil
 }
 
+// tellTime tells miniredis the wall reading of the last advance, if it has
+// not been told yet (see Store.timeOwed): before any call into miniredis
+// but delKeys's deletions (db and mini call it). Small enough to inline:
+// db is called several times a command, and told once.
+func (s *Store) tellTime() {
+	if s.timeOwed {
+		s.sendTime()
+	}
+}
+
+// sendTime is tellTime's SetTime.
+func (s *Store) sendTime() {
+	s.m.SetTime(Epoch.Add(s.lastWall))
+	s.timeOwed = false
+}
+
+// mini is the miniredis instance, told the time of the last advance.
+func (s *Store) mini() *miniredis.Miniredis {
+	s.tellTime()
+	return s.m
+}
+
 // forward runs the expiry clock d > 0 ahead. Keys whose TTL is below d
 // expire. Keys whose TTL is exactly d reach their expiry instant, where
 // Redis still has them; they get 1ns extra so miniredis keeps them, and are
@@ -76,7 +97,7 @@ func (s *Store) forward(now, d time.Duration) []Expiry {
 		// can wait too (see lag), unless a hash field may have a TTL of
 		// its own, which the bound does not cover.
 		if s.fieldTTLs {
-			s.m.FastForward(d)
+			s.mini().FastForward(d)
 		} else {
 			s.lag += d
 		}
@@ -85,10 +106,11 @@ func (s *Store) forward(now, d time.Duration) []Expiry {
 	}
 	s.syncTTLs()
 	s.fast.ForgetString() // keys may expire or become edge keys
+	m := s.mini()
 	var expired []Expiry
 	least := noExpiry // the exact bound after this advance
 	var edge map[string]bool
-	for _, k := range s.m.Keys() {
+	for _, k := range m.Keys() {
 		ttl, ok := s.TTL(k)
 		if !ok {
 			continue
@@ -98,7 +120,7 @@ func (s *Store) forward(now, d time.Duration) []Expiry {
 			expired = append(expired, Expiry{Key: k, Early: ttl})
 			continue
 		case ttl == d:
-			s.m.SetTTL(k, d+1)
+			m.SetTTL(k, d+1)
 			if edge == nil {
 				edge = map[string]bool{}
 			}
@@ -107,7 +129,7 @@ func (s *Store) forward(now, d time.Duration) []Expiry {
 		// s.lastE is already the new reading, d past the TTLs' base.
 		least = min(least, s.lastE+ttl-d)
 	}
-	s.m.FastForward(d)
+	m.FastForward(d)
 	s.edge = edge
 	s.minExpire = least
 	for _, x := range expired {
@@ -123,15 +145,16 @@ func (s *Store) forward(now, d time.Duration) []Expiry {
 func (s *Store) backward(b time.Duration) {
 	s.syncTTLs()
 	s.fast.ForgetString()
-	for _, k := range s.m.Keys() {
+	m := s.mini()
+	for _, k := range m.Keys() {
 		if ttl, ok := s.TTL(k); ok {
-			s.m.SetTTL(k, ttl+b)
+			m.SetTTL(k, ttl+b)
 		}
-		if s.m.Type(k) == "hash" {
-			fields, _ := s.m.HKeys(k)
+		if m.Type(k) == "hash" {
+			fields, _ := m.HKeys(k)
 			for _, f := range fields {
-				if ft := s.m.HTTL(k, f); ft > 0 {
-					s.m.HExpire(k, f, ft+b)
+				if ft := m.HTTL(k, f); ft > 0 {
+					m.HExpire(k, f, ft+b)
 				}
 			}
 		}
@@ -166,7 +189,7 @@ func (s *Store) trueTTLIn(db *miniredis.RedisDB, k string) (time.Duration, bool)
 func (s *Store) syncTTLs() {
 	if s.lag != 0 {
 		if s.seeded || len(s.db0.Keys()) > 0 {
-			s.m.FastForward(s.lag)
+			s.mini().FastForward(s.lag)
 		}
 		// Else miniredis dispatched nothing (seeded), so only the fast
 		// path's direct calls wrote, to DB 0, which is empty: no TTL to
@@ -182,14 +205,14 @@ func (s *Store) setTTL(k string, ttl time.Duration) {
 	s.syncTTLs()
 	s.minExpire = min(s.minExpire, s.lastE+ttl)
 	if ttl == 0 {
-		s.m.SetTTL(k, 1)
+		s.mini().SetTTL(k, 1)
 		if s.edge == nil {
 			s.edge = map[string]bool{}
 		}
 		s.edge[k] = true
 		return
 	}
-	s.m.SetTTL(k, ttl)
+	s.mini().SetTTL(k, ttl)
 	delete(s.edge, k)
 }
 

@@ -57,7 +57,7 @@ func (s *Store) Keys(now time.Duration) []KeyInfo {
 func (s *Store) View(now time.Duration) []Effect {
 	e := s.ExpiryClock(now)
 	var out []Effect
-	for _, k := range s.m.Keys() {
+	for _, k := range s.mini().Keys() {
 		st := s.KeyState(k)
 		if st.Deleted || (st.Expires && st.ExpireAt < e) {
 			continue
@@ -128,8 +128,11 @@ func readCollection(db *miniredis.RedisDB, e *Effect) {
 // db is the database the data lives in: DB 0, which is what miniredis's
 // direct API means too (the model never calls its Select). Holding on to
 // it spares every read a lookup under miniredis's lock; only SWAPDB
-// replaces it (see refreshDB).
-func (s *Store) db() *miniredis.RedisDB { return s.db0 }
+// replaces it (see refreshDB). miniredis is told the time first (tellTime).
+func (s *Store) db() *miniredis.RedisDB {
+	s.tellTime()
+	return s.db0
+}
 
 // refreshDB looks DB 0 up again after a command that may have run SWAPDB:
 // SWAPDB itself, EXEC (it may be queued) or a script run in Lua.
@@ -137,7 +140,7 @@ func (s *Store) refreshDB(cmd string) {
 	switch cmd {
 	case "SWAPDB", "EXEC", "EVAL", "EVALSHA":
 		if !s.fastDone {
-			s.db0 = s.m.DB(0)
+			s.db0 = s.mini().DB(0)
 		}
 	}
 }
@@ -150,7 +153,8 @@ func (s *Store) WriteState(e Effect) bool {
 	s.syncTTLs() // a key created while TTLs lag must not be forwarded by the lag
 	s.fast.ForgetString()
 	k := e.Key
-	s.m.Del(k)
+	m := s.mini()
+	m.Del(k)
 	delete(s.edge, k)
 	ttl := e.ExpireAt - s.lastE
 	if e.Deleted || (e.Expires && ttl < 0) {
@@ -158,17 +162,17 @@ func (s *Store) WriteState(e Effect) bool {
 	}
 	switch e.Type {
 	case "string":
-		_ = s.m.Set(k, e.Value)
+		_ = m.Set(k, e.Value)
 	case "hash":
-		s.m.HSet(k, e.Fields...)
+		m.HSet(k, e.Fields...)
 	case "list":
-		_, _ = s.m.Push(k, e.Fields...)
+		_, _ = m.Push(k, e.Fields...)
 	case "set":
-		_, _ = s.m.SetAdd(k, e.Fields...)
+		_, _ = m.SetAdd(k, e.Fields...)
 	case "zset":
 		for i := 0; i+1 < len(e.Fields); i += 2 {
 			score, _ := strconv.ParseFloat(e.Fields[i+1], 64)
-			_, _ = s.m.ZAdd(k, score, e.Fields[i])
+			_, _ = m.ZAdd(k, score, e.Fields[i])
 		}
 	default:
 		return true
@@ -182,7 +186,7 @@ func (s *Store) WriteState(e Effect) bool {
 // Flush empties the Store (a full resync replaces everything).
 func (s *Store) Flush() {
 	s.fast.ForgetString()
-	s.m.FlushAll()
+	s.mini().FlushAll()
 	s.edge = nil
 }
 

@@ -128,3 +128,42 @@ func BenchmarkRawDispatch(b *testing.B) {
 		}
 	}
 }
+
+// An owner's release leaves miniredis's time untold (Store.timeOwed), and
+// every later call into miniredis tells it first: the LRU clock that the
+// next fast SET NX, a refused SET NX and a GET stamp is their own instant
+// (OBJECT IDLETIME reads it against the time of the command asking). Not
+// through testStore.do nor with verifyKnownPost, whose checks read the key
+// (and stamp it).
+func TestTimeToldBeforeStamps(t *testing.T) {
+	verifyKnownPost = false
+	defer func() { verifyKnownPost = true }()
+	ts := newTestStore(t)
+	do := func(now time.Duration, args ...string) any {
+		t.Helper()
+		ts.s.Advance(now)
+		r, _, err := ts.s.Exec(now, "c", "", args)
+		ts.s.TakeEffects()
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		return r
+	}
+	idle := func(now time.Duration, want int) {
+		t.Helper()
+		if got := do(now, "OBJECT", "IDLETIME", "k"); got != want {
+			t.Fatalf("OBJECT IDLETIME at %v = %v, want %v", now, got, want)
+		}
+	}
+	do(sec, "SET", "k", "A-1", "NX", "PX", "30000")
+	do(2*sec, "EVAL", ScriptRelease, "1", "k", "A-1")
+	if !ts.s.timeOwed {
+		t.Fatal("the owner's release told miniredis the time")
+	}
+	do(3*sec, "SET", "k", "B-1", "NX", "PX", "30000")
+	idle(5*sec, 2)
+	do(6*sec, "SET", "k", "C-1", "NX", "PX", "30000") // refused: EXISTS stamps
+	idle(9*sec, 3)
+	do(10*sec, "GET", "k")
+	idle(14*sec, 4)
+}
