@@ -41,7 +41,12 @@ func (j *Judge) command(e *Event) {
 	case !e.Before && e.After:
 		k := e.key()
 		g := j.newGrant()
-		*g = grant{owner: client, at: now, value: k.Owner, lostBy: j.staleGrant(e)}
+		// Field by field: a literal of the whole grant is built on the stack
+		// and copied (224 bytes twice, on every grant).
+		g.owner, g.at, g.value = client, now, k.Owner
+		if e.Note != "" { // a stale master's grant, which does not count
+			g.lostBy = j.staleGrant(e)
+		}
 		g.setExpiry(now, k)
 		j.grants.set(name, g)
 		j.client(client).token = g.value
@@ -77,10 +82,11 @@ func (j *Judge) end(name string, g *grant, at time.Duration, how Phrase) {
 	j.grants.del(name)
 }
 
-// newGrant is storage for a grant: the one end last let go, or a new one.
+// newGrant is a zero grant: the one end last let go, or a new one.
 func (j *Judge) newGrant() *grant {
 	if g := j.spare; g != nil {
 		j.spare = nil
+		*g = grant{}
 		return g
 	}
 	return new(grant)
