@@ -119,6 +119,15 @@ func (k *Kernel) later(d time.Duration) time.Duration {
 	return k.now + d
 }
 
+// place is the place in the order of an event d after now (now for a
+// negative d, Never if that is later): its time, and the next sequence
+// number, which it takes. Reserve and a message's send queue at it; it is
+// small enough to be inlined into both.
+func (k *Kernel) place(d time.Duration) (time.Duration, uint64) {
+	k.seq++
+	return k.later(max(d, 0)), k.seq
+}
+
 // schedule queues a fresh event at t (or now) with the next sequence number.
 func (k *Kernel) schedule(t time.Duration) *event {
 	if t < k.now {

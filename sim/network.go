@@ -319,9 +319,8 @@ func (n *Network) send(from, to string, fn func(), h Handler) bool {
 		f.n, f.ev.h, f.ev.owned = n, f, true
 	}
 	f.from, f.to, f.fn, f.h = from, to, fn, h
-	k := n.k // the kernel's schedule, written out here: a call fewer a message
-	k.seq++
-	k.queue.push(entry{k.later(max(d, 0)), k.seq, &f.ev}) // clamped as schedule clamps
+	at, seq := n.k.place(d)
+	n.k.queue.push(entry{at, seq, &f.ev})
 	return true
 }
 

@@ -21,9 +21,8 @@ func (r Reservation) At() time.Duration { return r.at }
 // Never if that is later), exactly as AfterHandler would, without
 // queueing anything.
 func (k *Kernel) Reserve(d time.Duration) Reservation {
-	at := max(k.later(d), k.now) // as schedule clamps
-	k.seq++
-	return Reservation{at, k.seq}
+	at, seq := k.place(d)
+	return Reservation{at, seq}
 }
 
 // Queue queues h at the place r reserved. The caller must do it before
