@@ -273,10 +273,12 @@ func (s *Store) Exec(now time.Duration, conn, key string, args []string) (any, P
 	}
 	cmd := upperName(args[0])
 	c := s.conn(conn)
+	// classify, with its switch inlined here and the tables asked only
+	// for the other commands.
 	spec, isWrite, hot := hotClass(cmd)
 	connState := false
 	if !hot {
-		spec, isWrite, connState = classify(cmd)
+		spec, isWrite, connState = classifyByTables(cmd)
 	}
 	if connState && !keepsRESP2(cmd, args) {
 		c.tainted = true

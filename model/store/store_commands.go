@@ -227,6 +227,11 @@ func classify(cmd string) (spec keySpec, isWrite, connState bool) {
 	if spec, isWrite, ok := hotClass(cmd); ok {
 		return spec, isWrite, false
 	}
+	return classifyByTables(cmd)
+}
+
+// classifyByTables is classify for a command hotClass does not know.
+func classifyByTables(cmd string) (spec keySpec, isWrite, connState bool) {
 	spec, isWrite = writeCommands()[cmd]
 	return spec, isWrite, !isWrite && connStateCommands()[cmd]
 }
