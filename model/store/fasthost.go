@@ -37,10 +37,7 @@ func (h *fastHost) WroteUnknown() {
 }
 
 func (h *fastHost) WroteString(key, value string, ttl time.Duration) {
-	// Filled in place: a value passed to knowPost would be built, then copied.
-	r := &h.cmd
-	r.known = Effect{Key: key, Type: "string", Value: value, Expires: true, ExpireAt: h.lastE + ttl}
-	r.knownOK = true
+	*(*Store)(h).knowPost() = Effect{Key: key, Type: "string", Value: value, Expires: true, ExpireAt: h.lastE + ttl}
 }
 
 func (h *fastHost) Del(keys []string) int { return (*Store)(h).delKeys(keys) }

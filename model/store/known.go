@@ -18,9 +18,13 @@ import (
 // KeyState reads, and panic on a difference (set by the store's tests).
 var verifyKnownPost = false
 
-// knowPost notes e as the state of key e.Key right after the running
-// command's last write to it.
-func (s *Store) knowPost(e Effect) { s.cmd.known, s.cmd.knownOK = e, true }
+// knowPost is where the caller writes the state of a key right after the
+// running command's last write to it (*s.knowPost() = Effect{...}): in
+// place, since an Effect passed by value would be built, then copied.
+func (s *Store) knowPost() *Effect {
+	s.cmd.knownOK = true
+	return &s.cmd.known
+}
 
 // forgetPost forgets the known state: the data changed some other way.
 // The state itself stays where it is: postState asks knownOK first, and

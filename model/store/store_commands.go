@@ -50,7 +50,7 @@ func (s *Store) delKeys(keys []string) int {
 	s.capturePreKnowing("", keys)
 	count := 0
 	if len(keys) == 1 {
-		s.knowPost(Effect{Key: keys[0], Deleted: true}) // what KeyState reads for a missing key
+		*s.knowPost() = Effect{Key: keys[0], Deleted: true} // what KeyState reads for a missing key
 	} else {
 		s.forgetPost()
 	}
