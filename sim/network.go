@@ -281,11 +281,39 @@ func (n *Network) SendHandler(from, to string, h Handler) bool {
 	return n.send(from, to, nil, h)
 }
 
+// send takes the message's flight and fills it before anything else:
+// then only n and f are live across the jitter draw's call, where the
+// six words of from, to, fn and h were spilled and reloaded around it on
+// every message. A message dropped at once gives its flight back.
 func (n *Network) send(from, to string, fn func(), h Handler) bool {
+	f := n.free.Get()
+	if f.n == nil { // a new flight: a reused one is already tied to n
+		// Its event is owned: it never goes to the kernel's free list (the
+		// flight reuses it once it ran) and is never stopped, so no Timer
+		// is made and its seq is only the queue's.
+		f.n, f.ev.h, f.ev.owned = n, f, true
+	}
+	f.from, f.to, f.fn, f.h = from, to, fn, h
 	d := n.latency
 	if n.jitter > 0 {
 		d += time.Duration(n.draw.draw()) // rng.Int64N(jitter)
 	}
+	if len(n.slow) > 0 || n.links != nil || len(n.parts) > 0 {
+		var ok bool
+		if d, ok = n.impair(f, d); !ok {
+			return false
+		}
+	}
+	at, seq := n.k.place(d)
+	n.k.queue.push(entry{at, seq, &f.ev})
+	return true
+}
+
+// impair is send's part for a network with slow faults, slow links or
+// partitions: the delay they add, the loss draw, and whether the message
+// leaves (false: it is dropped, and its flight given back).
+func (n *Network) impair(f *flight, d time.Duration) (time.Duration, bool) {
+	from, to := f.from, f.to
 	loss := 0.0
 	if len(n.slow) > 0 {
 		for _, name := range [2]string{from, to} {
@@ -301,27 +329,20 @@ func (n *Network) send(from, to string, fn func(), h Handler) bool {
 			loss = 1 - float64((1-loss)*(1-l.loss))
 		}
 	}
-	if loss > 0 && n.rng.Float64() < loss {
-		n.dropped(from, to, DropLost)
-		dropHandler(h)
-		return false
+	why := ""
+	switch {
+	case loss > 0 && n.rng.Float64() < loss:
+		why = DropLost
+	case !n.Connected(from, to):
+		why = DropPartitioned
+	default:
+		return d, true
 	}
-	if !n.Connected(from, to) {
-		n.dropped(from, to, DropPartitioned)
-		dropHandler(h)
-		return false
-	}
-	f := n.free.Get()
-	if f.n == nil { // a new flight: a reused one is already tied to n
-		// Its event is owned: it never goes to the kernel's free list (the
-		// flight reuses it once it ran) and is never stopped, so no Timer
-		// is made and its seq is only the queue's.
-		f.n, f.ev.h, f.ev.owned = n, f, true
-	}
-	f.from, f.to, f.fn, f.h = from, to, fn, h
-	at, seq := n.k.place(d)
-	n.k.queue.push(entry{at, seq, &f.ev})
-	return true
+	h := f.h
+	n.free.Put(f)
+	n.dropped(from, to, why)
+	dropHandler(h)
+	return 0, false
 }
 
 // Partitions lists the active partitions' ids in order, for display.
