@@ -93,7 +93,7 @@ func (t Timer) Stop() bool {
 // Events at the same time run in the order they were scheduled.
 func (k *Kernel) At(t time.Duration, fn func()) Timer {
 	ev := k.schedule(t)
-	ev.fn = fn
+	ev.h = funcHandler(fn)
 	return Timer{k, ev, ev.seq}
 }
 
@@ -135,18 +135,17 @@ func (k *Kernel) schedule(t time.Duration) *event {
 	}
 	k.seq++
 	ev := k.free.Get()
-	ev.seq = k.seq
+	ev.seq, ev.net = k.seq, nil
 	k.queue.push(entry{t, k.seq, ev})
 	return ev
 }
 
 // release returns an event that left the queue to the free list. Its seq
 // stays until reuse, so a Timer still holding it sees idx == notQueued,
-// and after reuse sees a different seq.
-func (k *Kernel) release(ev *event) {
-	ev.fn, ev.h = nil, nil
-	k.free.Put(ev)
-}
+// and after reuse sees a different seq. Its other fields stay too: every
+// Get sets them again, and clearing them would be stores an event for
+// nothing (what they reference lives as long as the world).
+func (k *Kernel) release(ev *event) { k.free.Put(ev) }
 
 // Pending is how many events are queued.
 func (k *Kernel) Pending() int { return k.queue.Len() }
@@ -196,15 +195,15 @@ func (k *Kernel) run(t time.Duration, n int) (refused bool) {
 		ev.idx = notQueued // a Stop from now on finds it gone
 		k.now = e.at
 		k.steps++
-		fn, h := ev.fn, ev.h
-		if !ev.owned {
-			k.release(ev) // before running: what it schedules may reuse it
+		h := ev.h
+		if net := ev.net; net != nil && len(net.parts) != 0 && !net.linked(ev.from, ev.to) {
+			from, to := ev.from, ev.to // a message a partition cut in flight
+			k.release(ev)
+			net.cut(from, to, h)
+			continue
 		}
-		if h != nil {
-			h.Fire()
-		} else {
-			fn()
-		}
+		k.release(ev) // before running: what it schedules may reuse it
+		h.Fire()
 	}
 	return false
 }

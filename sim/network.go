@@ -26,39 +26,6 @@ type Network struct {
 
 	onChange []func()                     // told after every partition, isolation or heal
 	onDrop   []func(from, to, why string) // told about every message the network drops
-
-	free FreeList[flight] // delivered messages, for reuse: every RPC sends two
-}
-
-// flight is one message on its way, and the kernel event that delivers it
-// (the kernel's own, embedded: one object per message instead of two, and
-// none of the kernel's free list).
-type flight struct {
-	ev       event // its h is the flight
-	n        *Network
-	from, to string
-	fn       func()  // deliver: fn, or h when fn is nil
-	h        Handler //
-}
-
-// Fire delivers the message, unless a partition began while it travelled.
-// The flight goes back to the free list as it is: send sets every field
-// again, and clearing them would be five more pointer stores a message.
-func (f *flight) Fire() {
-	n := f.n
-	n.free.Put(f) // before delivering: the reply may reuse it
-	// f's fields are read where they are used, each before the call that
-	// may reuse f: none is kept in the frame across the Put's or linked's
-	// calls, which would spill every one of them on every delivery.
-	switch h := f.h; {
-	case !n.Connected(f.from, f.to):
-		n.dropped(f.from, f.to, DropCutInFlight)
-		dropHandler(h)
-	case f.fn != nil:
-		f.fn()
-	default:
-		h.Fire()
-	}
 }
 
 type slowLink struct {
@@ -144,6 +111,13 @@ func (n *Network) dropped(from, to, why string) {
 type Dropper interface {
 	Handler
 	Drop()
+}
+
+// cut drops a message whose link a partition cut while it travelled
+// (Kernel.run finds it so on arrival).
+func (n *Network) cut(from, to string, h Handler) {
+	n.dropped(from, to, DropCutInFlight)
+	dropHandler(h)
 }
 
 func dropHandler(h Handler) {
@@ -270,7 +244,7 @@ func (n *Network) linked(a, b string) bool {
 // (false: dropped at once). Random draws happen in a fixed order per call, so
 // the outcome depends only on the seed and the sequence of sends.
 func (n *Network) Send(from, to string, deliver func()) bool {
-	return n.send(from, to, deliver, nil)
+	return n.send(from, to, funcHandler(deliver))
 }
 
 // SendHandler is Send with the delivery as a Handler (h.Fire()), which spares
@@ -278,42 +252,38 @@ func (n *Network) Send(from, to string, deliver func()) bool {
 // when the message is dropped instead, at once or in flight: exactly one of
 // Fire and Drop is called, so a pooled handler knows when it is free.
 func (n *Network) SendHandler(from, to string, h Handler) bool {
-	return n.send(from, to, nil, h)
+	return n.send(from, to, h)
 }
 
-// send takes the message's flight and fills it before anything else:
-// then only n and f are live across the jitter draw's call, where the
-// six words of from, to, fn and h were spilled and reloaded around it on
-// every message. A message dropped at once gives its flight back.
-func (n *Network) send(from, to string, fn func(), h Handler) bool {
-	f := n.free.Get()
-	if f.n == nil { // a new flight: a reused one is already tied to n
-		// Its event is owned: it never goes to the kernel's free list (the
-		// flight reuses it once it ran) and is never stopped, so no Timer
-		// is made and its seq is only the queue's.
-		f.n, f.ev.h, f.ev.owned = n, f, true
-	}
-	f.from, f.to, f.fn, f.h = from, to, fn, h
+// send makes the message a kernel event of its own (event.net) and fills
+// it before anything else: then only n and ev are live across the jitter
+// draw's call, where from, to and h were spilled and reloaded around it
+// on every message. A message dropped at once gives its event back.
+func (n *Network) send(from, to string, h Handler) bool {
+	k := n.k
+	ev := k.free.Get()
+	ev.h, ev.net, ev.from, ev.to = h, n, from, to
 	d := n.latency
 	if n.jitter > 0 {
 		d += time.Duration(n.draw.draw()) // rng.Int64N(jitter)
 	}
 	if len(n.slow) > 0 || n.links != nil || len(n.parts) > 0 {
 		var ok bool
-		if d, ok = n.impair(f, d); !ok {
+		if d, ok = n.impair(ev, d); !ok {
 			return false
 		}
 	}
-	at, seq := n.k.place(d)
-	n.k.queue.push(entry{at, seq, &f.ev})
+	at, seq := k.place(d)
+	ev.seq = seq // a stale Timer of the event's last use must not match
+	k.queue.push(entry{at, seq, ev})
 	return true
 }
 
 // impair is send's part for a network with slow faults, slow links or
 // partitions: the delay they add, the loss draw, and whether the message
-// leaves (false: it is dropped, and its flight given back).
-func (n *Network) impair(f *flight, d time.Duration) (time.Duration, bool) {
-	from, to := f.from, f.to
+// leaves (false: it is dropped, and its event given back).
+func (n *Network) impair(ev *event, d time.Duration) (time.Duration, bool) {
+	from, to := ev.from, ev.to
 	loss := 0.0
 	if len(n.slow) > 0 {
 		for _, name := range [2]string{from, to} {
@@ -338,8 +308,8 @@ func (n *Network) impair(f *flight, d time.Duration) (time.Duration, bool) {
 	default:
 		return d, true
 	}
-	h := f.h
-	n.free.Put(f)
+	h := ev.h
+	n.k.release(ev)
 	n.dropped(from, to, why)
 	dropHandler(h)
 	return 0, false

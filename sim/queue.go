@@ -6,14 +6,23 @@ import (
 )
 
 type event struct {
-	seq uint64  // the seq it was queued with, for its Timer's check (an owned event has no Timer: 0)
-	fn  func()  // the action: fn, or h when fn is nil
-	h   Handler //
+	seq uint64  // the seq it was queued with, for its Timer's check
+	h   Handler // the action (a func is a funcHandler)
 	idx int     // position in the heap, atNext, or notQueued once it ran or was stopped
-	// owned: the event belongs to a flight (Network.send), not to the
-	// kernel's free list.
-	owned bool
+	// A message's delivery (Network.send) is an event too, with its
+	// network and its ends: one object per message, run without a call
+	// of its own, and checked against the partitions on arrival. net is
+	// nil for every other event.
+	net      *Network
+	from, to string
 }
+
+// funcHandler is a func as a Handler: At and Send keep one kind of action,
+// so the kernel's loop reads one field and makes one kind of call. A func
+// is a pointer, so the conversion allocates nothing.
+type funcHandler func()
+
+func (f funcHandler) Fire() { f() }
 
 // entry is a queued event as the heap holds it: the key (at, seq) beside
 // the pointer, so that ordering the heap reads only the heap's own array

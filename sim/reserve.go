@@ -33,7 +33,7 @@ func (k *Kernel) Queue(r Reservation, h Handler) Timer {
 		panic("sim: a reserved event queued after its time")
 	}
 	ev := k.free.Get()
-	ev.seq, ev.h = r.seq, h
+	ev.seq, ev.h, ev.net = r.seq, h, nil
 	k.queue.push(entry{r.at, r.seq, ev})
 	return Timer{k, ev, r.seq}
 }
