@@ -195,13 +195,10 @@ func (k *Kernel) run(t time.Duration, n int) (refused bool) {
 		ev.idx = notQueued // a Stop from now on finds it gone
 		k.now = e.at
 		k.steps++
-		h := ev.h
-		if net := ev.net; net != nil && len(net.parts) != 0 && !net.linked(ev.from, ev.to) {
-			from, to := ev.from, ev.to // a message a partition cut in flight
-			k.release(ev)
-			net.cut(from, to, h)
+		if net := ev.net; net != nil && net.cut && net.cutInFlight(ev) {
 			continue
 		}
+		h := ev.h
 		k.release(ev) // before running: what it schedules may reuse it
 		h.Fire()
 	}

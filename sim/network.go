@@ -24,6 +24,12 @@ type Network struct {
 	slowID  int
 	links   map[linkKey]slowLink // per-link latency and loss (links.go); nil: none
 
+	// What every message's send and delivery test instead of the maps (a
+	// map's length is a nil check and a load): kept by changed, combineSlow
+	// and SetLink.
+	cut    bool // a partition or isolation is on
+	slowed bool // a slow fault or a link's own latency or loss is set
+
 	onChange []func()                     // told after every partition, isolation or heal
 	onDrop   []func(from, to, why string) // told about every message the network drops
 }
@@ -95,6 +101,7 @@ func (n *Network) OnChange(fn func()) { n.onChange = append(n.onChange, fn) }
 func (n *Network) OnDrop(fn func(from, to, why string)) { n.onDrop = append(n.onDrop, fn) }
 
 func (n *Network) changed() {
+	n.cut = len(n.parts) != 0
 	for _, fn := range n.onChange {
 		fn()
 	}
@@ -113,11 +120,21 @@ type Dropper interface {
 	Drop()
 }
 
-// cut drops a message whose link a partition cut while it travelled
-// (Kernel.run finds it so on arrival).
-func (n *Network) cut(from, to string, h Handler) {
+// cutInFlight drops the message ev if a partition began while it
+// travelled, and reports whether it did (Kernel.run asks it when a
+// partition is on). It reads ev's fields itself, so the kernel's loop keeps
+// none of them across the call.
+//
+//go:noinline
+func (n *Network) cutInFlight(ev *event) bool {
+	if n.linked(ev.from, ev.to) {
+		return false
+	}
+	from, to, h := ev.from, ev.to, ev.h
+	n.k.release(ev)
 	n.dropped(from, to, DropCutInFlight)
 	dropHandler(h)
+	return true
 }
 
 func dropHandler(h Handler) {
@@ -202,9 +219,10 @@ func (n *Network) combineSlow(name string) {
 	}
 	if c == (slowLink{}) {
 		delete(n.slow, name)
-		return
+	} else {
+		n.slow[name] = c
 	}
-	n.slow[name] = c
+	n.slowed = len(n.slow) != 0 || n.links != nil
 }
 
 // Connected reports whether a and b can exchange messages right now.
@@ -213,7 +231,7 @@ func (n *Network) combineSlow(name string) {
 // delivery; the search of the partitions is a call of its own, so that
 // its map iteration does not widen their frames.
 func (n *Network) Connected(a, b string) bool {
-	return len(n.parts) == 0 || n.linked(a, b)
+	return !n.cut || n.linked(a, b)
 }
 
 // linked is Connected when some partition is on.
@@ -267,7 +285,7 @@ func (n *Network) send(from, to string, h Handler) bool {
 	if n.jitter > 0 {
 		d += time.Duration(n.draw.draw()) // rng.Int64N(jitter)
 	}
-	if len(n.slow) > 0 || n.links != nil || len(n.parts) > 0 {
+	if n.slowed || n.cut {
 		var ok bool
 		if d, ok = n.impair(ev, d); !ok {
 			return false
@@ -285,7 +303,7 @@ func (n *Network) send(from, to string, h Handler) bool {
 func (n *Network) impair(ev *event, d time.Duration) (time.Duration, bool) {
 	from, to := ev.from, ev.to
 	loss := 0.0
-	if len(n.slow) > 0 {
+	if len(n.slow) != 0 {
 		for _, name := range [2]string{from, to} {
 			if s, ok := n.slow[name]; ok {
 				d += s.latency
