@@ -183,14 +183,15 @@ func (k *Kernel) RunUntil(t time.Duration) {
 // each frame on the way back from a wake is one more mispredicted return.
 func (k *Kernel) run(t time.Duration, n int) (refused bool) {
 	for ; n > 0; n-- {
-		if e := k.queue.first(); e == nil || e.at > t {
+		f := k.queue.first()
+		if f == nil || f.at > t {
 			return false
 		}
 		if k.steps >= k.budget {
 			k.spent = true
 			return true
 		}
-		e := k.queue.pop()
+		e := k.queue.pop(f)
 		ev := e.ev
 		ev.idx = notQueued // a Stop from now on finds it gone
 		k.now = e.at
