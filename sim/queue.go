@@ -113,11 +113,9 @@ func (q *eventQueue) push(e entry) {
 			return
 		}
 		q.heapOf(q.next.ev).push(q.next)
-	default:
-		if f := q.firstHeld(); f != nil && !e.before(f) {
-			q.heapOf(e.ev).push(e)
-			return
-		}
+	case q.timers.rootBefore(&e) || q.msgs.rootBefore(&e):
+		q.heapOf(e.ev).push(e)
+		return
 	}
 	q.next = e
 	e.ev.idx = atNext
@@ -169,6 +167,9 @@ func (a *entry) before(b *entry) bool {
 	_, borrow = bits.Sub64(uint64(a.at), uint64(b.at), borrow)
 	return borrow != 0
 }
+
+// rootBefore reports whether the heap's first entry comes before e.
+func (q eventHeap) rootBefore(e *entry) bool { return len(q) != 0 && q[0].before(e) }
 
 // min4 is the index of the first of the four entries from c on, found as
 // a tournament: two independent comparisons, then their winners'.
