@@ -153,7 +153,8 @@ func (k *Kernel) schedule(t time.Duration) *event {
 // stays until reuse, so a Timer still holding it sees idx == notQueued,
 // and after reuse sees a different seq. Its other fields stay too: every
 // Get sets them again, and clearing them would be stores an event for
-// nothing (what they reference lives as long as the world).
+// nothing (what they reference stays reachable only until that Get, and
+// a kernel keeps few free events).
 func (k *Kernel) release(ev *event) { k.free.Put(ev) }
 
 // Pending is how many events are queued.

@@ -8,7 +8,7 @@ import (
 type event struct {
 	seq uint64  // the seq it was queued with, for its Timer's check
 	h   Handler // the action (a func is a funcHandler)
-	idx int     // position in the heap, atNext, or notQueued once it ran or was stopped
+	idx int     // position in its heap, atNext, or notQueued once it ran or was stopped
 	// A message's delivery (Network.send) is an event too, with its
 	// network and its ends: one object per message, run without a call
 	// of its own, and checked against the partitions on arrival. net is
