@@ -77,15 +77,24 @@ type Timer struct {
 }
 
 // Stop cancels the event if it has not run yet. It reports whether it did.
-// The event leaves the queue at once: every request arms a timeout that is
-// almost always stopped, and dead entries would otherwise deepen the heap.
+// The event leaves the queue at once: a drift moves timers by stopping
+// and queueing them again, and dead entries would deepen the heap.
 func (t Timer) Stop() bool {
-	ev := t.ev
-	if ev == nil || ev.seq != t.seq || ev.idx == notQueued {
-		return false // never scheduled, already ran or stopped (maybe reused since)
+	return t.ev != nil && t.ev.seq == t.seq && t.k.stop(t.ev) // else never scheduled, or reused since
+}
+
+// stop takes ev out of the queue and frees it, unless it already ran or
+// was stopped. It is Stop's call of its own, so that Stop is inlined into
+// its callers: most Stops find a Timer that was never queued (a request's
+// timeout, held until its reply came: Reserve), and then Stop is one test.
+//
+//go:noinline
+func (k *Kernel) stop(ev *event) bool {
+	if ev.idx == notQueued {
+		return false
 	}
-	t.k.queue.remove(ev)
-	t.k.release(ev)
+	k.queue.remove(ev)
+	k.release(ev)
 	return true
 }
 
@@ -93,7 +102,7 @@ func (t Timer) Stop() bool {
 // Events at the same time run in the order they were scheduled.
 func (k *Kernel) At(t time.Duration, fn func()) Timer {
 	ev := k.schedule(t)
-	ev.fn = fn
+	ev.h = funcHandler(fn)
 	return Timer{k, ev, ev.seq}
 }
 
@@ -135,18 +144,18 @@ func (k *Kernel) schedule(t time.Duration) *event {
 	}
 	k.seq++
 	ev := k.free.Get()
-	ev.seq = k.seq
+	ev.seq, ev.net = k.seq, nil
 	k.queue.push(entry{t, k.seq, ev})
 	return ev
 }
 
 // release returns an event that left the queue to the free list. Its seq
 // stays until reuse, so a Timer still holding it sees idx == notQueued,
-// and after reuse sees a different seq.
-func (k *Kernel) release(ev *event) {
-	ev.fn, ev.h = nil, nil
-	k.free.Put(ev)
-}
+// and after reuse sees a different seq. Its other fields stay too: every
+// Get sets them again, and clearing them would be stores an event for
+// nothing (what they reference stays reachable only until that Get, and
+// a kernel keeps few free events).
+func (k *Kernel) release(ev *event) { k.free.Put(ev) }
 
 // Pending is how many events are queued.
 func (k *Kernel) Pending() int { return k.queue.Len() }
@@ -184,27 +193,25 @@ func (k *Kernel) RunUntil(t time.Duration) {
 // each frame on the way back from a wake is one more mispredicted return.
 func (k *Kernel) run(t time.Duration, n int) (refused bool) {
 	for ; n > 0; n-- {
-		if e := k.queue.first(); e == nil || e.at > t {
+		f := k.queue.first()
+		if f == nil || f.at > t {
 			return false
 		}
 		if k.steps >= k.budget {
 			k.spent = true
 			return true
 		}
-		e := k.queue.pop()
+		e := k.queue.pop(f)
 		ev := e.ev
 		ev.idx = notQueued // a Stop from now on finds it gone
 		k.now = e.at
 		k.steps++
-		fn, h := ev.fn, ev.h
-		if !ev.owned {
-			k.release(ev) // before running: what it schedules may reuse it
+		if net := ev.net; net != nil && net.cut && net.cutInFlight(ev) {
+			continue
 		}
-		if h != nil {
-			h.Fire()
-		} else {
-			fn()
-		}
+		h := ev.h
+		k.release(ev) // before running: what it schedules may reuse it
+		h.Fire()
 	}
 	return false
 }

@@ -308,3 +308,36 @@ func TestProcPanicReachesTheKernel(t *testing.T) {
 	}
 	k.Close()
 }
+
+// TestSlowFaultDelaysMessages: a slow fault's latency reaches the messages
+// sent while it is on (and MaxDelay's bound), and none sent after it ends:
+// send and MaxDelay look at the slow faults only while one is on.
+func TestSlowFaultDelaysMessages(t *testing.T) {
+	k := NewKernel(1)
+	n := k.NewNetwork(time.Millisecond, 0)
+	arrival := func() time.Duration {
+		var at time.Duration
+		n.Send("x", "y", func() { at = k.Now() })
+		start := k.Now()
+		for k.Step() {
+		}
+		return at - start
+	}
+	if d := arrival(); d != time.Millisecond {
+		t.Fatalf("no slow fault: delivered after %v, want 1ms", d)
+	}
+	id := n.AddSlow("y", 10*time.Millisecond, 0)
+	if d := arrival(); d != 11*time.Millisecond {
+		t.Errorf("slow fault on: delivered after %v, want 11ms", d)
+	}
+	if d := n.MaxDelay("x", "y"); d != 11*time.Millisecond {
+		t.Errorf("slow fault on: MaxDelay %v, want 11ms", d)
+	}
+	n.EndSlow(id)
+	if d := arrival(); d != time.Millisecond {
+		t.Errorf("slow fault ended: delivered after %v, want 1ms", d)
+	}
+	if d := n.MaxDelay("x", "y"); d != time.Millisecond {
+		t.Errorf("slow fault ended: MaxDelay %v, want 1ms", d)
+	}
+}

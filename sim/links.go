@@ -23,6 +23,7 @@ func (n *Network) SetLink(l Link) {
 		n.links = map[linkKey]slowLink{}
 	}
 	n.links[linkKey{l.From, l.To}] = slowLink{latency: l.Latency, loss: l.Loss}
+	n.slowed = true
 }
 
 // LinkOf is what SetLink gave the directed link from -> to (zero: nothing).

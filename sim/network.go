@@ -24,41 +24,14 @@ type Network struct {
 	slowID  int
 	links   map[linkKey]slowLink // per-link latency and loss (links.go); nil: none
 
+	// What every message's send and delivery test instead of the maps (a
+	// map's length is a nil check and a load): kept by changed, combineSlow
+	// and SetLink.
+	cut    bool // a partition or isolation is on
+	slowed bool // a slow fault or a link's own latency or loss is set
+
 	onChange []func()                     // told after every partition, isolation or heal
 	onDrop   []func(from, to, why string) // told about every message the network drops
-
-	free FreeList[flight] // delivered messages, for reuse: every RPC sends two
-}
-
-// flight is one message on its way, and the kernel event that delivers it
-// (the kernel's own, embedded: one object per message instead of two, and
-// none of the kernel's free list).
-type flight struct {
-	ev       event // its h is the flight
-	n        *Network
-	from, to string
-	fn       func()  // deliver: fn, or h when fn is nil
-	h        Handler //
-}
-
-// Fire delivers the message, unless a partition began while it travelled.
-// The flight goes back to the free list as it is: send sets every field
-// again, and clearing them would be five more pointer stores a message.
-func (f *flight) Fire() {
-	n := f.n
-	n.free.Put(f) // before delivering: the reply may reuse it
-	// f's fields are read where they are used, each before the call that
-	// may reuse f: none is kept in the frame across the Put's or linked's
-	// calls, which would spill every one of them on every delivery.
-	switch h := f.h; {
-	case !n.Connected(f.from, f.to):
-		n.dropped(f.from, f.to, DropCutInFlight)
-		dropHandler(h)
-	case f.fn != nil:
-		f.fn()
-	default:
-		h.Fire()
-	}
 }
 
 type slowLink struct {
@@ -128,6 +101,7 @@ func (n *Network) OnChange(fn func()) { n.onChange = append(n.onChange, fn) }
 func (n *Network) OnDrop(fn func(from, to, why string)) { n.onDrop = append(n.onDrop, fn) }
 
 func (n *Network) changed() {
+	n.cut = len(n.parts) != 0
 	for _, fn := range n.onChange {
 		fn()
 	}
@@ -144,6 +118,23 @@ func (n *Network) dropped(from, to, why string) {
 type Dropper interface {
 	Handler
 	Drop()
+}
+
+// cutInFlight drops the message ev if a partition began while it
+// travelled, and reports whether it did (Kernel.run asks it when a
+// partition is on). It reads ev's fields itself, so the kernel's loop keeps
+// none of them across the call.
+//
+//go:noinline
+func (n *Network) cutInFlight(ev *event) bool {
+	if n.linked(ev.from, ev.to) {
+		return false
+	}
+	from, to, h := ev.from, ev.to, ev.h
+	n.k.release(ev)
+	n.dropped(from, to, DropCutInFlight)
+	dropHandler(h)
+	return true
 }
 
 func dropHandler(h Handler) {
@@ -228,9 +219,10 @@ func (n *Network) combineSlow(name string) {
 	}
 	if c == (slowLink{}) {
 		delete(n.slow, name)
-		return
+	} else {
+		n.slow[name] = c
 	}
-	n.slow[name] = c
+	n.slowed = len(n.slow) != 0 || n.links != nil
 }
 
 // Connected reports whether a and b can exchange messages right now.
@@ -239,7 +231,7 @@ func (n *Network) combineSlow(name string) {
 // delivery; the search of the partitions is a call of its own, so that
 // its map iteration does not widen their frames.
 func (n *Network) Connected(a, b string) bool {
-	return len(n.parts) == 0 || n.linked(a, b)
+	return !n.cut || n.linked(a, b)
 }
 
 // linked is Connected when some partition is on.
@@ -270,7 +262,7 @@ func (n *Network) linked(a, b string) bool {
 // (false: dropped at once). Random draws happen in a fixed order per call, so
 // the outcome depends only on the seed and the sequence of sends.
 func (n *Network) Send(from, to string, deliver func()) bool {
-	return n.send(from, to, deliver, nil)
+	return n.send(from, to, funcHandler(deliver))
 }
 
 // SendHandler is Send with the delivery as a Handler (h.Fire()), which spares
@@ -278,16 +270,40 @@ func (n *Network) Send(from, to string, deliver func()) bool {
 // when the message is dropped instead, at once or in flight: exactly one of
 // Fire and Drop is called, so a pooled handler knows when it is free.
 func (n *Network) SendHandler(from, to string, h Handler) bool {
-	return n.send(from, to, nil, h)
+	return n.send(from, to, h)
 }
 
-func (n *Network) send(from, to string, fn func(), h Handler) bool {
+// send makes the message a kernel event of its own (event.net) and fills
+// it before anything else: then only n and ev are live across the jitter
+// draw's call, where from, to and h were spilled and reloaded around it
+// on every message. A message dropped at once gives its event back.
+func (n *Network) send(from, to string, h Handler) bool {
+	k := n.k
+	ev := k.free.Get()
+	ev.h, ev.net, ev.from, ev.to = h, n, from, to
 	d := n.latency
 	if n.jitter > 0 {
 		d += time.Duration(n.draw.draw()) // rng.Int64N(jitter)
 	}
+	if n.slowed || n.cut {
+		var ok bool
+		if d, ok = n.impair(ev, d); !ok {
+			return false
+		}
+	}
+	at, seq := k.place(d)
+	ev.seq = seq // a stale Timer of the event's last use must not match
+	k.queue.push(entry{at, seq, ev})
+	return true
+}
+
+// impair is send's part for a network with slow faults, slow links or
+// partitions: the delay they add, the loss draw, and whether the message
+// leaves (false: it is dropped, and its event given back).
+func (n *Network) impair(ev *event, d time.Duration) (time.Duration, bool) {
+	from, to := ev.from, ev.to
 	loss := 0.0
-	if len(n.slow) > 0 {
+	if len(n.slow) != 0 {
 		for _, name := range [2]string{from, to} {
 			if s, ok := n.slow[name]; ok {
 				d += s.latency
@@ -301,27 +317,20 @@ func (n *Network) send(from, to string, fn func(), h Handler) bool {
 			loss = 1 - float64((1-loss)*(1-l.loss))
 		}
 	}
-	if loss > 0 && n.rng.Float64() < loss {
-		n.dropped(from, to, DropLost)
-		dropHandler(h)
-		return false
+	why := ""
+	switch {
+	case loss > 0 && n.rng.Float64() < loss:
+		why = DropLost
+	case !n.Connected(from, to):
+		why = DropPartitioned
+	default:
+		return d, true
 	}
-	if !n.Connected(from, to) {
-		n.dropped(from, to, DropPartitioned)
-		dropHandler(h)
-		return false
-	}
-	f := n.free.Get()
-	if f.n == nil { // a new flight: a reused one is already tied to n
-		// Its event is owned: it never goes to the kernel's free list (the
-		// flight reuses it once it ran) and is never stopped, so no Timer
-		// is made and its seq is only the queue's.
-		f.n, f.ev.h, f.ev.owned = n, f, true
-	}
-	f.from, f.to, f.fn, f.h = from, to, fn, h
-	at, seq := n.k.place(d)
-	n.k.queue.push(entry{at, seq, &f.ev})
-	return true
+	h := ev.h
+	n.k.release(ev)
+	n.dropped(from, to, why)
+	dropHandler(h)
+	return 0, false
 }
 
 // Partitions lists the active partitions' ids in order, for display.

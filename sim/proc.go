@@ -28,7 +28,7 @@ type Proc struct {
 
 	ticket  uint64 // the park the proc is waiting in; wakes for older tickets are stale
 	sleepTk Ticket // the ticket Sleep's wake-up event wakes (see procSleep)
-	parked  bool
+	parked  bool   // in Park, waiting for a wake: so alive too (kill and main clear it)
 	alive   bool
 	frozen  bool
 	pending []wake // wakes that arrived while frozen, delivered in order on thaw
@@ -157,18 +157,29 @@ func (t Ticket) Wake(v any) {
 	if !p.wakeable(t.n) {
 		return
 	}
-	switch {
-	case p.group.frozen:
-		p.group.pending = append(p.group.pending, wake{p: p, ticket: t.n, v: v})
-	case p.frozen:
-		p.pending = append(p.pending, wake{p: p, ticket: t.n, v: v})
-	default:
-		p.run(v)
+	if p.frozen || p.group.frozen {
+		p.hold(t.n, v)
+		return
 	}
+	p.run(v)
+}
+
+// hold keeps a wake of a frozen Proc (or of one in a paused group) until
+// it thaws. It is a call of its own so that Wake, on its way to the
+// coroutine switch, keeps nothing in its frame for the appends.
+//
+//go:noinline
+func (p *Proc) hold(ticket uint64, v any) {
+	w := wake{p: p, ticket: ticket, v: v}
+	if p.group.frozen {
+		p.group.pending = append(p.group.pending, w)
+		return
+	}
+	p.pending = append(p.pending, w)
 }
 
 func (p *Proc) wakeable(n uint64) bool {
-	return p.alive && p.parked && p.ticket == n && !p.group.dead
+	return p.parked && p.ticket == n && !p.group.dead // parked: alive too
 }
 
 // run hands control to the Proc, which Wake found wakeable, and waits

@@ -6,14 +6,23 @@ import (
 )
 
 type event struct {
-	seq uint64  // the seq it was queued with, for its Timer's check (an owned event has no Timer: 0)
-	fn  func()  // the action: fn, or h when fn is nil
-	h   Handler //
-	idx int     // position in the heap, atNext, or notQueued once it ran or was stopped
-	// owned: the event belongs to a flight (Network.send), not to the
-	// kernel's free list.
-	owned bool
+	seq uint64  // the seq it was queued with, for its Timer's check
+	h   Handler // the action (a func is a funcHandler)
+	idx int     // position in its heap, atNext, or notQueued once it ran or was stopped
+	// A message's delivery (Network.send) is an event too, with its
+	// network and its ends: one object per message, run without a call
+	// of its own, and checked against the partitions on arrival. net is
+	// nil for every other event.
+	net      *Network
+	from, to string
 }
+
+// funcHandler is a func as a Handler: At and Send keep one kind of action,
+// so the kernel's loop reads one field and makes one kind of call. A func
+// is a pointer, so the conversion allocates nothing.
+type funcHandler func()
+
+func (f funcHandler) Fire() { f() }
 
 // entry is a queued event as the heap holds it: the key (at, seq) beside
 // the pointer, so that ordering the heap reads only the heap's own array
@@ -29,20 +38,26 @@ type entry struct {
 // (at, seq) is a total order (seqs are unique), so how the queue is built
 // cannot change which event comes out next.
 //
-// The earliest event is often kept apart from the heap, in next: most
-// events schedule the one that runs right after them (a request's arrival
-// sends the reply, the reply sends the next request; in
-// counter-30x200-loopback 43,394 of 78,234 pushes go to the front of a
-// queue of ~30), and such an event then goes in and out without a sift
-// through the heap. Invariant: next.ev == nil, or next is before every
-// entry of the heap.
+// The earliest event is often kept apart, in next: most events schedule
+// the one that runs right after them (a request's arrival sends the
+// reply, the reply sends the next request; in counter-30x200-loopback
+// 43,394 of 52,683 pushes go to the front), and such an event then goes
+// in and out without a sift. The others wait in two heaps, one for the
+// messages in flight and one for every other event, and the earlier of
+// their roots comes next: a message's delay is a few link latencies, a
+// timer's is anything (a 50ms retry sleep, a timeout of seconds), and a
+// message that lands after the first timer would otherwise sift through
+// all of them (in counter-30x200-loopback ~7,700 messages a run, through
+// the ~29 sleeping clients; in their own heap they meet one or two).
+// Invariant: next.ev == nil, or next is before every entry of both heaps.
 type eventQueue struct {
-	next entry     // the earliest event; next.ev == nil: none kept apart
-	heap eventHeap // the others
+	next   entry     // the earliest event; next.ev == nil: none kept apart
+	timers eventHeap // the other events that are not messages
+	msgs   eventHeap // the other messages in flight (event.net != nil)
 }
 
-// An event's idx when it is not in the heap: kept in next, or not queued
-// (it ran or was stopped). The heap's indexes are >= 0.
+// An event's idx when it is not in a heap: kept in next, or not queued
+// (it ran or was stopped). A heap's indexes are >= 0.
 const (
 	atNext    = -2
 	notQueued = -1
@@ -50,11 +65,19 @@ const (
 
 // Len is how many events are queued.
 func (q *eventQueue) Len() int {
-	n := len(q.heap)
+	n := len(q.timers) + len(q.msgs)
 	if q.next.ev != nil {
 		n++
 	}
 	return n
+}
+
+// heapOf is the heap ev waits in when it is not kept in next.
+func (q *eventQueue) heapOf(ev *event) *eventHeap {
+	if ev.net != nil {
+		return &q.msgs
+	}
+	return &q.timers
 }
 
 // first is the earliest entry, nil when the queue is empty.
@@ -62,40 +85,60 @@ func (q *eventQueue) first() *entry {
 	if q.next.ev != nil {
 		return &q.next
 	}
-	if len(q.heap) == 0 {
-		return nil
-	}
-	return &q.heap[0]
+	return q.firstHeld()
 }
 
-// push queues e: in next if it runs before everything queued, in the heap
-// otherwise (an earlier event kept in next moves to the heap's root).
+// firstHeld is the earlier of the two heaps' roots, nil when both are empty.
+func (q *eventQueue) firstHeld() *entry {
+	switch t, m := q.timers, q.msgs; {
+	case len(m) == 0:
+		if len(t) == 0 {
+			return nil
+		}
+		return &t[0]
+	case len(t) == 0 || m[0].before(&t[0]):
+		return &m[0]
+	default:
+		return &t[0]
+	}
+}
+
+// push queues e: in next if it runs before everything queued, in its heap
+// otherwise (an earlier event kept in next moves to its own heap's root).
 func (q *eventQueue) push(e entry) {
 	switch {
 	case q.next.ev != nil:
 		if !e.before(&q.next) {
-			q.heap.push(e)
+			q.heapOf(e.ev).push(e)
 			return
 		}
-		q.heap.push(q.next)
-	case len(q.heap) > 0 && !e.before(&q.heap[0]):
-		q.heap.push(e)
+		q.heapOf(q.next.ev).push(q.next)
+	case q.timers.rootBefore(&e) || q.msgs.rootBefore(&e):
+		q.heapOf(e.ev).push(e)
 		return
 	}
 	q.next = e
 	e.ev.idx = atNext
 }
 
-// pop removes and returns the earliest entry; the queue must not be empty.
+// pop removes and returns f, the earliest entry, as first returned it.
 // It leaves the event's idx to its caller (Kernel.run), which keeps pop
 // small enough to be inlined into the kernel's loop: a call fewer an event.
-func (q *eventQueue) pop() entry {
-	e := q.next
-	if e.ev == nil {
-		return q.heap.pop()
+func (q *eventQueue) pop(f *entry) entry {
+	if f != &q.next {
+		return q.popHeld(f)
 	}
+	e := q.next
 	q.next.ev = nil // none kept apart: at and seq are not read again
 	return e
+}
+
+// popHeld removes and returns f, the root of one of the heaps.
+func (q *eventQueue) popHeld(f *entry) entry {
+	if len(q.msgs) != 0 && f == &q.msgs[0] {
+		return q.msgs.pop()
+	}
+	return q.timers.pop()
 }
 
 // remove takes out the queued event ev.
@@ -105,7 +148,7 @@ func (q *eventQueue) remove(ev *event) {
 		ev.idx = notQueued
 		return
 	}
-	q.heap.remove(ev.idx)
+	q.heapOf(ev).remove(ev.idx)
 }
 
 // eventHeap is a 4-ary min-heap on (at, seq). Four children per node halve
@@ -124,6 +167,9 @@ func (a *entry) before(b *entry) bool {
 	_, borrow = bits.Sub64(uint64(a.at), uint64(b.at), borrow)
 	return borrow != 0
 }
+
+// rootBefore reports whether the heap's first entry comes before e.
+func (q eventHeap) rootBefore(e *entry) bool { return len(q) != 0 && q[0].before(e) }
 
 // min4 is the index of the first of the four entries from c on, found as
 // a tournament: two independent comparisons, then their winners'.

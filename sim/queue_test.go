@@ -146,20 +146,24 @@ func TestEntryBeforeIsTimeThenSeq(t *testing.T) {
 	}
 }
 
-// The queue (its next slot and its heap) must give out entries exactly as a
-// sorted list of (at, seq) would, through a schedule like a run's: most
-// pushes at the front (a reply right after its request), some far behind
-// (timeouts, most of them removed again), removals of any queued entry,
-// the front one included.
+// The queue (its next slot and its two heaps) must give out entries
+// exactly as a sorted list of (at, seq) would, through a schedule like a
+// run's: most pushes at the front (a reply right after its request),
+// messages a little behind, timers far behind (timeouts, most of them
+// removed again), removals of any queued entry, the front one included.
 func TestQueueMatchesSortedList(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 5))
 	var q eventQueue
 	var ref []*event // the queued events, in no order
 	at := map[*event]time.Duration{}
 	now, seq := time.Duration(0), uint64(0)
+	net := &Network{}
 	push := func(d time.Duration) {
 		seq++
 		ev := &event{seq: seq}
+		if r.IntN(2) == 0 {
+			ev.net = net // a message: the other heap
+		}
 		at[ev] = now + d
 		ref = append(ref, ev)
 		q.push(entry{now + d, seq, ev})
@@ -175,8 +179,10 @@ func TestQueueMatchesSortedList(t *testing.T) {
 	}
 	for step := range 100000 {
 		switch op := r.IntN(10); {
-		case op < 4:
+		case op < 3:
 			push(time.Duration(r.IntN(3)) * time.Microsecond) // at the front, or tied with it
+		case op < 4:
+			push(time.Duration(r.IntN(70)) * time.Microsecond)
 		case op < 5:
 			push(time.Duration(r.IntN(1000)) * time.Millisecond)
 		case op < 7 && len(ref) > 0:
@@ -191,10 +197,11 @@ func TestQueueMatchesSortedList(t *testing.T) {
 			ref = append(ref[:i], ref[i+1:]...)
 		case len(ref) > 0:
 			i := earliest()
-			if f := q.first(); f.ev != ref[i] {
+			f := q.first()
+			if f.ev != ref[i] {
 				t.Fatalf("step %d: first is seq %d, want %d", step, f.seq, ref[i].seq)
 			}
-			e := q.pop()
+			e := q.pop(f)
 			e.ev.idx = notQueued // as Kernel.run does
 			if e.ev != ref[i] || e.at != at[ref[i]] {
 				t.Fatalf("step %d: popped seq %d at %v (idx %d), want seq %d at %v",

@@ -33,7 +33,7 @@ func (k *Kernel) Queue(r Reservation, h Handler) Timer {
 		panic("sim: a reserved event queued after its time")
 	}
 	ev := k.free.Get()
-	ev.seq, ev.h = r.seq, h
+	ev.seq, ev.h, ev.net = r.seq, h, nil
 	k.queue.push(entry{r.at, r.seq, ev})
 	return Timer{k, ev, r.seq}
 }
@@ -45,7 +45,7 @@ func (k *Kernel) Queue(r Reservation, h Handler) Timer {
 // negative: a delay below zero is delivered at once (send clamps it).
 func (n *Network) MaxDelay(from, to string) time.Duration {
 	d := n.latency + n.jitter
-	if len(n.slow) != 0 || n.links != nil { // most runs have neither: no lookup at all
+	if n.slowed { // most runs have neither slow faults nor links: no lookup at all
 		d += n.ExtraLatency(from, to)
 	}
 	return max(d, 0)

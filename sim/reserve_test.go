@@ -62,7 +62,3 @@ func TestMaxDelayBoundsDelivery(t *testing.T) {
 		t.Fatalf("MaxDelay(c, d) = %v, want 0", d)
 	}
 }
-
-type funcHandler func()
-
-func (f funcHandler) Fire() { f() }
