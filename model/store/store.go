@@ -97,7 +97,13 @@ type running struct {
 	touched []string
 	pre     []Effect // scratch: touched keys' states before the write
 	preRead bool
-	preKey  string // the tracked key when it is not in touched
+	// one: the command touches one key, which the fast path was about to
+	// create or delete when its state before was due (capturePreKnowing),
+	// so that state was not read and pre is empty: only whether the key
+	// existed (oneExisted) tells a change, since the key's state after such
+	// a write is either gone or one a missing key never has.
+	one, oneExisted bool
+	preKey          string // the tracked key when it is not in touched
 	// keyBefore is whether preKey existed.
 	keyBefore bool
 	// The tracked key's state right after the last command, when exec read
@@ -331,7 +337,7 @@ func upperName(cmd string) string {
 // by a non-owner: most of a contended lock's commands) needs none of them.
 func (s *Store) begin(touched []string, key string) int {
 	r := &s.cmd
-	r.touched, r.pre, r.preRead = touched, r.pre[:0], false
+	r.touched, r.pre, r.preRead, r.one = touched, r.pre[:0], false, false
 	r.keyAfter = nil
 	s.forgetPost()
 	tracked := -1
@@ -396,6 +402,8 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 	}
 	var p Presence
 	switch {
+	case tracked >= 0 && r.one:
+		p.Before = r.oneExisted
 	case tracked >= 0:
 		p.Before = !r.pre[tracked].Deleted
 	case key != "":
@@ -406,7 +414,7 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 		p.After = s.db().Exists(key)
 	}
 	for i, k := range r.touched {
-		post, pre := s.postState(k), &r.pre[i]
+		post := s.postState(k)
 		if i == tracked {
 			p.After = !post.Deleted
 			if post == &r.read {
@@ -416,8 +424,8 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 			}
 			r.keyAfter = post
 		}
-		if !post.SameState(pre) {
-			s.record(now, changeKind(pre, post), post)
+		if kind := r.change(i, post); kind != KeyRead {
+			s.record(now, kind, post)
 		}
 		if post.Expires && post.ExpireAt < s.minExpire {
 			s.minExpire = post.ExpireAt
@@ -427,6 +435,29 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 	// overwrites them: clearing them cost a memclr per write.
 	r.touched = nil
 	return p
+}
+
+// change types how touched key i went from its state before the command
+// to post: KeyRead when it did not change.
+func (r *running) change(i int, post *Effect) EffectKind {
+	if !r.one {
+		pre := &r.pre[i]
+		if post.SameState(pre) {
+			return KeyRead
+		}
+		return changeKind(pre, post)
+	}
+	// Its state before is only known as missing or present, which is
+	// enough: a present key's state is never a missing one's.
+	switch {
+	case post.Deleted && r.oneExisted:
+		return KeyDeleted
+	case post.Deleted:
+		return KeyRead
+	case r.oneExisted:
+		return KeyChanged
+	}
+	return KeySet
 }
 
 // changeKind types the change of a key from pre to post.
