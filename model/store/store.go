@@ -310,9 +310,13 @@ func (s *Store) Exec(now time.Duration, conn, key string, args []string) (any, P
 		touched = s.touchedKeys(spec, args)
 	}
 	tracked := s.begin(dedupe(touched), key)
-	s.run(c, cmd, spec, isWrite, args)
+	if s.answerFast(c, cmd, args) {
+		// Never an error, never MULTI or EVAL's failure.
+		return c.fast.Value(), s.diff(now, key, tracked), nil
+	}
+	s.dispatch(c, cmd, spec, isWrite, args)
 	p := s.diff(now, key, tracked)
-	if !c.multi && !s.fastDone && !expiryKnown(cmd, isWrite) {
+	if !c.multi && !expiryKnown(cmd, isWrite) {
 		s.minExpire = minExpireUnknown
 	}
 	reply, err := s.finish(c, cmd, queued, args)
@@ -353,19 +357,24 @@ func (s *Store) begin(touched []string, key string) int {
 	return tracked
 }
 
-// run answers the command: the fast path first (on a master), whose reply
-// is the bytes miniredis would send, else miniredis's dispatcher.
-func (s *Store) run(c *nodeConn, cmd string, spec keySpec, isWrite bool, args []string) {
-	c.buf.Reset()
-	s.fastDone, c.fastOK = false, false
-	// In MULTI the command must be queued; a tainted connection has state
-	// the fast path cannot see.
-	if !s.readOnly && !s.noReplicas && !c.multi && !c.tainted {
-		if c.fast, s.fastDone = s.fast.Answer(cmd, args[1:]); s.fastDone {
-			c.fastOK = true
-			return
-		}
+// answerFast asks the fast path to answer the command (on a master),
+// whose reply is then the one miniredis would send, kept on c (fastOK).
+// In MULTI the command must be queued; a tainted connection has state
+// the fast path cannot see.
+func (s *Store) answerFast(c *nodeConn, cmd string, args []string) bool {
+	s.fastDone, c.fastOK, c.raw = false, false, nil
+	if s.readOnly || s.noReplicas || c.multi || c.tainted {
+		return false
 	}
+	c.fast, s.fastDone = s.fast.Answer(cmd, args[1:])
+	c.fastOK = s.fastDone
+	return s.fastDone
+}
+
+// dispatch has miniredis's dispatcher answer the command, when the fast
+// path did not.
+func (s *Store) dispatch(c *nodeConn, cmd string, spec keySpec, isWrite bool, args []string) {
+	c.buf.Reset()
 	s.capturePre()
 	switch cmd {
 	case "EVAL", "EVALSHA", "SCRIPT", "EXEC":
@@ -471,13 +480,9 @@ func changeKind(pre, post *Effect) EffectKind {
 	return KeyChanged
 }
 
-// finish reads the reply and keeps the connection's transaction state.
+// finish reads a dispatched command's reply and keeps the connection's
+// transaction state.
 func (s *Store) finish(c *nodeConn, cmd string, queued bool, args []string) (any, error) {
-	if c.fastOK {
-		// Never an error, never MULTI or EVAL's failure.
-		c.raw = nil
-		return c.fast.Value(), nil
-	}
 	reply, err := c.parse()
 	if err == nil && cmd == "MULTI" {
 		c.multi = true
