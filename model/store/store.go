@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -344,12 +345,7 @@ func (s *Store) begin(touched []string, key string) int {
 	r.touched, r.pre, r.preRead, r.one = touched, r.pre[:0], false, false
 	r.keyAfter = nil
 	s.forgetPost()
-	tracked := -1
-	for i, k := range touched {
-		if k == key {
-			tracked = i
-		}
-	}
+	tracked := slices.Index(touched, key) // touched has no repeats
 	r.preKey = ""
 	if tracked < 0 {
 		r.preKey = key
@@ -409,10 +405,11 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 		}
 		return Presence{x, x}
 	}
+	if r.one && tracked == 0 {
+		return s.diffOne(now)
+	}
 	var p Presence
 	switch {
-	case tracked >= 0 && r.one:
-		p.Before = r.oneExisted
 	case tracked >= 0:
 		p.Before = !r.pre[tracked].Deleted
 	case key != "":
@@ -444,6 +441,22 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 	// overwrites them: clearing them cost a memclr per write.
 	r.touched = nil
 	return p
+}
+
+// diffOne is diff for the usual fast write (running.one), of the tracked
+// key alone: no loop, and the key's state after it is kept where it was
+// read, since no other key's read follows.
+func (s *Store) diffOne(now time.Duration) Presence {
+	r := &s.cmd
+	post := s.postState(r.touched[0])
+	r.touched, r.keyAfter = nil, post
+	if kind := r.change(0, post); kind != KeyRead {
+		s.record(now, kind, post)
+	}
+	if post.Expires && post.ExpireAt < s.minExpire {
+		s.minExpire = post.ExpireAt
+	}
+	return Presence{r.oneExisted, !post.Deleted}
 }
 
 // change types how touched key i went from its state before the command
