@@ -233,8 +233,15 @@ func (s *Store) conn(name string) *nodeConn {
 // record notes that key state e was written at true time now, typed kind.
 // By pointer, filled in where it is kept: an Effect is ~120 bytes.
 func (s *Store) record(now time.Duration, kind EffectKind, e *Effect) {
-	s.out = append(s.out, *e)
+	// Grown first, then copied once: append(s.out, *e) copied e to the
+	// stack on its way.
+	if n := len(s.out); n < cap(s.out) {
+		s.out = s.out[:n+1]
+	} else {
+		s.out = append(s.out, Effect{})
+	}
 	out := &s.out[len(s.out)-1]
+	*out = *e
 	out.At, out.Kind = now, kind
 	out.TTL = s.pttl(out)
 }
@@ -448,9 +455,12 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 // read, since no other key's read follows.
 func (s *Store) diffOne(now time.Duration) Presence {
 	r := &s.cmd
-	post := s.postState(r.touched[0])
+	post := &r.known // postState's usual answer, without the call
+	if k := r.touched[0]; !r.knownOK || post.Key != k || verifyKnownPost {
+		post = s.postState(k)
+	}
 	r.touched, r.keyAfter = nil, post
-	if kind := r.change(0, post); kind != KeyRead {
+	if kind := oneChange(r.oneExisted, post.Deleted); kind != KeyRead {
 		s.record(now, kind, post)
 	}
 	if post.Expires && post.ExpireAt < s.minExpire {
@@ -462,21 +472,26 @@ func (s *Store) diffOne(now time.Duration) Presence {
 // change types how touched key i went from its state before the command
 // to post: KeyRead when it did not change.
 func (r *running) change(i int, post *Effect) EffectKind {
-	if !r.one {
-		pre := &r.pre[i]
-		if post.SameState(pre) {
-			return KeyRead
-		}
-		return changeKind(pre, post)
+	if r.one {
+		return oneChange(r.oneExisted, post.Deleted)
 	}
-	// Its state before is only known as missing or present, which is
-	// enough: a present key's state is never a missing one's.
-	switch {
-	case post.Deleted && r.oneExisted:
-		return KeyDeleted
-	case post.Deleted:
+	pre := &r.pre[i]
+	if post.SameState(pre) {
 		return KeyRead
-	case r.oneExisted:
+	}
+	return changeKind(pre, post)
+}
+
+// oneChange is change for the key of running.one, whose state before is
+// only known as missing or present (existed), which is enough: a present
+// key's state is never a missing one's.
+func oneChange(existed, deleted bool) EffectKind {
+	switch {
+	case deleted && existed:
+		return KeyDeleted
+	case deleted:
+		return KeyRead
+	case existed:
 		return KeyChanged
 	}
 	return KeySet
