@@ -137,7 +137,7 @@ type nodeConn struct {
 	tainted bool
 	raw     []byte // the last reply as sent, until the next command (tests compare it)
 	// fast is the fast path's last reply when it answered the last
-	// command (fastOK): finish returns its value without writing it as
+	// command (fastOK): Exec returns its value without writing it as
 	// RESP and parsing that back, and LastReply encodes it on demand
 	// (into scratch).
 	fast    fastpath.Reply
