@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -97,7 +98,13 @@ type running struct {
 	touched []string
 	pre     []Effect // scratch: touched keys' states before the write
 	preRead bool
-	preKey  string // the tracked key when it is not in touched
+	// one: the command touches one key, which the fast path was about to
+	// create or delete when its state before was due (capturePreKnowing),
+	// so that state was not read and pre is empty: only whether the key
+	// existed (oneExisted) tells a change, since the key's state after such
+	// a write is either gone or one a missing key never has.
+	one, oneExisted bool
+	preKey          string // the tracked key when it is not in touched
 	// keyBefore is whether preKey existed.
 	keyBefore bool
 	// The tracked key's state right after the last command, when exec read
@@ -130,7 +137,7 @@ type nodeConn struct {
 	tainted bool
 	raw     []byte // the last reply as sent, until the next command (tests compare it)
 	// fast is the fast path's last reply when it answered the last
-	// command (fastOK): finish returns its value without writing it as
+	// command (fastOK): Exec returns its value without writing it as
 	// RESP and parsing that back, and LastReply encodes it on demand
 	// (into scratch).
 	fast    fastpath.Reply
@@ -226,8 +233,15 @@ func (s *Store) conn(name string) *nodeConn {
 // record notes that key state e was written at true time now, typed kind.
 // By pointer, filled in where it is kept: an Effect is ~120 bytes.
 func (s *Store) record(now time.Duration, kind EffectKind, e *Effect) {
-	s.out = append(s.out, *e)
+	// Grown first, then copied once: append(s.out, *e) copied e to the
+	// stack on its way.
+	if n := len(s.out); n < cap(s.out) {
+		s.out = s.out[:n+1]
+	} else {
+		s.out = append(s.out, Effect{})
+	}
 	out := &s.out[len(s.out)-1]
+	*out = *e
 	out.At, out.Kind = now, kind
 	out.TTL = s.pttl(out)
 }
@@ -304,9 +318,13 @@ func (s *Store) Exec(now time.Duration, conn, key string, args []string) (any, P
 		touched = s.touchedKeys(spec, args)
 	}
 	tracked := s.begin(dedupe(touched), key)
-	s.run(c, cmd, spec, isWrite, args)
+	if s.answerFast(c, cmd, args) {
+		// Never an error, never MULTI or EVAL's failure.
+		return c.fast.Value(), s.diff(now, key, tracked), nil
+	}
+	s.dispatch(c, cmd, spec, isWrite, args)
 	p := s.diff(now, key, tracked)
-	if !c.multi && !s.fastDone && !expiryKnown(cmd, isWrite) {
+	if !c.multi && !expiryKnown(cmd, isWrite) {
 		s.minExpire = minExpireUnknown
 	}
 	reply, err := s.finish(c, cmd, queued, args)
@@ -331,15 +349,10 @@ func upperName(cmd string) string {
 // by a non-owner: most of a contended lock's commands) needs none of them.
 func (s *Store) begin(touched []string, key string) int {
 	r := &s.cmd
-	r.touched, r.pre, r.preRead = touched, r.pre[:0], false
+	r.touched, r.pre, r.preRead, r.one = touched, r.pre[:0], false, false
 	r.keyAfter = nil
 	s.forgetPost()
-	tracked := -1
-	for i, k := range touched {
-		if k == key {
-			tracked = i
-		}
-	}
+	tracked := slices.Index(touched, key) // touched has no repeats
 	r.preKey = ""
 	if tracked < 0 {
 		r.preKey = key
@@ -347,19 +360,24 @@ func (s *Store) begin(touched []string, key string) int {
 	return tracked
 }
 
-// run answers the command: the fast path first (on a master), whose reply
-// is the bytes miniredis would send, else miniredis's dispatcher.
-func (s *Store) run(c *nodeConn, cmd string, spec keySpec, isWrite bool, args []string) {
-	c.buf.Reset()
-	s.fastDone, c.fastOK = false, false
-	// In MULTI the command must be queued; a tainted connection has state
-	// the fast path cannot see.
-	if !s.readOnly && !s.noReplicas && !c.multi && !c.tainted {
-		if c.fast, s.fastDone = s.fast.Answer(cmd, args[1:]); s.fastDone {
-			c.fastOK = true
-			return
-		}
+// answerFast asks the fast path to answer the command (on a master),
+// whose reply is then the one miniredis would send, kept on c (fastOK).
+// In MULTI the command must be queued; a tainted connection has state
+// the fast path cannot see.
+func (s *Store) answerFast(c *nodeConn, cmd string, args []string) bool {
+	s.fastDone, c.fastOK, c.raw = false, false, nil
+	if s.readOnly || s.noReplicas || c.multi || c.tainted {
+		return false
 	}
+	c.fast, s.fastDone = s.fast.Answer(cmd, args[1:])
+	c.fastOK = s.fastDone
+	return s.fastDone
+}
+
+// dispatch has miniredis's dispatcher answer the command, when the fast
+// path did not.
+func (s *Store) dispatch(c *nodeConn, cmd string, spec keySpec, isWrite bool, args []string) {
+	c.buf.Reset()
 	s.capturePre()
 	switch cmd {
 	case "EVAL", "EVALSHA", "SCRIPT", "EXEC":
@@ -394,6 +412,9 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 		}
 		return Presence{x, x}
 	}
+	if r.one && tracked == 0 {
+		return s.diffOne(now)
+	}
 	var p Presence
 	switch {
 	case tracked >= 0:
@@ -406,7 +427,7 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 		p.After = s.db().Exists(key)
 	}
 	for i, k := range r.touched {
-		post, pre := s.postState(k), &r.pre[i]
+		post := s.postState(k)
 		if i == tracked {
 			p.After = !post.Deleted
 			if post == &r.read {
@@ -416,8 +437,8 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 			}
 			r.keyAfter = post
 		}
-		if !post.SameState(pre) {
-			s.record(now, changeKind(pre, post), post)
+		if kind := r.change(i, post); kind != KeyRead {
+			s.record(now, kind, post)
 		}
 		if post.Expires && post.ExpireAt < s.minExpire {
 			s.minExpire = post.ExpireAt
@@ -427,6 +448,53 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 	// overwrites them: clearing them cost a memclr per write.
 	r.touched = nil
 	return p
+}
+
+// diffOne is diff for the usual fast write (running.one), of the tracked
+// key alone: no loop, and the key's state after it is kept where it was
+// read, since no other key's read follows.
+func (s *Store) diffOne(now time.Duration) Presence {
+	r := &s.cmd
+	post := &r.known // postState's usual answer, without the call
+	if k := r.touched[0]; !r.knownOK || post.Key != k || verifyKnownPost {
+		post = s.postState(k)
+	}
+	r.touched, r.keyAfter = nil, post
+	if kind := oneChange(r.oneExisted, post.Deleted); kind != KeyRead {
+		s.record(now, kind, post)
+	}
+	if post.Expires && post.ExpireAt < s.minExpire {
+		s.minExpire = post.ExpireAt
+	}
+	return Presence{r.oneExisted, !post.Deleted}
+}
+
+// change types how touched key i went from its state before the command
+// to post: KeyRead when it did not change.
+func (r *running) change(i int, post *Effect) EffectKind {
+	if r.one {
+		return oneChange(r.oneExisted, post.Deleted)
+	}
+	pre := &r.pre[i]
+	if post.SameState(pre) {
+		return KeyRead
+	}
+	return changeKind(pre, post)
+}
+
+// oneChange is change for the key of running.one, whose state before is
+// only known as missing or present (existed), which is enough: a present
+// key's state is never a missing one's.
+func oneChange(existed, deleted bool) EffectKind {
+	switch {
+	case deleted && existed:
+		return KeyDeleted
+	case deleted:
+		return KeyRead
+	case existed:
+		return KeyChanged
+	}
+	return KeySet
 }
 
 // changeKind types the change of a key from pre to post.
@@ -440,13 +508,9 @@ func changeKind(pre, post *Effect) EffectKind {
 	return KeyChanged
 }
 
-// finish reads the reply and keeps the connection's transaction state.
+// finish reads a dispatched command's reply and keeps the connection's
+// transaction state.
 func (s *Store) finish(c *nodeConn, cmd string, queued bool, args []string) (any, error) {
-	if c.fastOK {
-		// Never an error, never MULTI or EVAL's failure.
-		c.raw = nil
-		return c.fast.Value(), nil
-	}
 	reply, err := c.parse()
 	if err == nil && cmd == "MULTI" {
 		c.multi = true

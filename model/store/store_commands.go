@@ -27,6 +27,13 @@ func (s *Store) capturePreKnowing(absent string, deleting []string) {
 	if r.preKey != "" {
 		r.keyBefore = s.db().Exists(r.preKey)
 	}
+	if len(r.touched) == 1 && (r.touched[0] == absent || slices.Contains(deleting, r.touched[0])) {
+		// The usual fast write (SET NX PX of a free lock, its release):
+		// whether the key existed is all diff needs (see running.one),
+		// and a deletion reports it (delKeys).
+		r.one, r.oneExisted = true, false
+		return
+	}
 	for _, k := range r.touched {
 		if k == absent || slices.Contains(deleting, k) {
 			r.pre = append(r.pre, Effect{Key: k, Deleted: true}) // what keyState reads for a missing key
@@ -59,7 +66,11 @@ func (s *Store) delKeys(keys []string) int {
 			continue
 		}
 		count++
-		if first {
+		switch {
+		case !first:
+		case s.cmd.one:
+			s.cmd.oneExisted = s.cmd.oneExisted || k == s.cmd.touched[0]
+		default:
 			if i := slices.Index(s.cmd.touched, k); i >= 0 {
 				s.cmd.pre[i].Deleted = false // it existed (only Deleted is compared: see above)
 			}
