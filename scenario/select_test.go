@@ -101,3 +101,29 @@ func TestLoadSelectedDropsOnlyComments(t *testing.T) {
 		t.Fatalf("story %q", got.Scenarios[0].Story)
 	}
 }
+
+// Reading stops at the first item after the last name: a top-level key
+// written after the list is not in the kept text, and the selected load
+// falls back to the full one, which reads it.
+func TestLoadSelectedStopsAfterTheLastName(t *testing.T) {
+	data, full := readBundled(t)
+	first := full.Scenarios[0]
+	version := []byte("version: 1\n")
+	at := bytes.Index(data, version)
+	if at < 0 {
+		t.Fatal("no version line in the bundled file")
+	}
+	moved := slices.Concat(data[:at], data[at+len(version):], version)
+	k, ok := selectScenarios(moved, []string{first.Name})
+	if !ok || bytes.Contains(k.text, version) || !bytes.Contains(k.text, []byte("  - name: "+first.Name+"\n")) {
+		t.Fatalf("kept text of %s (found %v) should end with its item:\n%s", first.Name, ok, k.text)
+	}
+	want, err := Load("scenarios.yaml", moved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadSelected("scenarios.yaml", moved, []string{first.Name})
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("LoadSelected %v; want the full load's file", err)
+	}
+}
