@@ -32,7 +32,11 @@ func NewRate(count, runs int) Rate {
 	z2 := z95 * z95
 	den := 1 + z2/n
 	center := (p + z2/(2*n)) / den
-	half := z95 / den * math.Sqrt(p*(1-p)/n+z2/(4*n*n))
+	// half is rounded before center±half (the conversion): where the
+	// compiler may fuse a multiply with the next add (arm64 by default,
+	// GOAMD64=v3), the interval's ends would otherwise differ in the last
+	// digit, and the report must be the same on every machine.
+	half := float64(z95 / den * math.Sqrt(p*(1-p)/n+z2/(4*n*n)))
 	r.Rate = p
 	r.Low = max(0, center-half)
 	r.High = min(1, center+half)

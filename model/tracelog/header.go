@@ -152,9 +152,11 @@ func clip(s string) string {
 	return s[:n] + "…"
 }
 
-// msDur is milliseconds as a duration (rounded to the nanosecond).
+// msDur is milliseconds as a duration (rounded to the nanosecond). The
+// product is rounded before the half is added (the conversion), so a
+// machine that fuses a multiply and an add (arm64) reads the same trace.
 func msDur(ms float64) time.Duration {
-	return time.Duration(ms*float64(time.Millisecond) + 0.5*sign(ms))
+	return time.Duration(float64(ms*float64(time.Millisecond)) + 0.5*sign(ms))
 }
 
 func sign(f float64) float64 {
