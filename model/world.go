@@ -34,7 +34,7 @@ type World struct {
 	calls    sim.FreeList[rpcCall] // finished RPCs, for reuse (see rpcCall)
 	sleeps   sim.FreeList[sleep]   // finished Sleeps, for reuse
 	// finishedN counts the clients that are done or crashed (kept by
-	// Client.setState), so that Done costs nothing.
+	// Client.finish), so that Done costs nothing.
 	finishedN int
 	// covers are the faults on now, by kind and target (see Cover). Looked
 	// up only; its order never reaches output.
