@@ -131,8 +131,9 @@ func (j *Judge) Feed(e *Event) {
 		j.m.MaxWait = max(j.m.MaxWait, e.Wait)
 		j.enterCS(e, j.client(e.Client))
 	case LeaveCS:
-		j.holdDone(e, j.client(e.Client))
-		j.leaveCS(e.Client, j.client(e.Client))
+		c := j.client(e.Client)
+		j.holdDone(e, c)
+		j.leaveCS(e.Client, c)
 	case Working:
 		j.client(e.Client).working = true
 	case Releasing:
@@ -263,10 +264,15 @@ func (j *Judge) leaveCS(name string, c *client) {
 	}
 	c.inCS = false
 	for i, x := range j.inCS {
-		if x == name {
-			j.inCS = append(j.inCS[:i], j.inCS[i+1:]...)
-			break
+		if x != name {
+			continue
 		}
+		if last := len(j.inCS) - 1; i == last { // nearly always: one client in at a time
+			j.inCS[i], j.inCS = "", j.inCS[:last]
+		} else {
+			j.inCS = append(j.inCS[:i], j.inCS[i+1:]...)
+		}
+		break
 	}
 	j.endEpisode(name)
 }
