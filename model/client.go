@@ -109,11 +109,17 @@ func (c *Client) Hold() int { return c.hold }
 
 // setState is what the client is doing now; a finished client says so
 // with finish instead.
+// It is small enough to be inlined: the record's event is built apart.
 func (c *Client) setState(s ClientState) {
 	c.state = s
 	if c.w.tap != nil { // for the record only: the judge does not read states
-		c.w.tap(judge.Event{At: c.w.K.Now(), Kind: judge.ClientState, Client: c.Name, Note: string(s), Value: int64(c.hold)})
+		c.tapState()
 	}
+}
+
+// tapState records the client's state in a recorded history (World.Tap).
+func (c *Client) tapState() {
+	c.w.tap(judge.Event{At: c.w.K.Now(), Kind: judge.ClientState, Client: c.Name, Note: string(c.state), Value: int64(c.hold)})
 }
 
 // finish sets the state of a client that will do nothing more, done or
