@@ -48,8 +48,7 @@ type Judge struct {
 	first    string
 	firstP   Phrase // first as a Phrase, for FirstViolationIn
 	firstAt  time.Duration
-	grants   byNode              // node name -> the grant of the lock key in force there
-	ended    byNode              // node name -> the last grant that ended there
+	nodes    byNode              // node name -> the grant of the lock key in force there, and the last that ended
 	spare    *grant              // an ended grant no longer kept, for the next grant (newGrant)
 	copies   map[string]*keyCopy // replica name -> the lock key replication brought there
 	stuckWhy string
@@ -114,7 +113,7 @@ type grant struct {
 func New(cfg Config) *Judge {
 	// Faults and ended grants are rare in a short run (explore builds
 	// thousands): those maps are made on first use.
-	j := &Judge{cfg: cfg, clients: make(map[string]*client, len(cfg.Clients))}
+	j := &Judge{cfg: cfg, clients: make(map[string]*client, len(cfg.Clients)), nodes: newByNode(cfg.Nodes)}
 	cs := make([]client, len(cfg.Clients))
 	for i, c := range cfg.Clients {
 		j.clients[c] = &cs[i]
@@ -303,7 +302,7 @@ func (j *Judge) finish(e *Event) {
 	counts := map[string]int{}
 	var owners []string
 	for _, n := range e.Holding {
-		g := j.grants.get(n)
+		g := j.nodes.grant(n)
 		if g == nil {
 			continue
 		}

@@ -17,7 +17,7 @@ func (j *Judge) releasing(e *Event) {
 	live := 0
 	var why Phrase
 	for _, n := range j.cfg.Nodes {
-		g := j.grants.get(n)
+		g := j.nodes.grant(n)
 		if g == nil || g.owner != c {
 			continue
 		}
