@@ -145,10 +145,14 @@ func (lt *localTimer) Fire() {
 	lt.h.Fire()
 }
 
-// Stop cancels the wake-up.
+// Stop cancels the wake-up. A held timer was never queued: there is
+// nothing to take off the kernel's queue (nearly every request's timeout).
 func (lt *localTimer) Stop() {
+	held := lt.held
 	lt.done, lt.held = true, false
-	lt.timer.Stop()
+	if !held {
+		lt.timer.Stop()
+	}
 }
 
 // JumpClock steps the client's wall clock by `by` now (fault clock_jump).
