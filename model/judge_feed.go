@@ -55,6 +55,7 @@ func (w *World) feed(e *judge.Event) {
 	if w.tap != nil {
 		r := *e
 		r.Probe = nil // what the judge read of the key is in r.Key
+		r.NodeID = 0  // a recorded history names its nodes
 		w.tap(r)
 	}
 }
@@ -69,7 +70,7 @@ func (w *World) judgeCommand(n *Node, client string, op Op, p store.Presence) {
 	// Field by field: a literal is built from a template and then copied
 	// (144 bytes twice, on every lock command).
 	var e judge.Event
-	e.Kind, e.Client, e.Node, e.Op = judge.Command, client, n.Name(), op
+	e.Kind, e.Client, e.Node, e.NodeID, e.Op = judge.Command, client, n.Name(), n.ID()+1, op
 	e.Before, e.After, e.Probe = p.Before, p.After, &w.probes[n.ID()]
 	if !p.Before && p.After && n.Stale() {
 		e.Note = fmt.Sprintf("%s had replaced %s as master at %s; cut off, %s still granted it: split brain",

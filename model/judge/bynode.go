@@ -21,13 +21,24 @@ type nodeSlot struct {
 	ended *grant // the last that ended there; nil: none yet
 }
 
-// newByNode has an empty slot for each of nodes.
+// newByNode has an empty slot for each of nodes (distinct names), in
+// their order: slot i is nodes[i]'s.
 func newByNode(nodes []string) byNode {
 	b := byNode{slots: make([]nodeSlot, len(nodes))}
 	for i, n := range nodes {
 		b.slots[i].name = n
 	}
 	return b
+}
+
+// slotOf is the slot of e's node: e.NodeID's, when the feeder gave it,
+// which is the same slot as by name (the first slots are Config.Nodes',
+// in order, and stay there).
+func (b *byNode) slotOf(e *Event) *nodeSlot {
+	if i := e.NodeID - 1; i >= 0 && i < len(b.slots) {
+		return &b.slots[i]
+	}
+	return b.at(e.Node)
 }
 
 // slot is node's slot, or nil.

@@ -31,7 +31,7 @@ func (j *Judge) keyEvent(e *Event) {
 // node before and after it ran.
 func (j *Judge) command(e *Event) {
 	now, name, client := e.At, e.Node, e.Client
-	s := j.nodes.at(name) // all this command changes is here
+	s := j.nodes.slotOf(e) // all this command changes is here
 	g := s.grant
 	if g != nil && !e.Before {
 		// The key vanished since we last looked: it expired.

@@ -16,8 +16,8 @@ func (j *Judge) releasing(e *Event) {
 	cl.granted = false
 	live := 0
 	var why Phrase
-	for _, n := range j.cfg.Nodes {
-		g := j.nodes.grant(n)
+	for i := range j.cfg.Nodes { // their slots are the first, in order
+		n, g := j.cfg.Nodes[i], j.nodes.slots[i].grant
 		if g == nil || g.owner != c {
 			continue
 		}
