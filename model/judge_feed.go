@@ -48,21 +48,17 @@ func newChecker(w *World) *judge.Judge {
 
 // feed gives the judge one event, stamped with the current true time.
 // Events are built on the caller's stack and passed by pointer: a run
-// feeds several per lock command.
+// feeds several per lock command. The judge hands each to the Tap
+// (judge.Record), which keeps this small enough to be inlined.
 func (w *World) feed(e *judge.Event) {
 	e.At = w.K.Now()
 	w.Chk.Feed(e)
-	if w.tap != nil {
-		r := *e
-		r.Probe = nil // what the judge read of the key is in r.Key
-		r.NodeID = 0  // a recorded history names its nodes
-		w.tap(r)
-	}
 }
 
-// clientEvent is an event of client c.
+// clientEvent is an event of client c, of a kind that carries nothing
+// else (judge.ClientEvent).
 func (w *World) clientEvent(kind judge.Kind, c string) {
-	w.feed(&judge.Event{Kind: kind, Client: c})
+	w.Chk.ClientEvent(kind, c, w.K.Now())
 }
 
 // judgeCommand tells the judge what a lock command did to the lock key.
@@ -142,7 +138,10 @@ func (w *World) judgeFinish() {
 
 // Tap makes fn see every event the judge is fed, in order (nil: none), to
 // record a run's history.
-func (w *World) Tap(fn func(judge.Event)) { w.tap = fn }
+func (w *World) Tap(fn func(judge.Event)) {
+	w.tap = fn
+	w.Chk.Record(fn)
+}
 
 // observer tells the judge what the cluster's node events did to the lock
 // key (redis.Observer).

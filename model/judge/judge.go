@@ -66,7 +66,8 @@ type Judge struct {
 	// The resource's books: writes applied, requests refused, the value.
 	accepted, rejected, value int64
 
-	live liveness // deadlocks and throughput (liveness.go)
+	live   liveness    // deadlocks and throughput (liveness.go)
+	record func(Event) // sees each event read (Record)
 	// The named resources' books and violation episodes (resources.go).
 	books    map[string]*resourceBooks
 	episodes map[string]bool
@@ -129,14 +130,8 @@ func (j *Judge) Feed(e *Event) {
 	case EnterCS:
 		j.m.MaxWait = max(j.m.MaxWait, e.Wait)
 		j.enterCS(e, j.client(e.Client))
-	case LeaveCS:
-		c := j.client(e.Client)
-		j.holdDone(e, c)
-		j.leaveCS(e.Client, c)
-	case Working:
-		j.client(e.Client).working = true
-	case Releasing:
-		j.releasing(e)
+	case LeaveCS, Working, Releasing:
+		j.readClient(e.Kind, e.Client, e.At)
 	case ResourceRead, ResourceWrite:
 		j.resourceEvent(e)
 	case ResourceDuplicate:
@@ -162,6 +157,43 @@ func (j *Judge) Feed(e *Event) {
 		j.evicted(e)
 	default:
 		j.clientFault(e, j.client(e.Client))
+	}
+	if j.record != nil {
+		r := *e
+		r.Probe, r.NodeID = nil, 0 // what the judge read of the key is in r.Key; a history names its nodes
+		j.record(r)
+	}
+}
+
+// Record makes fn see every event Feed reads (nil: none), right after it
+// is read, with the lock key's state it read through the Probe, to
+// record the history: the feeder need not look at each event again.
+func (j *Judge) Record(fn func(Event)) { j.record = fn }
+
+// ClientEvent is Feed of an event that carries nothing but its kind, its
+// client and its time: LeaveCS, Working and Releasing, which a run
+// reports for every hold, are read without an Event built for them
+// unless the history is recorded; any other kind is fed as one.
+func (j *Judge) ClientEvent(kind Kind, client string, at time.Duration) {
+	switch {
+	case j.record != nil, kind != LeaveCS && kind != Working && kind != Releasing:
+		j.Feed(&Event{At: at, Kind: kind, Client: client})
+	default:
+		j.readClient(kind, client, at)
+	}
+}
+
+// readClient reads a LeaveCS, Working or Releasing event.
+func (j *Judge) readClient(kind Kind, client string, at time.Duration) {
+	switch kind {
+	case LeaveCS:
+		c := j.client(client)
+		j.holdDone(at, c)
+		j.leaveCS(client, c)
+	case Working:
+		j.client(client).working = true
+	case Releasing:
+		j.releasing(at, client)
 	}
 }
 
