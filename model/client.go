@@ -107,9 +107,9 @@ func (c *Client) Renewals() int { return c.renewals }
 // Hold is the 1-based index of the hold in progress (or last done).
 func (c *Client) Hold() int { return c.hold }
 
-// setState is what the client is doing now; a finished client says so
-// with finish instead.
-// It is small enough to be inlined: the record's event is built apart.
+// setState is what the client is doing now (a finished client says so
+// with finish instead). It is small enough to be inlined: the recorded
+// history's event is built apart, in tapState.
 func (c *Client) setState(s ClientState) {
 	c.state = s
 	if c.w.tap != nil { // for the record only: the judge does not read states
