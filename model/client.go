@@ -399,7 +399,10 @@ func leasePhrases(l *Lease) (fenceNote, leaseEnd string) {
 func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 	c.setState(StateHolding)
 	wd := c.startWatchdog(l)
-	depth, ok := c.reenter(t, l)
+	depth, ok := 0, true
+	if c.Cfg.Nested > 0 { // most holds have no re-entries: no call
+		depth, ok = c.reenter(t, l)
+	}
 	if ok {
 		c.work(t, l)
 	}
