@@ -44,6 +44,7 @@ type Client struct {
 	pausedSince time.Duration
 	hungSince   time.Duration
 	hung        bool
+	finished    bool // done or crashed (finish)
 	renewals    int
 	sub         *subscription // lock.notify: pubsub, while it waits for a release (pubsub.go)
 	resent      int           // commands its driver sent again (driver.go)
@@ -106,20 +107,30 @@ func (c *Client) Renewals() int { return c.renewals }
 // Hold is the 1-based index of the hold in progress (or last done).
 func (c *Client) Hold() int { return c.hold }
 
-func (c *Client) finished() bool { return c.state == StateDone || c.state == StateCrashed }
-
+// setState is what the client is doing now (a finished client says so
+// with finish instead). It is small enough to be inlined: the recorded
+// history's event is built apart, in tapState.
 func (c *Client) setState(s ClientState) {
-	was := c.finished()
 	c.state = s
 	if c.w.tap != nil { // for the record only: the judge does not read states
-		c.w.tap(judge.Event{At: c.w.K.Now(), Kind: judge.ClientState, Client: c.Name, Note: string(s), Value: int64(c.hold)})
+		c.tapState()
 	}
-	if now := c.finished(); now != was {
-		if now {
-			c.w.finishedN++
-		} else {
-			c.w.finishedN--
-		}
+}
+
+// tapState records the client's state in a recorded history (World.Tap).
+func (c *Client) tapState() {
+	c.w.tap(judge.Event{At: c.w.K.Now(), Kind: judge.ClientState, Client: c.Name, Note: string(c.state), Value: int64(c.hold)})
+}
+
+// finish sets the state of a client that will do nothing more, done or
+// crashed, and counts it once among the world's finished clients
+// (World.Done): a finished client never runs again, so only these two
+// calls, not every change of state, need to ask.
+func (c *Client) finish(s ClientState) {
+	c.setState(s)
+	if !c.finished {
+		c.finished = true
+		c.w.finishedN++
 	}
 }
 
@@ -163,7 +174,7 @@ func (c *Client) Crash() {
 		return
 	}
 	c.group.Kill()
-	c.setState(StateCrashed)
+	c.finish(StateCrashed)
 	c.w.clientEvent(judge.Crashed, c.Name)
 }
 
@@ -184,7 +195,7 @@ func (c *Client) run(t *Thread) {
 			t.Sleep(c.Cfg.Think)
 		}
 	}
-	c.setState(StateDone)
+	c.finish(StateDone)
 	c.tellDone()
 }
 
@@ -388,7 +399,10 @@ func leasePhrases(l *Lease) (fenceNote, leaseEnd string) {
 func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 	c.setState(StateHolding)
 	wd := c.startWatchdog(l)
-	depth, ok := c.reenter(t, l)
+	depth, ok := 0, true
+	if c.Cfg.Nested > 0 { // most holds have no re-entries: no call
+		depth, ok = c.reenter(t, l)
+	}
 	if ok {
 		c.work(t, l)
 	}

@@ -113,14 +113,21 @@ func (c *Client) track(lt *localTimer) {
 const timerRoom = 16
 
 // forgetTimer takes a finished timer off the list before its memory is
-// reused (a pooled RPC's timeout), so that it is never listed twice. Only
-// finished timers leave early, and SetClockRate skips those anyway. The
-// list is short and the timer recent: it is searched from the end. Its
-// place is left nil (armLocal drops those with the finished ones), which
-// keeps the order of the rest without a copy for every request: a
-// request's timeout is forgotten after its caller armed the next one.
+// reused (a pooled RPC's timeout, a sleep's), so that it is never listed
+// twice. Only finished timers leave early, and SetClockRate skips those
+// anyway. The timer is nearly always the newest (a request's caller
+// forgets its timeout as soon as it wakes), and then the list just
+// shrinks; otherwise it is searched from the end and its place left nil
+// (track drops those with the finished ones), which keeps the order of
+// the rest without a copy.
 func (c *Client) forgetTimer(lt *localTimer) {
-	for i := len(c.timers) - 1; i >= 0; i-- {
+	last := len(c.timers) - 1
+	if last >= 0 && c.timers[last] == lt {
+		c.timers[last] = nil
+		c.timers = c.timers[:last]
+		return
+	}
+	for i := last - 1; i >= 0; i-- {
 		if c.timers[i] == lt {
 			c.timers[i] = nil
 			return
@@ -138,10 +145,14 @@ func (lt *localTimer) Fire() {
 	lt.h.Fire()
 }
 
-// Stop cancels the wake-up.
+// Stop cancels the wake-up. A held timer was never queued: there is
+// nothing to take off the kernel's queue (nearly every request's timeout).
 func (lt *localTimer) Stop() {
+	held := lt.held
 	lt.done, lt.held = true, false
-	lt.timer.Stop()
+	if !held {
+		lt.timer.Stop()
+	}
 }
 
 // JumpClock steps the client's wall clock by `by` now (fault clock_jump).

@@ -93,9 +93,14 @@ type WorkRunner interface {
 
 // workFor is the work's d of time: a plain Sleep, or with abort_work the
 // strategy's own abortable work. It reports false when the work was
-// aborted.
+// aborted. No work (d <= 0, the counter test's) is inlined: no call.
 func (c *Client) workFor(t *Thread, d time.Duration) bool {
-	if wd := c.w.Cfg.Lock.Watchdog; wd == nil || !wd.AbortWork || d <= 0 {
+	return d <= 0 || c.workSleep(t, d)
+}
+
+// workSleep is workFor of some work.
+func (c *Client) workSleep(t *Thread, d time.Duration) bool {
+	if wd := c.w.Cfg.Lock.Watchdog; wd == nil || !wd.AbortWork {
 		t.Sleep(d)
 		return true
 	}

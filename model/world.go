@@ -34,7 +34,7 @@ type World struct {
 	calls    sim.FreeList[rpcCall] // finished RPCs, for reuse (see rpcCall)
 	sleeps   sim.FreeList[sleep]   // finished Sleeps, for reuse
 	// finishedN counts the clients that are done or crashed (kept by
-	// Client.setState), so that Done costs nothing.
+	// Client.finish), so that Done costs nothing.
 	finishedN int
 	// covers are the faults on now, by kind and target (see Cover). Looked
 	// up only; its order never reaches output.
@@ -232,8 +232,15 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 		return reply, err
 	}
 	// The command's own line comes before what the checker concludes from
-	// it (a wrong release, a lost grant): cause before effect.
-	w.sayCmd(n.Name(), client, args, reply, err)
+	// it (a wrong release, a lost grant): cause before effect. Whether
+	// anyone reads its text is asked here as well as in sayCmd: a run
+	// nobody reads then does not pass sayCmd its twelve words of
+	// arguments (on the stack, past the registers) on every command.
+	if w.K.WantsText("cmd") {
+		w.sayCmd(n.Name(), client, args, reply, err)
+	} else {
+		w.K.EmitUnread(n.Name(), "cmd")
+	}
 	if track {
 		w.judgeCommand(n, client, op, p)
 		if redis.IsNoReplicas(err) {

@@ -1,50 +1,94 @@
 package judge
 
-// byNode maps node names to grants like a map[string]*grant, in two short
-// slices searched in order: a run has a handful of nodes, and hashing the
-// node's name on every lock command (a lookup and an assignment per grant,
-// a delete per release) was 3 % of the counter test's time. A nil grant is
-// never stored (set with nil deletes).
+// byNode keeps the judge's books of each node's lock key: the grant in
+// force there and the last one that ended there, in one short slice of
+// slots searched in order, like a map from node names. A run has a
+// handful of nodes, and hashing the node's name on every lock command was
+// 3 % of the counter test's time; one slot holding both grants lets a
+// lock command find everything it changes with one search (a release
+// used to search four times: the grant, the ended one, set and delete).
+// A node's slot, once made, stays: the slots are made for Config.Nodes
+// up front, and a node the config does not name gets one when it is
+// first written.
 type byNode struct {
-	names  []string
-	grants []*grant
+	slots []nodeSlot
 }
 
-// get is the grant kept for node, or nil.
-func (b *byNode) get(node string) *grant {
-	for i, n := range b.names {
-		if n == node {
-			return b.grants[i]
+// nodeSlot is one node's books.
+type nodeSlot struct {
+	name  string
+	grant *grant // in force there; nil: none
+	ended *grant // the last that ended there; nil: none yet
+}
+
+// newByNode has an empty slot for each of nodes (distinct names), in
+// their order: slot i is nodes[i]'s.
+func newByNode(nodes []string) byNode {
+	b := byNode{slots: make([]nodeSlot, len(nodes))}
+	for i, n := range nodes {
+		b.slots[i].name = n
+	}
+	return b
+}
+
+// slotOf is the slot of e's node: e.NodeID's, when the feeder gave it,
+// which is the same slot as by name (the first slots are Config.Nodes',
+// in order, and stay there).
+func (b *byNode) slotOf(e *Event) *nodeSlot {
+	if i := e.NodeID - 1; i >= 0 && i < len(b.slots) {
+		return &b.slots[i]
+	}
+	return b.at(e.Node)
+}
+
+// slot is node's slot, or nil.
+func (b *byNode) slot(node string) *nodeSlot {
+	for i := range b.slots {
+		if b.slots[i].name == node {
+			return &b.slots[i]
 		}
 	}
 	return nil
 }
 
-// set keeps g for node (nil: forgets it).
-func (b *byNode) set(node string, g *grant) {
-	if g == nil {
-		b.del(node)
-		return
+// at is node's slot, made if it has none. The pointer is valid until the
+// next at that makes one.
+func (b *byNode) at(node string) *nodeSlot {
+	if s := b.slot(node); s != nil {
+		return s
 	}
-	for i, n := range b.names {
-		if n == node {
-			b.grants[i] = g
-			return
-		}
-	}
-	b.names = append(b.names, node)
-	b.grants = append(b.grants, g)
+	b.slots = append(b.slots, nodeSlot{name: node})
+	return &b.slots[len(b.slots)-1]
 }
 
-// del forgets node's grant.
-func (b *byNode) del(node string) {
-	for i, n := range b.names {
-		if n == node {
-			last := len(b.names) - 1
-			b.names[i], b.grants[i] = b.names[last], b.grants[last]
-			b.names, b.grants = b.names[:last], b.grants[:last]
-			b.grants[:last+1][last] = nil // drop the reference
-			return
-		}
+// grant is the grant in force on node, or nil.
+func (b *byNode) grant(node string) *grant {
+	if s := b.slot(node); s != nil {
+		return s.grant
+	}
+	return nil
+}
+
+// ended is the last grant that ended on node, or nil.
+func (b *byNode) ended(node string) *grant {
+	if s := b.slot(node); s != nil {
+		return s.ended
+	}
+	return nil
+}
+
+// setGrant makes g the grant in force on node (nil: none).
+func (b *byNode) setGrant(node string, g *grant) {
+	if g == nil {
+		b.delGrant(node)
+		return
+	}
+	b.at(node).grant = g
+}
+
+// delGrant forgets the grant in force on node.
+func (b *byNode) delGrant(node string) {
+	if s := b.slot(node); s != nil {
+		s.grant = nil
 	}
 }

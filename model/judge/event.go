@@ -18,6 +18,10 @@ type Event struct {
 
 	Client string // the client (client, command and resource events)
 	Node   string // the node (command and node events)
+	// NodeID, when not 0, is Node's place in Config.Nodes, from 1: the
+	// judge then finds the node's books by it instead of by name (a live
+	// run gives it with every lock command). A recorded history leaves it 0.
+	NodeID int
 
 	Wait  time.Duration // EnterCS, AcquireFailed: how long the acquire took
 	Value int64         // ResourceWrite: the value written

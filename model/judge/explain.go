@@ -50,7 +50,7 @@ func (j *Judge) explain(now time.Duration, c, o string) (string, []sim.Arg, Phra
 // failover replaced; none when there is none.
 func (j *Judge) splitBrain(owner string) Phrase {
 	for _, n := range j.cfg.Nodes {
-		if g := j.grants.get(n); g != nil && g.owner == owner && g.lostBy.ID != "" {
+		if g := j.nodes.grant(n); g != nil && g.owner == owner && g.lostBy.ID != "" {
 			return Phrase{ID: "why-split-brain", Args: []sim.Arg{sim.S("node", n)}, Subs: []Sub{{"lost", g.lostBy}}}
 		}
 	}
@@ -67,10 +67,10 @@ func (j *Judge) lastEnd(owner, c string) Phrase {
 	oc := j.client(owner)
 	for pass := 0; pass < 2 && best == nil; pass++ {
 		for _, n := range j.cfg.Nodes {
-			if pass == 0 && (j.grants.get(n) == nil || j.grants.get(n).owner != c) {
+			if pass == 0 && (j.nodes.grant(n) == nil || j.nodes.grant(n).owner != c) {
 				continue
 			}
-			g := j.ended.get(n)
+			g := j.nodes.ended(n)
 			if g != nil && g.owner == owner && (oc.token == "" || g.value == oc.token) && (best == nil || g.endedAt > best.endedAt) {
 				best, node = g, n
 			}

@@ -31,10 +31,11 @@ func (j *Judge) keyEvent(e *Event) {
 // node before and after it ran.
 func (j *Judge) command(e *Event) {
 	now, name, client := e.At, e.Node, e.Client
-	g := j.grants.get(name)
+	s := j.nodes.slotOf(e) // all this command changes is here
+	g := s.grant
 	if g != nil && !e.Before {
 		// The key vanished since we last looked: it expired.
-		j.end(name, g, g.expires, j.expiredHow(name, g))
+		j.endIn(s, g, g.expires, j.expiredHow(name, g))
 		g = nil
 	}
 	switch {
@@ -48,7 +49,7 @@ func (j *Judge) command(e *Event) {
 			g.lostBy = j.staleGrant(e)
 		}
 		g.setExpiry(now, k)
-		j.grants.set(name, g)
+		s.grant = g
 		j.client(client).token = g.value
 	case e.Before && !e.After && g != nil:
 		if g.owner != client && e.Op == OpRelease {
@@ -59,7 +60,7 @@ func (j *Judge) command(e *Event) {
 		if g.owner != client {
 			how = phrase("how-deleted", sim.S("node", name), sim.I("at_ns", int64(now)), sim.S("client", client))
 		}
-		j.end(name, g, now, how)
+		j.endIn(s, g, now, how)
 	case e.Before && e.After && g != nil && g.owner == client && e.Op != OpOther:
 		g.setExpiry(now, e.key())
 	}
@@ -70,16 +71,22 @@ func (g *grant) setExpiry(now time.Duration, k KeyState) {
 	g.set, g.ttl, g.expires, g.from = now, k.TTL, k.Expires, ""
 }
 
+// end ends g, the grant in force on node name, at at.
 func (j *Judge) end(name string, g *grant, at time.Duration, how Phrase) {
+	j.endIn(j.nodes.at(name), g, at, how)
+}
+
+// endIn is end on the node's slot s.
+func (j *Judge) endIn(s *nodeSlot, g *grant, at time.Duration, how Phrase) {
 	g.ended, g.endedAt, g.how = true, at, how
 	// Every grant's owner is in the books (command and adopt saw to it),
 	// and most often the client the judge just read: j.client's cache.
 	j.client(g.owner).lastEnd = how
 	// The grant that ended here before is referenced nowhere else (a grant
-	// is in one place of grants or ended): the next grant reuses it.
-	j.spare = j.ended.get(name)
-	j.ended.set(name, g)
-	j.grants.del(name)
+	// is in one place: in force or ended on one node): the next grant
+	// reuses it.
+	j.spare = s.ended
+	s.ended, s.grant = g, nil
 }
 
 // newGrant is a zero grant: the one end last let go, or a new one.
@@ -96,7 +103,7 @@ func (j *Judge) newGrant() *grant {
 // key e reads (on node, or on the node a failover promoted) still holds
 // its token.
 func (j *Judge) keptGrant(e *Event, node string) (g *grant, kept bool) {
-	g = j.grants.get(node)
+	g = j.nodes.grant(node)
 	if g == nil {
 		return nil, false
 	}
@@ -142,8 +149,8 @@ func (j *Judge) failedOver(e *Event) {
 			if ng.from == "" {
 				ng.from = old
 			}
-			j.grants.set(promoted, &ng)
-			j.grants.del(old)
+			j.nodes.setGrant(promoted, &ng)
+			j.nodes.delGrant(old)
 			delete(j.copies, promoted)
 			return
 		}
@@ -164,7 +171,7 @@ func (j *Judge) failedOver(e *Event) {
 // adopt records a lock key that node holds without a grant on record (it
 // came by replication), for the client whose token it is.
 func (j *Judge) adopt(node string, e *Event) {
-	if j.grants.get(node) != nil {
+	if j.nodes.grant(node) != nil {
 		return
 	}
 	k := e.key()
@@ -178,7 +185,7 @@ func (j *Judge) adopt(node string, e *Event) {
 	g := &grant{owner: owner, at: e.At, value: k.Owner}
 	g.setExpiry(e.At, k)
 	g.from = e.Node // its TTL was set on the old master
-	j.grants.set(node, g)
+	j.nodes.setGrant(node, g)
 }
 
 // tokenOwner is the client whose token v is. A lockstep client writes only
@@ -212,7 +219,7 @@ func (j *Judge) resynced(e *Event) {
 	case g == nil:
 		return
 	case kept:
-		j.grants.del(r) // now a replica's copy of the master's key
+		j.nodes.delGrant(r) // now a replica's copy of the master's key
 		return
 	}
 	how := phrase("how-discarded", sim.S("node", r), sim.S("master", e.Other), sim.I("at_ns", int64(now)))
@@ -234,7 +241,7 @@ func (j *Judge) clockJumped(e *Event) {
 	what := phrase(id, sim.S("node", name), sim.I("by_ns", int64(e.By.Round(time.Millisecond))), sim.I("at_ns", int64(now)))
 	j.noteClock(name, clockNote{at: now, what: what})
 	j.copyClockJumped(e, what)
-	g := j.grants.get(name)
+	g := j.nodes.grant(name)
 	if g == nil {
 		return
 	}
@@ -262,7 +269,7 @@ func (j *Judge) clockDrifted(e *Event) {
 	what := phrase("clock-note-drift", sim.S("node", name), sim.S("rate", tracefmt.Rate(e.Rate)), sim.I("at_ns", int64(now)))
 	j.noteClock(name, clockNote{at: now, what: what, drift: true})
 	j.copyDrifted(e)
-	if g := j.grants.get(name); g != nil {
+	if g := j.nodes.grant(name); g != nil {
 		if k := e.key(); k.Held {
 			g.expires = k.Expires
 		}

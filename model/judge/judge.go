@@ -48,8 +48,7 @@ type Judge struct {
 	first    string
 	firstP   Phrase // first as a Phrase, for FirstViolationIn
 	firstAt  time.Duration
-	grants   byNode              // node name -> the grant of the lock key in force there
-	ended    byNode              // node name -> the last grant that ended there
+	nodes    byNode              // node name -> the grant of the lock key in force there, and the last that ended
 	spare    *grant              // an ended grant no longer kept, for the next grant (newGrant)
 	copies   map[string]*keyCopy // replica name -> the lock key replication brought there
 	stuckWhy string
@@ -67,7 +66,8 @@ type Judge struct {
 	// The resource's books: writes applied, requests refused, the value.
 	accepted, rejected, value int64
 
-	live liveness // deadlocks and throughput (liveness.go)
+	live   liveness    // deadlocks and throughput (liveness.go)
+	record func(Event) // sees each event read (Record)
 	// The named resources' books and violation episodes (resources.go).
 	books    map[string]*resourceBooks
 	episodes map[string]bool
@@ -114,7 +114,7 @@ type grant struct {
 func New(cfg Config) *Judge {
 	// Faults and ended grants are rare in a short run (explore builds
 	// thousands): those maps are made on first use.
-	j := &Judge{cfg: cfg, clients: make(map[string]*client, len(cfg.Clients))}
+	j := &Judge{cfg: cfg, clients: make(map[string]*client, len(cfg.Clients)), nodes: newByNode(cfg.Nodes)}
 	cs := make([]client, len(cfg.Clients))
 	for i, c := range cfg.Clients {
 		j.clients[c] = &cs[i]
@@ -130,13 +130,8 @@ func (j *Judge) Feed(e *Event) {
 	case EnterCS:
 		j.m.MaxWait = max(j.m.MaxWait, e.Wait)
 		j.enterCS(e, j.client(e.Client))
-	case LeaveCS:
-		j.holdDone(e, j.client(e.Client))
-		j.leaveCS(e.Client, j.client(e.Client))
-	case Working:
-		j.client(e.Client).working = true
-	case Releasing:
-		j.releasing(e)
+	case LeaveCS, Working, Releasing:
+		j.readClient(e.Kind, e.Client, e.At)
 	case ResourceRead, ResourceWrite:
 		j.resourceEvent(e)
 	case ResourceDuplicate:
@@ -162,6 +157,43 @@ func (j *Judge) Feed(e *Event) {
 		j.evicted(e)
 	default:
 		j.clientFault(e, j.client(e.Client))
+	}
+	if j.record != nil {
+		r := *e
+		r.Probe, r.NodeID = nil, 0 // what the judge read of the key is in r.Key; a history names its nodes
+		j.record(r)
+	}
+}
+
+// Record makes fn see every event Feed reads (nil: none), right after it
+// is read, with the lock key's state it read through the Probe, to
+// record the history: the feeder need not look at each event again.
+func (j *Judge) Record(fn func(Event)) { j.record = fn }
+
+// ClientEvent is Feed of an event that carries nothing but its kind, its
+// client and its time: LeaveCS, Working and Releasing, which a run
+// reports for every hold, are read without an Event built for them
+// unless the history is recorded; any other kind is fed as one.
+func (j *Judge) ClientEvent(kind Kind, client string, at time.Duration) {
+	switch {
+	case j.record != nil, kind != LeaveCS && kind != Working && kind != Releasing:
+		j.Feed(&Event{At: at, Kind: kind, Client: client})
+	default:
+		j.readClient(kind, client, at)
+	}
+}
+
+// readClient reads a LeaveCS, Working or Releasing event.
+func (j *Judge) readClient(kind Kind, client string, at time.Duration) {
+	switch kind {
+	case LeaveCS:
+		c := j.client(client)
+		j.holdDone(at, c)
+		j.leaveCS(client, c)
+	case Working:
+		j.client(client).working = true
+	case Releasing:
+		j.releasing(at, client)
 	}
 }
 
@@ -263,10 +295,15 @@ func (j *Judge) leaveCS(name string, c *client) {
 	}
 	c.inCS = false
 	for i, x := range j.inCS {
-		if x == name {
-			j.inCS = append(j.inCS[:i], j.inCS[i+1:]...)
-			break
+		if x != name {
+			continue
 		}
+		if last := len(j.inCS) - 1; i == last { // nearly always: one client in at a time
+			j.inCS[i], j.inCS = "", j.inCS[:last]
+		} else {
+			j.inCS = append(j.inCS[:i], j.inCS[i+1:]...)
+		}
+		break
 	}
 	j.endEpisode(name)
 }
@@ -297,7 +334,7 @@ func (j *Judge) finish(e *Event) {
 	counts := map[string]int{}
 	var owners []string
 	for _, n := range e.Holding {
-		g := j.grants.get(n)
+		g := j.nodes.grant(n)
 		if g == nil {
 			continue
 		}

@@ -24,12 +24,12 @@ func (j *Judge) FirstDeadlock() string { return j.live.firstDeadlock }
 
 // holdDone counts a hold leaving its critical section (a crash ends a
 // hold too, but does not complete it: that is not a LeaveCS).
-func (j *Judge) holdDone(e *Event, c *client) {
+func (j *Judge) holdDone(at time.Duration, c *client) {
 	if !c.inCS {
 		return
 	}
 	j.live.completed++
-	j.live.lastDone = e.At
+	j.live.lastDone = at
 }
 
 // throughput is holds completed per simulated second up to the last

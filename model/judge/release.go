@@ -1,6 +1,10 @@
 package judge
 
-import "github.com/lockstep-sim/lockstep/sim"
+import (
+	"time"
+
+	"github.com/lockstep-sim/lockstep/sim"
+)
 
 // releasing judges a release as it begins. A client whose grant is not in
 // force then on a quorum of the lock nodes (it expired, was lost or taken
@@ -9,15 +13,14 @@ import "github.com/lockstep-sim/lockstep/sim"
 // check-and-delete release it deletes nothing; with a blind DEL it may
 // delete another client's key, which the command counts as a wrong release
 // as well.
-func (j *Judge) releasing(e *Event) {
-	now, c := e.At, e.Client
+func (j *Judge) releasing(now time.Duration, c string) {
 	cl := j.client(c)
 	granted := cl.granted
 	cl.granted = false
 	live := 0
 	var why Phrase
-	for _, n := range j.cfg.Nodes {
-		g := j.grants.get(n)
+	for i := range j.cfg.Nodes { // their slots are the first, in order
+		n, g := j.cfg.Nodes[i], j.nodes.slots[i].grant
 		if g == nil || g.owner != c {
 			continue
 		}

@@ -24,7 +24,7 @@ func TestStaleMasterGrantInZH(t *testing.T) {
 		j.Feed(&Event{At: 3500 * time.Millisecond, Kind: Command, Op: OpAcquire, Client: "A", Node: "redis-1", After: true,
 			KeyKnown: true, Key: KeyState{Held: true, Owner: "A-1", TTL: 10 * time.Second, Expires: 13500 * time.Millisecond}, Note: c.note})
 		j.Feed(&Event{At: 3500 * time.Millisecond, Kind: EnterCS, Client: "A"})
-		grant := j.grants.get("redis-1")
+		grant := j.nodes.grant("redis-1")
 		if grant == nil {
 			t.Fatalf("%s: no grant on redis-1", c.name)
 		}

@@ -17,12 +17,17 @@ import (
 // fails with "None of slaves were synced", and RedissonBaseLock.handleNoSync
 // runs unlockInnerAsync). Redisson pipelines WAIT behind the script on one
 // connection; here it follows the grant's reply, one round trip later. It
-// reports whether the grant stands; off (nil), it always does.
+// reports whether the grant stands; off (nil), it always does, and then
+// it is inlined: no call.
 func (s *single) waitReplicas(t *model.Thread, n *model.Node, l *model.Lease) bool {
-	wr := s.cfg.WaitReplicas
-	if wr == nil {
-		return true
+	if wr := s.cfg.WaitReplicas; wr != nil {
+		return s.waitFor(t, n, l, wr)
 	}
+	return true
+}
+
+// waitFor is waitReplicas when it is on.
+func (s *single) waitFor(t *model.Thread, n *model.Node, l *model.Lease, wr *model.WaitReplicasConfig) bool {
 	acked, err := t.Wait(n, wr.Replicas, wr.Timeout)
 	if err == nil && acked >= wr.Replicas {
 		return true

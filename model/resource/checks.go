@@ -48,7 +48,7 @@ func (r *Resource) duplicate(q *Request, v int64) bool {
 		return false
 	}
 	r.duplicates++
-	r.feed(judge.Event{Kind: judge.ResourceDuplicate, Client: q.Client, Value: v})
+	r.feed(judge.ResourceDuplicate, q.Client, v, false)
 	r.h.Tell(Name, "duplicate", "duplicate", sim.I("value", v), sim.S("client", q.Client), sim.S("job", jobKey(q)), sim.S("by", by))
 	return true
 }
