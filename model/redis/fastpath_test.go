@@ -260,7 +260,7 @@ func TestFastPathDifferential(t *testing.T) {
 // often find their own lock, and odd values that make commands or scripts
 // fail.
 var (
-	diffKeys   = []string{"lock", "lock", "rlock", "flock", "lock:fence", "flock:queue", "flock:timeouts", "other"}
+	diffKeys   = []string{"lock", "lock", "rlock", "flock", "lock:fence", "flock:queue", "flock:timeouts", "other", ""}
 	diffTokens = []string{"A", "A", "B", "C", ""}
 	diffTTLs   = []string{"50", "100", "250", "1000", "30000", "1", "0", "-5", "abc", "1.5", "9223372036854775807"}
 	diffNums   = []string{"1767225600000", "0", "-1", "5000", "1.5", "0x10", " 7 ", "abc", "1e3", "99999999999999999999"}

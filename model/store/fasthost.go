@@ -15,7 +15,9 @@ type fastHost Store
 
 func (h *fastHost) DB() *miniredis.RedisDB { return (*Store)(h).db() }
 
-func (h *fastHost) Writing(absent string) { (*Store)(h).capturePreKnowing(absent, nil) }
+func (h *fastHost) Writing() { (*Store)(h).capturePreKnowing(nil) }
+
+func (h *fastHost) WritingAbsent(key string) { (*Store)(h).capturePreKnowing([]string{key}) }
 
 func (h *fastHost) Dispatching() {
 	s := (*Store)(h)

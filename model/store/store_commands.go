@@ -11,13 +11,14 @@ import (
 // before its first change to the data: exec diffs them against the states
 // after it. The fast path calls it (through fastHost.Writing) before it
 // writes; exec before it dispatches. Only the first call reads.
-func (s *Store) capturePre() { s.capturePreKnowing("", nil) }
+func (s *Store) capturePre() { s.capturePreKnowing(nil) }
 
-// capturePreKnowing is capturePre when the caller already knows something:
-// absent names a key it found missing (a SET NX about to create it), whose
-// state is then not read again; the keys in deleting are about to be
-// deleted, and their states are left for delete to complete (see delKeys).
-func (s *Store) capturePreKnowing(absent string, deleting []string) {
+// capturePreKnowing is capturePre when the caller already knows something
+// of the keys in gone: each is missing (a SET NX found it so and is about
+// to create it) or about to be deleted (DEL), so its state is not read;
+// a deletion completes it (see delKeys). A list, not a key with "" for
+// none: "" is a key like any other.
+func (s *Store) capturePreKnowing(gone []string) {
 	s.fast.ForgetString() // a write is about to begin
 	r := &s.cmd
 	if r.preRead {
@@ -27,7 +28,7 @@ func (s *Store) capturePreKnowing(absent string, deleting []string) {
 	if r.preKey != "" {
 		r.keyBefore = s.db().Exists(r.preKey)
 	}
-	if len(r.touched) == 1 && (r.touched[0] == absent || slices.Contains(deleting, r.touched[0])) {
+	if len(r.touched) == 1 && slices.Contains(gone, r.touched[0]) {
 		// The usual fast write (SET NX PX of a free lock, its release):
 		// whether the key existed is all diff needs (see running.one),
 		// and a deletion reports it (delKeys).
@@ -35,7 +36,7 @@ func (s *Store) capturePreKnowing(absent string, deleting []string) {
 		return
 	}
 	for _, k := range r.touched {
-		if k == absent || slices.Contains(deleting, k) {
+		if slices.Contains(gone, k) {
 			r.pre = append(r.pre, Effect{Key: k, Deleted: true}) // what keyState reads for a missing key
 			continue
 		}
@@ -54,7 +55,7 @@ func (s *Store) capturePreKnowing(absent string, deleting []string) {
 func (s *Store) delKeys(keys []string) int {
 	db := s.db0
 	first := !s.cmd.preRead
-	s.capturePreKnowing("", keys)
+	s.capturePreKnowing(keys)
 	count := 0
 	if len(keys) == 1 {
 		*s.knowPost() = Effect{Key: keys[0], Deleted: true} // what KeyState reads for a missing key

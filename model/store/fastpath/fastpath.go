@@ -158,10 +158,13 @@ type Host interface {
 	DB() *miniredis.RedisDB
 	// Writing comes before the fast path's first change to the data
 	// through DB: the touched keys' states before the command must be
-	// read now. absent, unless "", is a key the command found missing,
-	// whose state need not be read.
-	Writing(absent string)
-	// Dispatching is Writing("") before the fast path has miniredis's
+	// read now.
+	Writing()
+	// WritingAbsent is Writing when the command found key missing (it
+	// is about to create it): its state need not be read. A method of
+	// its own, not Writing(""): "" is a key like any other.
+	WritingAbsent(key string)
+	// Dispatching is Writing before the fast path has miniredis's
 	// dispatcher run a command, which also brings miniredis's TTLs up to
 	// date (a handler reads and writes them).
 	Dispatching()
@@ -330,11 +333,11 @@ func (f *Path) Seen() (key string, exists bool) { return f.seenKey, f.seenExists
 // the touched keys' states before the command must be read now (the store
 // diffs them against the states after it; Host.Writing). A TTL it sets
 // goes through Host.SetTTL, and a dispatch through call.
-func (f *Path) writing() { f.st.Writing("") }
+func (f *Path) writing() { f.st.Writing() }
 
 // writingAbsent is writing when the command found key missing (it is about
 // to create it): its state before need not be read again.
-func (f *Path) writingAbsent(key string) { f.st.Writing(key) }
+func (f *Path) writingAbsent(key string) { f.st.WritingAbsent(key) }
 
 // Hook is the fast path's part of the store's pre-dispatch hook, which sees
 // every command miniredis dispatches: SCRIPT FLUSH (possibly queued in a
