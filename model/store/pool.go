@@ -38,6 +38,9 @@ type instance struct {
 	// explore run's worlds open the same connections every time.
 	conns map[string]*nodeConn
 	fast  *fastpath.Path
+	// byID's storage, emptied: the next world's numbers name other
+	// connections (numberConn writes nil over what it grows back into).
+	byID []*nodeConn
 }
 
 // takeInstance is an emptied instance from the pool, or a new one.
@@ -80,7 +83,7 @@ func (s *Store) recycle() *instance {
 		*s = Store{}
 		return nil
 	}
-	in := &instance{m: s.m, srv: s.srv, wipe: s.wipe, conns: s.conns, fast: s.fast}
+	in := &instance{m: s.m, srv: s.srv, wipe: s.wipe, conns: s.conns, fast: s.fast, byID: s.byID[:0]}
 	dispatched := s.seeded
 	*s = Store{} // any later use fails loudly instead of touching the next world's data
 	for _, c := range in.conns {
