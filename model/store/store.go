@@ -292,14 +292,17 @@ func (s *Store) ExecAs(now time.Duration, id int, conn, key string, args []strin
 	if len(args) == 0 {
 		return nil, s.Unchanged(key), RedisError("ERR empty command")
 	}
-	cmd := upperName(args[0])
 	c := s.connAs(id, conn)
-	// classify, with its switch inlined here and the tables asked only
-	// for the other commands.
-	spec, isWrite, hot := hotClass(cmd)
+	// classify, with its switch inlined here (it also names the command
+	// for the fast path, and finds it in upper case) and the tables asked
+	// only for the other commands.
+	cmd := args[0]
+	code, spec, isWrite, hot := hotClass(cmd)
 	connState := false
 	if !hot {
-		spec, isWrite, connState = classifyByTables(cmd)
+		cmd = strings.ToUpper(cmd)
+		code = fastpath.CmdOf(cmd)
+		spec, isWrite, connState = classify(cmd)
 	}
 	if connState && !keepsRESP2(cmd, args) {
 		c.tainted = true
@@ -325,7 +328,7 @@ func (s *Store) ExecAs(now time.Duration, id int, conn, key string, args []strin
 		touched = s.touchedKeys(spec, args)
 	}
 	tracked := s.begin(dedupe(touched), key)
-	if s.answerFast(c, cmd, args) {
+	if s.answerFast(c, code, args) {
 		// Never an error, never MULTI or EVAL's failure.
 		return c.fast.Value(), s.diff(now, key, tracked), nil
 	}
@@ -336,17 +339,6 @@ func (s *Store) ExecAs(now time.Duration, id int, conn, key string, args []strin
 	}
 	reply, err := s.finish(c, cmd, queued, args)
 	return reply, p, err
-}
-
-// upperName is the command name cmd in upper case: strings.ToUpper, but
-// the lock recipes' commands, which every client sends in upper case, are
-// answered by a switch without looking at their letters one by one.
-func upperName(cmd string) string {
-	switch cmd {
-	case "SET", "GET", "DEL", "EVALSHA", "EVAL", "PEXPIRE", "EXISTS", "SETNX", "PTTL":
-		return cmd
-	}
-	return strings.ToUpper(cmd)
 }
 
 // begin starts the command's bookkeeping and returns key's index in
@@ -371,7 +363,7 @@ func (s *Store) begin(touched []string, key string) int {
 // whose reply is then the one miniredis would send, kept on c (fastOK).
 // In MULTI the command must be queued; a tainted connection has state
 // the fast path cannot see.
-func (s *Store) answerFast(c *nodeConn, cmd string, args []string) bool {
+func (s *Store) answerFast(c *nodeConn, cmd fastpath.Cmd, args []string) bool {
 	s.fastDone, c.fastOK, c.raw = false, false, nil
 	if s.readOnly || s.noReplicas || c.multi || c.tainted {
 		return false
