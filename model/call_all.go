@@ -36,7 +36,7 @@ func (t *Thread) CallAll(nodes []*Node, op Op, timeout time.Duration, args []str
 // told of each reply as it arrives, says the answer is decided: the nodes
 // not heard from by then are ErrUnread, and their replies are ignored.
 func (t *Thread) CallAllUntil(nodes []*Node, op Op, timeout time.Duration, args []string, enough func(Result) bool) []Result {
-	g := &gathering{w: t.c.w, from: t.c.Name, res: make([]Result, len(nodes)), got: make([]bool, len(nodes)), left: len(nodes), enough: enough}
+	g := &gathering{w: t.c.w, from: t.c.Name, id: t.c.id, res: make([]Result, len(nodes)), got: make([]bool, len(nodes)), left: len(nodes), enough: enough}
 	if g.left == 0 {
 		return g.res
 	}
@@ -57,6 +57,7 @@ func (t *Thread) CallAllUntil(nodes []*Node, op Op, timeout time.Duration, args 
 type gathering struct {
 	w     *World
 	from  string
+	id    int // from's Client.id
 	res   []Result
 	got   []bool
 	left  int
@@ -70,7 +71,7 @@ type gathering struct {
 // caller.
 func (g *gathering) send(i int, n *Node, op Op, args []string) {
 	g.w.Net.Send(g.from, n.Name(), func() {
-		reply, err, ok := g.w.serve(n, g.from, op, args)
+		reply, err, ok := g.w.serve(n, g.from, g.id, op, args)
 		if !ok {
 			return // a dead node never answers
 		}

@@ -31,6 +31,9 @@ const (
 type Client struct {
 	Name string
 	Cfg  ClientConfig
+	// id is its place in World.Clients, which numbers its connection on
+	// every node (redis.Node.DoTrackedAs).
+	id int
 
 	w     *World
 	group *sim.Group

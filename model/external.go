@@ -41,7 +41,7 @@ func inferOp(p store.Presence) Op {
 // it did to the lock key, and replicated like any client's command. A down
 // node gives ErrDown (no reply).
 func (w *World) ExecExternal(n *Node, client string, args []string) (any, error) {
-	return w.exec(n, client, opInfer, args)
+	return w.exec(n, client, -1, opInfer, args)
 }
 
 // Await parks the thread until the resume function given to start is

@@ -253,7 +253,7 @@ func (r *rpcRequest) Fire() {
 	w := call.c.w
 	var ok bool
 	if call.node != nil {
-		call.res.reply, call.res.err, ok = w.serve(call.node, call.c.Name, call.op, call.args)
+		call.res.reply, call.res.err, ok = w.serve(call.node, call.c.Name, call.c.id, call.op, call.args)
 		if call.op == OpRelease && w.Cfg.Lock.Knobs.Notify == NotifyPubSub && w.releasedKey(call.node, call.res.reply) {
 			w.publishRelease(call.node)
 		}
@@ -310,8 +310,8 @@ func (r *rpcTimeout) Fire() {
 
 // serve runs a client's command on node n as it arrives there (exec traces it);
 // ok false means no reply at all (the node is down).
-func (w *World) serve(n *Node, from string, op Op, args []string) (reply any, err error, ok bool) {
-	reply, err = w.exec(n, from, op, args)
+func (w *World) serve(n *Node, from string, id int, op Op, args []string) (reply any, err error, ok bool) {
+	reply, err = w.exec(n, from, id, op, args)
 	if err == ErrDown {
 		return nil, nil, false
 	}

@@ -79,6 +79,7 @@ func NewWorld(cfg Config) (*World, error) {
 	w.Chk = newChecker(w)
 	for _, cc := range cfg.Clients {
 		c := newClient(w, cc)
+		c.id = len(w.Clients)
 		for _, sh := range w.Shards {
 			c.view = append(c.view, sh.Master)
 		}
@@ -208,9 +209,9 @@ func (w *World) Say(proc, kind, id string, args []sim.Arg, format string, a ...a
 }
 
 // exec runs one command on a node at the current true time, on behalf of a
-// client, keeping the checker's ground truth about who owns the lock key,
+// client (numbered id, its Client.id; -1: not a built-in client), keeping the checker's ground truth about who owns the lock key,
 // and ships what the command changed to the node's replicas.
-func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) {
+func (w *World) exec(n *Node, client string, id int, op Op, args []string) (any, error) {
 	now := w.K.Now()
 	track := op != OpOther
 	var key string // the lock key, whose presence Do reports
@@ -222,7 +223,7 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 		w.sayCmd(n.Name(), client, args, nil, err)
 		return nil, err
 	}
-	reply, p, err := n.DoTracked(now, client, key, args)
+	reply, p, err := n.DoTrackedAs(now, id, client, key, args)
 	if op == opInfer { // an external client's command: judged by what it did
 		op, track = inferOp(p), true
 	}
@@ -363,7 +364,7 @@ func (w *World) noteCuts() {
 // it is not a lock operation), and replicates what it changed. For tests and
 // for typing a command into a live run.
 func (w *World) Command(n *Node, conn string, args ...string) (any, error) {
-	return w.exec(n, conn, OpOther, args)
+	return w.exec(n, conn, -1, OpOther, args)
 }
 
 // describeEffects lists effects for the trace.

@@ -144,6 +144,14 @@ func (n *Node) Do(now time.Duration, conn string, args ...string) (any, error) {
 // the command ran (after the node's clock was advanced to now) and right
 // after it. A down node has no keys.
 func (n *Node) DoTracked(now time.Duration, conn, key string, args []string) (any, store.Presence, error) {
+	return n.DoTrackedAs(now, -1, conn, key, args)
+}
+
+// DoTrackedAs is DoTracked on connection conn that the caller also numbers
+// id (>= 0; -1: none), the same number for the same connection on every
+// node and for good (store.Store.ExecAs): the node then finds the
+// connection by its number, also after a restart.
+func (n *Node) DoTrackedAs(now time.Duration, id int, conn, key string, args []string) (any, store.Presence, error) {
 	if !n.up {
 		return nil, store.Presence{}, ErrDown
 	}
@@ -152,7 +160,7 @@ func (n *Node) DoTracked(now time.Duration, conn, key string, args []string) (an
 	if now < n.loadingUntil {
 		return nil, n.st.Unchanged(key), store.ErrLoading
 	}
-	reply, p, err := n.st.Exec(now, conn, key, args)
+	reply, p, err := n.st.ExecAs(now, id, conn, key, args)
 	n.keep()
 	if err != nil && store.IsNoReplicas(err) {
 		n.refused++

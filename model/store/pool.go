@@ -38,6 +38,9 @@ type instance struct {
 	// explore run's worlds open the same connections every time.
 	conns map[string]*nodeConn
 	fast  *fastpath.Path
+	// byID's storage, emptied: the next world's numbers name other
+	// connections (numberConn writes nil over what it grows back into).
+	byID []*nodeConn
 }
 
 // takeInstance is an emptied instance from the pool, or a new one.
@@ -49,6 +52,12 @@ func takeInstance() *instance {
 }
 
 // bootInstance is a freshly booted miniredis.
+//
+// Dial is the one exported way (v2.40.0) to give a miniredis a server with
+// its commands registered (startLocked) and no TCP listener; the Start
+// family listens on TCP. The throwaway pipe connection it serves on two
+// goroutines (ServeConn, servePeer: 8 KiB of buffers, a channel) costs a
+// fresh process ~20 page faults, but there is nothing else to call.
 func bootInstance() *instance {
 	m := miniredis.NewMiniRedis()
 	c, err := m.Dial() // creates the server without a TCP listener
@@ -80,7 +89,7 @@ func (s *Store) recycle() *instance {
 		*s = Store{}
 		return nil
 	}
-	in := &instance{m: s.m, srv: s.srv, wipe: s.wipe, conns: s.conns, fast: s.fast}
+	in := &instance{m: s.m, srv: s.srv, wipe: s.wipe, conns: s.conns, fast: s.fast, byID: s.byID[:0]}
 	dispatched := s.seeded
 	*s = Store{} // any later use fails loudly instead of touching the next world's data
 	for _, c := range in.conns {

@@ -35,7 +35,10 @@ type Store struct {
 	db0   *miniredis.RedisDB // m's DB 0 (see db)
 	srv   *server.Server
 	conns map[string]*nodeConn
-	hot   [connSlots]connSlot // conn's cache in front of conns
+	// byID is the connections that a caller also knows by number
+	// (ExecAs), by that number: the world numbers its clients, and
+	// looking a client's name up on every command cost ~50 instructions.
+	byID []*nodeConn
 
 	// lastE is the expiry-clock reading (wall, or mono with monotonic) at
 	// the last advance; miniredis TTLs are relative to it, so a key's
@@ -161,7 +164,7 @@ func New(clock *sim.Clock, monotonic, fast bool, now time.Duration) *Store {
 func newOn(in *instance, clock *sim.Clock, monotonic, fast bool, now time.Duration) *Store {
 	m := in.m
 	s := &Store{clock: clock, monotonic: monotonic, m: m, db0: m.DB(0), srv: in.srv, wipe: in.wipe,
-		conns: in.conns, minExpire: noExpiry}
+		conns: in.conns, byID: in.byID, minExpire: noExpiry}
 	if s.conns == nil {
 		s.conns = map[string]*nodeConn{}
 	}
@@ -182,43 +185,11 @@ func newOn(in *instance, clock *sim.Clock, monotonic, fast bool, now time.Durati
 // Close stops miniredis: the data is gone.
 func (s *Store) Close() {
 	s.m.Close()
-	s.m, s.srv, s.conns, s.edge = nil, nil, nil, nil
-	s.hot = [connSlots]connSlot{}
+	s.m, s.srv, s.conns, s.byID, s.edge = nil, nil, nil, nil, nil
 }
 
-// connSlots is the size of the cache of connections by name (Store.hot):
-// enough for the thirty clients of the counter scenarios, whose numbered
-// names (c01 ... c30) fall in distinct slots.
-const connSlots = 32
-
-// connSlot is one entry of Store.hot.
-type connSlot struct {
-	name string
-	c    *nodeConn
-}
-
-// connSlotOf is the slot of the cache that connection name goes to: its last
-// two bytes, read as digits, so numbered names take consecutive slots.
-func connSlotOf(name string) int {
-	n := len(name)
-	if n == 0 {
-		return 0
-	}
-	h := uint(name[n-1])
-	if n > 1 {
-		h += 10 * uint(name[n-2])
-	}
-	return int(h % connSlots)
-}
-
-// conn is the connection called name, made on first use. A small cache in
-// front of the map answers most commands (a map lookup per command was 2 %
-// of the counter test's time); the map stays the truth.
+// conn is the connection called name, made on first use.
 func (s *Store) conn(name string) *nodeConn {
-	slot := &s.hot[connSlotOf(name)]
-	if slot.c != nil && slot.name == name {
-		return slot.c
-	}
 	c := s.conns[name]
 	if c == nil {
 		c = &nodeConn{}
@@ -226,7 +197,34 @@ func (s *Store) conn(name string) *nodeConn {
 		c.rd = bufio.NewReaderSize(&c.buf, 64)
 		s.conns[name] = c
 	}
-	*slot = connSlot{name, c}
+	return c
+}
+
+// maxConnIDs bounds the numbers ExecAs keeps connections by (byID); a
+// connection numbered past it is looked up by its name.
+const maxConnIDs = 1 << 12
+
+// connAs is the connection called name that the caller numbers id (-1:
+// none): found by its number but the first time on this store, when it is
+// looked up by name (the same connection as conn's) and kept under id.
+func (s *Store) connAs(id int, name string) *nodeConn {
+	if uint(id) < uint(len(s.byID)) {
+		if c := s.byID[id]; c != nil {
+			return c
+		}
+	}
+	return s.numberConn(id, name)
+}
+
+// numberConn is connAs's first look at connection id.
+func (s *Store) numberConn(id int, name string) *nodeConn {
+	c := s.conn(name)
+	if id >= 0 && id < maxConnIDs {
+		if id >= len(s.byID) {
+			s.byID = append(s.byID, make([]*nodeConn, id+1-len(s.byID))...)
+		}
+		s.byID[id] = c
+	}
 	return c
 }
 
@@ -282,17 +280,29 @@ func (s *Store) Unchanged(key string) Presence {
 // exec reads anyway for a write that touches it. The changed keys' states
 // after it are in effects.
 func (s *Store) Exec(now time.Duration, conn, key string, args []string) (any, Presence, error) {
+	return s.ExecAs(now, -1, conn, key, args)
+}
+
+// ExecAs is Exec on connection conn that the caller also numbers id (>= 0;
+// -1: none), which then finds it without looking its name up. A number
+// must name the same connection for the store's life (the world numbers
+// its clients by their place); a connection numbered or not is the same
+// one by its name.
+func (s *Store) ExecAs(now time.Duration, id int, conn, key string, args []string) (any, Presence, error) {
 	if len(args) == 0 {
 		return nil, s.Unchanged(key), RedisError("ERR empty command")
 	}
-	cmd := upperName(args[0])
-	c := s.conn(conn)
-	// classify, with its switch inlined here and the tables asked only
-	// for the other commands.
-	spec, isWrite, hot := hotClass(cmd)
+	c := s.connAs(id, conn)
+	// classify, with its switch inlined here (it also names the command
+	// for the fast path, and finds it in upper case) and the tables asked
+	// only for the other commands.
+	cmd := args[0]
+	code, spec, isWrite, hot := hotClass(cmd)
 	connState := false
 	if !hot {
-		spec, isWrite, connState = classifyByTables(cmd)
+		cmd = strings.ToUpper(cmd)
+		code = fastpath.CmdOf(cmd)
+		spec, isWrite, connState = classify(cmd)
 	}
 	if connState && !keepsRESP2(cmd, args) {
 		c.tainted = true
@@ -318,7 +328,7 @@ func (s *Store) Exec(now time.Duration, conn, key string, args []string) (any, P
 		touched = s.touchedKeys(spec, args)
 	}
 	tracked := s.begin(dedupe(touched), key)
-	if s.answerFast(c, cmd, args) {
+	if s.answerFast(c, code, args) {
 		// Never an error, never MULTI or EVAL's failure.
 		return c.fast.Value(), s.diff(now, key, tracked), nil
 	}
@@ -329,17 +339,6 @@ func (s *Store) Exec(now time.Duration, conn, key string, args []string) (any, P
 	}
 	reply, err := s.finish(c, cmd, queued, args)
 	return reply, p, err
-}
-
-// upperName is the command name cmd in upper case: strings.ToUpper, but
-// the lock recipes' commands, which every client sends in upper case, are
-// answered by a switch without looking at their letters one by one.
-func upperName(cmd string) string {
-	switch cmd {
-	case "SET", "GET", "DEL", "EVALSHA", "EVAL", "PEXPIRE", "EXISTS", "SETNX", "PTTL":
-		return cmd
-	}
-	return strings.ToUpper(cmd)
 }
 
 // begin starts the command's bookkeeping and returns key's index in
@@ -364,7 +363,7 @@ func (s *Store) begin(touched []string, key string) int {
 // whose reply is then the one miniredis would send, kept on c (fastOK).
 // In MULTI the command must be queued; a tainted connection has state
 // the fast path cannot see.
-func (s *Store) answerFast(c *nodeConn, cmd string, args []string) bool {
+func (s *Store) answerFast(c *nodeConn, cmd fastpath.Cmd, args []string) bool {
 	s.fastDone, c.fastOK, c.raw = false, false, nil
 	if s.readOnly || s.noReplicas || c.multi || c.tainted {
 		return false

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/lockstep-sim/lockstep/model/store/fastpath"
 )
 
 // capturePre reads the states of the keys the running command may write,
@@ -236,7 +238,7 @@ func noFieldTTLs(cmd string, isWrite bool, spec keySpec) bool {
 // the lock recipes' commands answered by a switch (hotClass): two map
 // lookups of the command name were a tenth of Exec's time.
 func classify(cmd string) (spec keySpec, isWrite, connState bool) {
-	if spec, isWrite, ok := hotClass(cmd); ok {
+	if _, spec, isWrite, ok := hotClass(cmd); ok {
 		return spec, isWrite, false
 	}
 	return classifyByTables(cmd)
@@ -248,21 +250,34 @@ func classifyByTables(cmd string) (spec keySpec, isWrite, connState bool) {
 	return spec, isWrite, !isWrite && connStateCommands()[cmd]
 }
 
-// hotClass is classify for the lock recipes' commands (none changes
-// connection state), small enough to inline into Exec; ok is false for
-// any other command.
-func hotClass(cmd string) (spec keySpec, isWrite, ok bool) {
+// hotClass is classify for the lock recipes' commands in upper case, as
+// every client sends them (none changes connection state), with the fast
+// path's number for the command (fastpath.CmdOf); ok is false for any other
+// command, or one in lower case.
+func hotClass(cmd string) (code fastpath.Cmd, spec keySpec, isWrite, ok bool) {
 	switch cmd {
-	case "SET", "PEXPIRE", "INCR", "HINCRBY", "HSET":
-		return keysFirst, true, true
-	case "EVALSHA", "EVAL":
-		return keysScript, true, true
+	case "SET":
+		return fastpath.CmdSet, keysFirst, true, true
+	case "SETNX":
+		return fastpath.CmdSetNX, keysFirst, true, true
+	case "PEXPIRE":
+		return fastpath.CmdPExpire, keysFirst, true, true
+	case "INCR", "HINCRBY", "HSET":
+		return fastpath.CmdNone, keysFirst, true, true
+	case "EVALSHA":
+		return fastpath.CmdEvalSHA, keysScript, true, true
+	case "EVAL":
+		return fastpath.CmdEval, keysScript, true, true
 	case "DEL":
-		return keysAll, true, true
-	case "GET", "EXISTS", "PTTL", "HGET":
-		return 0, false, true
+		return fastpath.CmdDel, keysAll, true, true
+	case "GET":
+		return fastpath.CmdGet, 0, false, true
+	case "EXISTS":
+		return fastpath.CmdExists, 0, false, true
+	case "PTTL", "HGET":
+		return fastpath.CmdNone, 0, false, true
 	}
-	return 0, false, false
+	return fastpath.CmdNone, 0, false, false
 }
 
 // keepsRESP2 reports a HELLO that changes nothing the fast path could

@@ -266,7 +266,7 @@ func New(h Host, srv *server.Server, on bool) *Path {
 // trip through RESP.
 func (f *Path) call(args ...string) (any, error) {
 	if f.on {
-		if r, ok := f.plain(args[0], args[1:]); ok {
+		if r, ok := f.plain(CmdOf(args[0]), args[1:]); ok {
 			return r.Value(), nil
 		}
 	}
@@ -293,19 +293,19 @@ func (f *Path) mustCall(script string, args ...string) any {
 }
 
 // Answer is the fast path: Store.Exec asks it first for every command
-// (cmd in upper case, args after it) a client sends to a master, on a
+// (cmd, by its number, and args after it) a client sends to a master, on a
 // connection that is not in MULTI (the command must be queued) and has no
 // state it cannot see (SELECT, pub/sub, AUTH, HELLO); it dispatches to
 // miniredis only when Answer declines. It answers the project's scripts
 // (EVAL by source, EVALSHA by SHA1) with their Go twins and the plain lock
 // commands with plain (plain.go), and declines, having changed nothing,
 // when it is off and whenever a command is not one it reproduces exactly.
-func (f *Path) Answer(cmd string, args []string) (Reply, bool) {
+func (f *Path) Answer(cmd Cmd, args []string) (Reply, bool) {
 	f.seenKey = ""
 	if !f.on {
 		return Reply{}, false
 	}
-	if cmd == "EVAL" || cmd == "EVALSHA" {
+	if cmd == CmdEval || cmd == CmdEvalSHA {
 		r, ok := f.script(cmd, args)
 		if !ok {
 			return Reply{}, false
@@ -393,14 +393,14 @@ func (f *Path) Attach(h Host, on bool) { f.st, f.on = h, on }
 
 // script runs the Go twin of EVAL or EVALSHA with args (script or SHA,
 // numkeys, keys, argv), or returns ok=false, having written nothing.
-func (f *Path) script(cmd string, args []string) (luaReply, bool) {
+func (f *Path) script(cmd Cmd, args []string) (luaReply, bool) {
 	if len(args) < 2 {
 		return luaReply{}, false
 	}
 	var s *fastScript
 	hot := false
 	switch {
-	case cmd == "EVAL":
+	case cmd == CmdEval:
 		s = scriptBySrc(args[0])
 	case f.hot != nil && args[0] == shaOf(f.hot):
 		s, hot = f.hot, true
@@ -410,7 +410,7 @@ func (f *Path) script(cmd string, args []string) (luaReply, bool) {
 	if s == nil || args[1] != s.numkeys || len(args) != 2+s.keys+s.argv {
 		return luaReply{}, false
 	}
-	if cmd == "EVALSHA" && !hot && !f.cached[s] {
+	if cmd == CmdEvalSHA && !hot && !f.cached[s] {
 		// Loaded by the client (SCRIPT LOAD), or NOSCRIPT: ask.
 		r, err := f.call("SCRIPT", "EXISTS", shaOf(s))
 		if a, ok := r.([]any); err != nil || !ok || len(a) != 1 || a[0] != 1 {
@@ -418,7 +418,7 @@ func (f *Path) script(cmd string, args []string) (luaReply, bool) {
 		}
 		f.cached[s] = true
 	}
-	if cmd == "EVALSHA" {
+	if cmd == CmdEvalSHA {
 		f.hot = s // cached: checked above
 	}
 	keys, argv := args[2:2+s.keys], args[2+s.keys:]
@@ -433,7 +433,7 @@ func (f *Path) script(cmd string, args []string) (luaReply, bool) {
 	if !ok {
 		return luaReply{}, false
 	}
-	if cmd == "EVAL" && s != f.hot && !f.cached[s] {
+	if cmd == CmdEval && s != f.hot && !f.cached[s] {
 		// A successful EVAL caches the script, so a later EVALSHA works:
 		// it is loaded into miniredis before anything can tell.
 		f.unloaded = append(f.unloaded, s)
@@ -488,7 +488,7 @@ func validPEXPIRE(ms string) bool {
 // getEquals is `redis.call(cmd..., key) == want` for GET or HGET. ok is false
 // when the read failed (wrong type), which makes Lua raise an error.
 func (f *Path) getEquals(want string, args ...string) (eq, ok bool) {
-	if r, ok := f.plain(args[0], args[1:]); ok { // GET: no boxing of the value
+	if r, ok := f.plain(CmdOf(args[0]), args[1:]); ok { // GET: no boxing of the value
 		return r.kind == plainBulk && r.s == want, true
 	}
 	r, err := f.call(args...)

@@ -8,7 +8,7 @@ import "strconv"
 // fastRedsyncDelete is ScriptRedsyncDelete: GET; DEL if ours, -1 if the
 // key is gone, else 0.
 func fastRedsyncDelete(f *Path, keys, argv []string) (luaReply, bool) {
-	r, ok := f.plain("GET", keys[:1])
+	r, ok := f.plain(CmdGet, keys[:1])
 	if !ok {
 		v, err := f.call("GET", keys[0])
 		if err != nil {

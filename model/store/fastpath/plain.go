@@ -90,17 +90,58 @@ func (r Reply) Value() any {
 	return nil
 }
 
-// plain answers cmd (upper case) with args (the key first) on the store's
-// DB 0, or returns ok=false, having changed nothing, when real dispatch must
+// Cmd is a command the fast path answers, by number: the store names
+// each command once (its switch in Exec, or CmdOf), and the layers below
+// switch on the number instead of comparing the name again.
+type Cmd uint8
+
+// The commands the fast path answers; CmdNone is any other.
+const (
+	CmdNone Cmd = iota
+	CmdGet
+	CmdSet
+	CmdSetNX
+	CmdDel
+	CmdExists
+	CmdPExpire
+	CmdEval
+	CmdEvalSHA
+)
+
+// CmdOf is the number of command name (upper case).
+func CmdOf(name string) Cmd {
+	switch name {
+	case "GET":
+		return CmdGet
+	case "SET":
+		return CmdSet
+	case "SETNX":
+		return CmdSetNX
+	case "DEL":
+		return CmdDel
+	case "EXISTS":
+		return CmdExists
+	case "PEXPIRE":
+		return CmdPExpire
+	case "EVAL":
+		return CmdEval
+	case "EVALSHA":
+		return CmdEvalSHA
+	}
+	return CmdNone
+}
+
+// plain answers cmd with args (the key first) on the store's DB 0, or
+// returns ok=false, having changed nothing, when real dispatch must
 // answer. It calls f.writing before its first change to the data.
-func (f *Path) plain(cmd string, args []string) (r Reply, ok bool) {
+func (f *Path) plain(cmd Cmd, args []string) (r Reply, ok bool) {
 	db := f.st.DB()
 	switch cmd {
-	case "GET":
+	case CmdGet:
 		return f.plainGet(db, args)
-	case "SET":
+	case CmdSet:
 		return f.plainSet(db, args)
-	case "SETNX":
+	case CmdSetNX:
 		if len(args) != 2 {
 			return r, false
 		}
@@ -111,7 +152,7 @@ func (f *Path) plain(cmd string, args []string) (r Reply, ok bool) {
 		f.st.WroteUnknown()
 		_ = db.Set(args[0], args[1]) // absent: cannot be of another type
 		return Reply{kind: plainInt, n: 1}, true
-	case "DEL":
+	case CmdDel:
 		switch len(args) {
 		case 0:
 			return r, false
@@ -125,7 +166,7 @@ func (f *Path) plain(cmd string, args []string) (r Reply, ok bool) {
 		n := f.st.Del(f.del)
 		clear(f.del)
 		return Reply{kind: plainInt, n: n}, true
-	case "EXISTS":
+	case CmdExists:
 		if len(args) == 0 {
 			return r, false
 		}
@@ -136,7 +177,7 @@ func (f *Path) plain(cmd string, args []string) (r Reply, ok bool) {
 			}
 		}
 		return Reply{kind: plainInt, n: n}, true
-	case "PEXPIRE":
+	case CmdPExpire:
 		return f.plainPExpire(db, args)
 	}
 	return r, false
