@@ -181,13 +181,12 @@ func (c *Client) Crash() {
 // run is the client's workload, straight-line: for each hold, acquire,
 // work inside the critical section, release, think.
 func (c *Client) run(t *Thread) {
-	st := c.w.strategy
 	for h := 1; h <= c.Cfg.Holds; h++ {
 		c.hold = h
 		box := c.takeLeaseBox()
 		// The token names its owner (Checker.tokenOwner relies on it).
 		if l := c.acquire(t, box, c.tokens.of(c.Name, h, c.Cfg.Holds)); l != nil {
-			c.criticalSection(t, st, l)
+			c.criticalSection(t, l)
 		}
 		c.recycle(box)
 		if h < c.Cfg.Holds && c.Cfg.Think > 0 {
@@ -218,10 +217,10 @@ func (c *Client) tellDone() {
 func (c *Client) acquire(t *Thread, box *leaseBox, token string) *Lease {
 	c.setState(StateAcquiring)
 	began := c.w.Now()
-	l := c.retry(t, box, token, firstAcquire)
+	l := c.retry(t, box, token, &firstAcquire)
 	wait := c.w.Now() - began
 	if l == nil {
-		c.w.feed(&judge.Event{Kind: judge.AcquireFailed, Client: c.Name, Wait: wait})
+		c.w.clientWaited(judge.AcquireFailed, c.Name, wait)
 		c.setState(StateIdle)
 		return nil
 	}
@@ -231,7 +230,7 @@ func (c *Client) acquire(t *Thread, box *leaseBox, token string) *Lease {
 	if !c.w.unread(c.Name, "acquired") {
 		c.sayAcquired(token, l)
 	}
-	c.w.feed(&judge.Event{Kind: judge.EnterCS, Client: c.Name, Wait: wait})
+	c.w.clientWaited(judge.EnterCS, c.Name, wait)
 	return l
 }
 
@@ -297,8 +296,33 @@ func (c *Client) recycle(box *leaseBox) {
 }
 
 // retry runs attempts of the strategy's Acquire with the configured delays,
-// on the lease in box.
-func (c *Client) retry(t *Thread, box *leaseBox, token string, what acquireWhat) *Lease {
+// on the lease in box. Its frame is on the stack of every request a hold
+// sends, so what only a failed attempt needs is in again's.
+func (c *Client) retry(t *Thread, box *leaseBox, token string, what *acquireWhat) *Lease {
+	l := &box.Lease
+	wait := newWaitBound(t, c.w.Cfg.Lock.Knobs.Wait)
+	for i := 1; ; i++ {
+		// Nothing keeps a failed attempt's lease, so the next attempt
+		// reuses it (a contended lock fails most attempts), and the
+		// storage of its Nodes (see model/recipe single.Acquire). Every
+		// field is set as a new Lease has it, one by one: a Lease literal
+		// is built in a temporary in this frame first.
+		l.Token, l.Fence, l.Start, l.Until, l.Nodes = token, 0, t.Wall(), 0, l.Nodes[:0]
+		if c.w.strategy.Acquire(t, l) {
+			c.unsubscribe()
+			return l
+		}
+		if !c.again(t, &wait, l, what, i) {
+			c.unsubscribe()
+			return nil
+		}
+	}
+}
+
+// again is what follows failed attempt i of lease l: false when the
+// acquire gives up (after the attempts it was allowed, or when lock.wait
+// is over), else true after the pause before the next attempt.
+func (c *Client) again(t *Thread, wait *waitBound, l *Lease, what *acquireWhat, i int) bool {
 	r := c.w.Cfg.Lock.Retry
 	attempts := 1
 	if r != nil && r.Attempts > 1 {
@@ -306,33 +330,20 @@ func (c *Client) retry(t *Thread, box *leaseBox, token string, what acquireWhat)
 	} else if r == nil && c.w.Cfg.Lock.Knobs.Notify == NotifyPubSub {
 		attempts = math.MaxInt // Redisson's lock(): until granted (or lock.wait ends)
 	}
-	l := &box.Lease
-	wait := newWaitBound(t, c.w.Cfg.Lock.Knobs.Wait)
-	for i := 1; ; i++ {
-		// Nothing keeps a failed attempt's lease, so the next attempt
-		// reuses it (a contended lock fails most attempts), and the
-		// storage of its Nodes (see model/recipe single.Acquire).
-		*l = Lease{Token: token, Start: t.Wall(), Nodes: l.Nodes[:0]}
-		if c.w.strategy.Acquire(t, l) {
-			c.unsubscribe()
-			return l
-		}
-		if i >= attempts {
-			c.unsubscribe()
-			c.tellGaveUp(token, what, i, nil)
-			return nil
-		}
-		if !c.pauseBeforeRetry(t, wait, i) {
-			c.unsubscribe()
-			c.tellGaveUp(token, what, i, &wait)
-			return nil
-		}
+	if i >= attempts {
+		c.tellGaveUp(l.Token, what, i, nil)
+		return false
 	}
+	if !c.pauseBeforeRetry(t, *wait, i) {
+		c.tellGaveUp(l.Token, what, i, wait)
+		return false
+	}
+	return true
 }
 
 // tellGaveUp is the line of an acquire that gave up after attempts
 // attempts: all it was allowed, or, with wait, all of lock.wait.
-func (c *Client) tellGaveUp(token string, what acquireWhat, attempts int, wait *waitBound) {
+func (c *Client) tellGaveUp(token string, what *acquireWhat, attempts int, wait *waitBound) {
 	if wait == nil {
 		c.w.Tell(c.Name, "gave-up", "gave-up", sim.S("client", c.Name), sim.S("token", token), sim.S("what", what.what), sim.I("attempts", int64(attempts)),
 			sim.S("what_note", what.phrase))
@@ -396,7 +407,8 @@ func leasePhrases(l *Lease) (fenceNote, leaseEnd string) {
 // criticalSection is one hold's inside: nested re-entries, the work, the
 // releases. Like a finally block, the lock is released even when a nested
 // acquire or the resource refuses.
-func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
+func (c *Client) criticalSection(t *Thread, l *Lease) {
+	st := c.w.strategy
 	c.setState(StateHolding)
 	wd := c.startWatchdog(l)
 	depth, ok := 0, true
@@ -438,7 +450,7 @@ func (c *Client) sayReleased(l *Lease) {
 func (c *Client) reenter(t *Thread, l *Lease) (depth int, ok bool) {
 	for ; depth < c.Cfg.Nested; depth++ {
 		c.setState(StateAcquiring)
-		nl := c.retry(t, newLeaseBox(), l.Token, nestedAcquire) // the hold's own lease is in use
+		nl := c.retry(t, newLeaseBox(), l.Token, &nestedAcquire) // the hold's own lease is in use
 		if nl == nil {
 			c.w.clientEvent(judge.NestedFailed, c.Name)
 			return depth, false

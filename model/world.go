@@ -42,6 +42,7 @@ type World struct {
 	tap      func(judge.Event) // sees what the judge is fed (see Tap)
 	resCalls resourceCalls     // finished resource requests, for reuse (resource_call.go)
 	probes   []probe           // per node (by Node.ID), the judge's look at its lock key
+	waited   judge.Event       // the event clientWaited feeds, reused
 	// noted sees the lines of noteKinds that Tell writes (NoteTold).
 	noted     func(sim.Event)
 	noteKinds []string
@@ -304,12 +305,19 @@ func (w *World) masterFor(c *Client, i int) *Node {
 	if i >= len(c.view) {
 		return sh.Master
 	}
-	cur := c.view[i]
-	if cur != sh.Master && w.Net.Connected(c.Name, sh.Master.Name()) {
-		c.view[i] = sh.Master
-		w.Tell(c.Name, "follows", "follows", sim.S("client", c.Name), sim.I("shard", int64(i+1)), sim.S("master", sh.Master.Name()), sim.S("old", cur.Name()))
+	if cur := c.view[i]; cur != sh.Master && w.Net.Connected(c.Name, sh.Master.Name()) {
+		w.follow(c, i, cur)
 	}
 	return c.view[i]
+}
+
+// follow makes client c send shard i's commands to its new master, which
+// replaced cur. It is a function of its own so that its trace line's
+// arguments are not in masterFor's frame, on the stack of every request.
+func (w *World) follow(c *Client, i int, cur *Node) {
+	m := w.Shards[i].Master
+	c.view[i] = m
+	w.Tell(c.Name, "follows", "follows", sim.S("client", c.Name), sim.I("shard", int64(i+1)), sim.S("master", m.Name()), sim.S("old", cur.Name()))
 }
 
 // MasterView is the node c currently believes is shard i's master.

@@ -33,8 +33,18 @@ type Kernel struct {
 
 // NewKernel returns a kernel at time zero whose random streams derive from seed.
 func NewKernel(seed uint64) *Kernel {
-	return &Kernel{seed: seed, trace: newTrace(), budget: math.MaxInt}
+	k := &Kernel{seed: seed, trace: newTrace(), budget: math.MaxInt}
+	k.queue.timers = make(eventHeap, 0, heapRoom)
+	k.queue.msgs = make(eventHeap, 0, heapRoom)
+	return k
 }
+
+// heapRoom is the room each of the queue's heaps starts with, enough for
+// a world of a few dozen clients (a bigger one grows them as before). A
+// heap grows in a push, often on a client's coroutine stack, where
+// growslice's frames would outgrow the 2 KB a coroutine starts with (its
+// stack would be copied to one twice the size).
+const heapRoom = 64
 
 // SetBudget bounds the events the kernel will ever run: once Steps reaches
 // n, Step and RunUntil run nothing more and Exhausted reports true. Every
