@@ -150,17 +150,6 @@ func (w *World) sayLine(proc, kind, id string, b []byte, args ...sim.Arg) {
 	w.K.EmitID(proc, kind, id, args, b)
 }
 
-// unread reports whether no one reads the text of a line of this kind
-// (sim.Kernel.WantsText), and then records the line without it: a hot
-// line's caller asks first and builds nothing (a run without the hash).
-func (w *World) unread(proc, kind string) bool {
-	if w.K.WantsText(kind) {
-		return false
-	}
-	w.K.EmitUnread(proc, kind)
-	return true
-}
-
 // sayCmd is the "cmd" line of a command node ran for client; a run nobody
 // reads (sim.Kernel.WantsText) builds none of it, as one is written for
 // every command.
@@ -237,10 +226,8 @@ func (w *World) exec(n *Node, client string, op Op, args []string) (any, error) 
 	// anyone reads its text is asked here as well as in sayCmd: a run
 	// nobody reads then does not pass sayCmd its twelve words of
 	// arguments (on the stack, past the registers) on every command.
-	if w.K.WantsText("cmd") {
+	if !w.K.Unread(n.Name(), "cmd") {
 		w.sayCmd(n.Name(), client, args, reply, err)
-	} else {
-		w.K.EmitUnread(n.Name(), "cmd")
 	}
 	if track {
 		w.judgeCommand(n, client, op, p)
