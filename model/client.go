@@ -297,8 +297,15 @@ func (c *Client) recycle(box *leaseBox) {
 
 // retry runs attempts of the strategy's Acquire with the configured delays,
 // on the lease in box. Its frame is on the stack of every request a hold
-// sends, so what only a failed attempt needs is in again's.
+// sends, so giving up is in gaveUp's.
 func (c *Client) retry(t *Thread, box *leaseBox, token string, what *acquireWhat) *Lease {
+	r := c.w.Cfg.Lock.Retry
+	attempts := 1
+	if r != nil && r.Attempts > 1 {
+		attempts = r.Attempts
+	} else if r == nil && c.w.Cfg.Lock.Knobs.Notify == NotifyPubSub {
+		attempts = math.MaxInt // Redisson's lock(): until granted (or lock.wait ends)
+	}
 	l := &box.Lease
 	wait := newWaitBound(t, c.w.Cfg.Lock.Knobs.Wait)
 	for i := 1; ; i++ {
@@ -312,33 +319,21 @@ func (c *Client) retry(t *Thread, box *leaseBox, token string, what *acquireWhat
 			c.unsubscribe()
 			return l
 		}
-		if !c.again(t, &wait, l, what, i) {
-			c.unsubscribe()
-			return nil
+		if i >= attempts {
+			return c.gaveUp(token, what, i, nil)
+		}
+		if !c.pauseBeforeRetry(t, wait, i) {
+			return c.gaveUp(token, what, i, &wait)
 		}
 	}
 }
 
-// again is what follows failed attempt i of lease l: false when the
-// acquire gives up (after the attempts it was allowed, or when lock.wait
-// is over), else true after the pause before the next attempt.
-func (c *Client) again(t *Thread, wait *waitBound, l *Lease, what *acquireWhat, i int) bool {
-	r := c.w.Cfg.Lock.Retry
-	attempts := 1
-	if r != nil && r.Attempts > 1 {
-		attempts = r.Attempts
-	} else if r == nil && c.w.Cfg.Lock.Knobs.Notify == NotifyPubSub {
-		attempts = math.MaxInt // Redisson's lock(): until granted (or lock.wait ends)
-	}
-	if i >= attempts {
-		c.tellGaveUp(l.Token, what, i, nil)
-		return false
-	}
-	if !c.pauseBeforeRetry(t, *wait, i) {
-		c.tellGaveUp(l.Token, what, i, wait)
-		return false
-	}
-	return true
+// gaveUp ends an acquire that gave up after attempts attempts (see
+// tellGaveUp): nil.
+func (c *Client) gaveUp(token string, what *acquireWhat, attempts int, wait *waitBound) *Lease {
+	c.unsubscribe()
+	c.tellGaveUp(token, what, attempts, wait)
+	return nil
 }
 
 // tellGaveUp is the line of an acquire that gave up after attempts

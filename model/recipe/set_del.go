@@ -18,7 +18,15 @@ func setPXAcquire(s *single, t *model.Thread, n *model.Node, l *model.Lease) boo
 // copies its arguments before it waits, so the next client to fill them
 // cannot change a command already sent.
 func (s *single) setPXArgs(token string) []string {
+	if s.setArgs[0] == "" {
+		s.fillSetPX()
+	}
+	s.setArgs[2] = token
+	return s.setArgs[:]
+}
+
+// fillSetPX writes the SET NX PX's words that every acquire shares.
+func (s *single) fillSetPX() {
 	a := &s.setArgs
-	a[0], a[1], a[2], a[3], a[4], a[5] = "SET", s.cfg.Key, token, "NX", "PX", s.ttlArg()
-	return a[:]
+	a[0], a[1], a[3], a[4], a[5] = "SET", s.cfg.Key, "NX", "PX", s.ttlArg()
 }
