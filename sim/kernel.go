@@ -11,6 +11,7 @@ package sim
 
 import (
 	"math"
+	"slices"
 	"time"
 )
 
@@ -33,18 +34,19 @@ type Kernel struct {
 
 // NewKernel returns a kernel at time zero whose random streams derive from seed.
 func NewKernel(seed uint64) *Kernel {
-	k := &Kernel{seed: seed, trace: newTrace(), budget: math.MaxInt}
-	k.queue.timers = make(eventHeap, 0, heapRoom)
-	k.queue.msgs = make(eventHeap, 0, heapRoom)
-	return k
+	return &Kernel{seed: seed, trace: newTrace(), budget: math.MaxInt}
 }
 
-// heapRoom is the room each of the queue's heaps starts with, enough for
-// a world of a few dozen clients (a bigger one grows them as before). A
-// heap grows in a push, often on a client's coroutine stack, where
-// growslice's frames would outgrow the 2 KB a coroutine starts with (its
-// stack would be copied to one twice the size).
-const heapRoom = 64
+// QueueRoom makes room for n events in each heap of the queue, for a
+// caller that knows about how many will wait at once (model.NewWorld: a
+// few per client and node). A heap grows in a push, often on a simulated
+// thread's coroutine stack, where growslice's frames would outgrow the
+// 2 KB a coroutine starts with (its stack would be copied whole).
+func (k *Kernel) QueueRoom(n int) {
+	q := &k.queue
+	q.timers = slices.Grow(q.timers, n)
+	q.msgs = slices.Grow(q.msgs, n)
+}
 
 // SetBudget bounds the events the kernel will ever run: once Steps reaches
 // n, Step and RunUntil run nothing more and Exhausted reports true. Every
