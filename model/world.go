@@ -66,7 +66,8 @@ func NewWorld(cfg Config) (*World, error) {
 	}
 	w.strategy = st
 	w.Cluster = redis.NewCluster(k, w.Net, cfg.Nodes, observer{w})
-	k.QueueRoom(2 * (len(cfg.Clients) + len(w.Nodes))) // a request and a timer each, about
+	// The queue's room: about a request and a timer for each.
+	k.QueueRoom(2 * (len(cfg.Clients) + len(w.Nodes)))
 	w.probes = make([]probe, len(w.Nodes)) // one allocation; never grown, so &w.probes[i] stays
 	for i, n := range w.Nodes {
 		w.byName[n.Name()] = n
