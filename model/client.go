@@ -184,13 +184,12 @@ func (c *Client) Crash() {
 // run is the client's workload, straight-line: for each hold, acquire,
 // work inside the critical section, release, think.
 func (c *Client) run(t *Thread) {
-	st := c.w.strategy
 	for h := 1; h <= c.Cfg.Holds; h++ {
 		c.hold = h
 		box := c.takeLeaseBox()
 		// The token names its owner (Checker.tokenOwner relies on it).
 		if l := c.acquire(t, box, c.tokens.of(c.Name, h, c.Cfg.Holds)); l != nil {
-			c.criticalSection(t, st, l)
+			c.criticalSection(t, l)
 		}
 		c.recycle(box)
 		if h < c.Cfg.Holds && c.Cfg.Think > 0 {
@@ -221,20 +220,20 @@ func (c *Client) tellDone() {
 func (c *Client) acquire(t *Thread, box *leaseBox, token string) *Lease {
 	c.setState(StateAcquiring)
 	began := c.w.Now()
-	l := c.retry(t, box, token, firstAcquire)
+	l := c.retry(t, box, token, &firstAcquire)
 	wait := c.w.Now() - began
 	if l == nil {
-		c.w.feed(&judge.Event{Kind: judge.AcquireFailed, Client: c.Name, Wait: wait})
+		c.w.clientWaited(judge.AcquireFailed, c.Name, wait)
 		c.setState(StateIdle)
 		return nil
 	}
 	c.lease = l
 	// The grant first, then what the checker makes of it: a trace reads
 	// cause before effect.
-	if !c.w.unread(c.Name, "acquired") {
+	if !c.w.K.Unread(c.Name, "acquired") { // sim.Kernel.Unread: build nothing nobody reads
 		c.sayAcquired(token, l)
 	}
-	c.w.feed(&judge.Event{Kind: judge.EnterCS, Client: c.Name, Wait: wait})
+	c.w.clientWaited(judge.EnterCS, c.Name, wait)
 	return l
 }
 
@@ -300,8 +299,9 @@ func (c *Client) recycle(box *leaseBox) {
 }
 
 // retry runs attempts of the strategy's Acquire with the configured delays,
-// on the lease in box.
-func (c *Client) retry(t *Thread, box *leaseBox, token string, what acquireWhat) *Lease {
+// on the lease in box. Its frame is on the stack of every request a hold
+// sends, so giving up is in gaveUp's.
+func (c *Client) retry(t *Thread, box *leaseBox, token string, what *acquireWhat) *Lease {
 	r := c.w.Cfg.Lock.Retry
 	attempts := 1
 	if r != nil && r.Attempts > 1 {
@@ -314,28 +314,34 @@ func (c *Client) retry(t *Thread, box *leaseBox, token string, what acquireWhat)
 	for i := 1; ; i++ {
 		// Nothing keeps a failed attempt's lease, so the next attempt
 		// reuses it (a contended lock fails most attempts), and the
-		// storage of its Nodes (see model/recipe single.Acquire).
-		*l = Lease{Token: token, Start: t.Wall(), Nodes: l.Nodes[:0]}
+		// storage of its Nodes (see model/recipe single.Acquire). Every
+		// field is set as a new Lease has it, one by one: a Lease literal
+		// is built in a temporary in this frame first.
+		l.Token, l.Fence, l.Start, l.Until, l.Nodes = token, 0, t.Wall(), 0, l.Nodes[:0]
 		if c.w.strategy.Acquire(t, l) {
 			c.unsubscribe()
 			return l
 		}
 		if i >= attempts {
-			c.unsubscribe()
-			c.tellGaveUp(token, what, i, nil)
-			return nil
+			return c.gaveUp(token, what, i, nil)
 		}
 		if !c.pauseBeforeRetry(t, wait, i) {
-			c.unsubscribe()
-			c.tellGaveUp(token, what, i, &wait)
-			return nil
+			return c.gaveUp(token, what, i, &wait)
 		}
 	}
 }
 
+// gaveUp ends an acquire that gave up after attempts attempts (see
+// tellGaveUp): nil.
+func (c *Client) gaveUp(token string, what *acquireWhat, attempts int, wait *waitBound) *Lease {
+	c.unsubscribe()
+	c.tellGaveUp(token, what, attempts, wait)
+	return nil
+}
+
 // tellGaveUp is the line of an acquire that gave up after attempts
 // attempts: all it was allowed, or, with wait, all of lock.wait.
-func (c *Client) tellGaveUp(token string, what acquireWhat, attempts int, wait *waitBound) {
+func (c *Client) tellGaveUp(token string, what *acquireWhat, attempts int, wait *waitBound) {
 	if wait == nil {
 		c.w.Tell(c.Name, "gave-up", "gave-up", sim.S("client", c.Name), sim.S("token", token), sim.S("what", what.what), sim.I("attempts", int64(attempts)),
 			sim.S("what_note", what.phrase))
@@ -399,7 +405,8 @@ func leasePhrases(l *Lease) (fenceNote, leaseEnd string) {
 // criticalSection is one hold's inside: nested re-entries, the work, the
 // releases. Like a finally block, the lock is released even when a nested
 // acquire or the resource refuses.
-func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
+func (c *Client) criticalSection(t *Thread, l *Lease) {
+	st := c.w.strategy
 	c.setState(StateHolding)
 	wd := c.startWatchdog(l)
 	depth, ok := 0, true
@@ -423,7 +430,7 @@ func (c *Client) criticalSection(t *Thread, st Strategy, l *Lease) {
 	}
 	st.Release(t, l)
 	c.lease = nil
-	if !c.w.unread(c.Name, "released") {
+	if !c.w.K.Unread(c.Name, "released") {
 		c.sayReleased(l)
 	}
 }
@@ -441,7 +448,7 @@ func (c *Client) sayReleased(l *Lease) {
 func (c *Client) reenter(t *Thread, l *Lease) (depth int, ok bool) {
 	for ; depth < c.Cfg.Nested; depth++ {
 		c.setState(StateAcquiring)
-		nl := c.retry(t, newLeaseBox(), l.Token, nestedAcquire) // the hold's own lease is in use
+		nl := c.retry(t, newLeaseBox(), l.Token, &nestedAcquire) // the hold's own lease is in use
 		if nl == nil {
 			c.w.clientEvent(judge.NestedFailed, c.Name)
 			return depth, false

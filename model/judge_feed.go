@@ -55,6 +55,19 @@ func (w *World) feed(e *judge.Event) {
 	w.Chk.Feed(e)
 }
 
+// clientWaited is an event of client c that carries how long it waited
+// (judge.EnterCS, judge.AcquireFailed). It is World.waited, reused rather
+// than built on the stack: Client.acquire sits below every request a hold
+// sends, and a judge.Event in its frame would push each client's
+// coroutine stack past its first 2 KB (runtime.newstack copies it). The
+// judge keeps no event it is fed (a Tap gets a copy), and only these
+// fields (and At, feed's) are ever set on it.
+func (w *World) clientWaited(kind judge.Kind, c string, wait time.Duration) {
+	e := &w.waited
+	e.Kind, e.Client, e.Wait = kind, c, wait
+	w.feed(e)
+}
+
 // clientEvent is an event of client c, of a kind that carries nothing
 // else (judge.ClientEvent).
 func (w *World) clientEvent(kind judge.Kind, c string) {

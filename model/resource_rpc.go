@@ -39,7 +39,7 @@ func (h resHost) EmitLine(proc, kind string, b []byte)        { h.w.emitLine(pro
 func (h resHost) Say(proc, kind, id string, args []sim.Arg, format string, a ...any) {
 	h.w.Say(proc, kind, id, args, format, a...)
 }
-func (h resHost) Unread(proc, kind string) bool { return h.w.unread(proc, kind) }
+func (h resHost) Unread(proc, kind string) bool { return h.w.K.Unread(proc, kind) }
 func (h resHost) SayLine(proc, kind, id string, b []byte, args ...sim.Arg) {
 	h.w.sayLine(proc, kind, id, b, args...)
 }

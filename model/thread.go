@@ -87,28 +87,37 @@ type rpcResult struct {
 var timedOut = &rpcResult{nil, ErrTimeout}
 
 // Call sends one command to a node and waits for its reply, or for the lock's
-// request timeout by the client's clock.
+// request timeout by the client's clock. It copies args before it waits:
+// their storage is the caller's again as soon as Call has begun.
 func (t *Thread) Call(n *Node, op Op, args ...string) (any, error) {
 	return t.CallTimeout(n, op, t.c.w.Cfg.Lock.Timeout, args...)
 }
 
 // CallTimeout is Call with an explicit timeout (Redlock's per-node timeout).
 // With lock.driver retries, a command that timed out is sent again (see
-// resends) before its caller sees the timeout.
+// resends and sendAgain) before its caller sees the timeout.
 func (t *Thread) CallTimeout(n *Node, op Op, timeout time.Duration, args ...string) (any, error) {
-	for retry := 1; ; retry++ {
-		call := t.c.w.newCall()
-		call.node, call.op = n, op
-		// A copy in the call, so the caller's variadic slice can stay on its
-		// stack: most commands fit in argBuf.
-		call.args = append(call.argBuf[:0], args...)
-		reply, err := t.call(call, n.Name(), timeout)
-		t.lastErr = err
-		if err != ErrTimeout || retry > t.c.resends(op) {
-			return reply, err
-		}
-		t.c.traceResend(n, args, retry)
-	}
+	call := t.c.w.newCall()
+	call.node, call.op, call.sends = n, op, 1
+	// A copy in the call, so the caller's variadic slice can stay on its
+	// stack: most commands fit in argBuf.
+	call.args = append(call.argBuf[:0], args...)
+	call.to, call.timeout = n.Name(), timeout
+	return t.call(call)
+}
+
+// sendAgain is the driver's resend of old's command to a node, which timed
+// out: the same command in a new call, old let go. It is called from call
+// rather than looped in CallTimeout, so that CallTimeout keeps nothing
+// across the wait: its frame is on every request's stack.
+func (t *Thread) sendAgain(old *rpcCall) (any, error) {
+	t.c.traceResend(old.node, old.args, old.sends)
+	call := t.c.w.newCall()
+	call.node, call.op, call.sends = old.node, old.op, old.sends+1
+	call.args = append(call.argBuf[:0], old.args...)
+	call.to, call.timeout = old.to, old.timeout
+	old.over(partWait)
+	return t.call(call)
 }
 
 // rpc sends a request to process `to`, runs handle there on arrival, and
@@ -118,7 +127,8 @@ func (t *Thread) CallTimeout(n *Node, op Op, timeout time.Duration, args ...stri
 func (t *Thread) rpc(to string, timeout time.Duration, handle func() (any, error, bool)) (any, error) {
 	call := t.c.w.newCall()
 	call.handle = handle
-	return t.call(call, to, timeout)
+	call.to, call.timeout = to, timeout
+	return t.call(call)
 }
 
 // rpcCall is one request, its reply and its timeout. It is the handler of
@@ -154,6 +164,7 @@ type rpcCall struct {
 	op     Op
 	args   []string
 	argBuf [6]string // args' storage when they fit: SET k v NX PX ttl
+	sends  int       // the times a command has been sent, this one included
 	handle func() (any, error, bool)
 
 	timeout time.Duration
@@ -206,19 +217,22 @@ func (call *rpcCall) free() {
 	call.c.w.calls.Put(call)
 }
 
-func (t *Thread) call(call *rpcCall, to string, timeout time.Duration) (any, error) {
+// call sends the request call is set up for (its server's process in to,
+// its timeout in timeout, which call sets to DefaultTimeout if it is not
+// positive) and waits for its reply or its timeout. The caller fills the
+// call, not call's arguments: this frame is on every request's stack.
+func (t *Thread) call(call *rpcCall) (any, error) {
 	c := t.c
-	call.c, call.to = c, to
+	call.c = c
 	call.tk = t.p.Arm()
 	call.live = partWait | partRequest
-	sent := c.w.Net.SendHandler(c.Name, to, (*rpcRequest)(call))
-	if timeout <= 0 {
-		timeout = DefaultTimeout
+	sent := c.w.Net.SendHandler(c.Name, call.to, (*rpcRequest)(call))
+	if call.timeout <= 0 {
+		call.timeout = DefaultTimeout
 	}
-	call.timeout = timeout
 	call.timer.h = (*rpcTimeout)(call)
-	c.armHeld(&call.timer, timeout)
-	call.holdTimeout(sent, c.Name, to)
+	c.armHeld(&call.timer, call.timeout)
+	call.holdTimeout(sent, c.Name, call.to)
 	r := t.p.Park().(*rpcResult)
 	call.timer.Stop()
 	// Off the list now, while it is still the newest timer (a reuse must
@@ -226,6 +240,12 @@ func (t *Thread) call(call *rpcCall, to string, timeout time.Duration) (any, err
 	// call, this thread has armed its next request's.
 	c.forgetTimer(&call.timer)
 	reply, err := r.reply, r.err // r may be call.res: read it before letting go
+	if call.node != nil {
+		t.lastErr = err
+		if err == ErrTimeout && call.sends <= c.resends(call.op) {
+			return t.sendAgain(call)
+		}
+	}
 	call.over(partWait)
 	return reply, err
 }

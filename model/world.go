@@ -42,6 +42,7 @@ type World struct {
 	tap      func(judge.Event) // sees what the judge is fed (see Tap)
 	resCalls resourceCalls     // finished resource requests, for reuse (resource_call.go)
 	probes   []probe           // per node (by Node.ID), the judge's look at its lock key
+	waited   judge.Event       // the event clientWaited feeds, reused
 	// noted sees the lines of noteKinds that Tell writes (NoteTold).
 	noted     func(sim.Event)
 	noteKinds []string
@@ -65,6 +66,8 @@ func NewWorld(cfg Config) (*World, error) {
 	}
 	w.strategy = st
 	w.Cluster = redis.NewCluster(k, w.Net, cfg.Nodes, observer{w})
+	// The queue's room: about a request and a timer for each.
+	k.QueueRoom(2 * (len(cfg.Clients) + len(w.Nodes)))
 	w.probes = make([]probe, len(w.Nodes)) // one allocation; never grown, so &w.probes[i] stays
 	for i, n := range w.Nodes {
 		w.byName[n.Name()] = n
@@ -150,17 +153,6 @@ func (w *World) sayLine(proc, kind, id string, b []byte, args ...sim.Arg) {
 	w.K.EmitID(proc, kind, id, args, b)
 }
 
-// unread reports whether no one reads the text of a line of this kind
-// (sim.Kernel.WantsText), and then records the line without it: a hot
-// line's caller asks first and builds nothing (a run without the hash).
-func (w *World) unread(proc, kind string) bool {
-	if w.K.WantsText(kind) {
-		return false
-	}
-	w.K.EmitUnread(proc, kind)
-	return true
-}
-
 // sayCmd is the "cmd" line of a command node ran for client; a run nobody
 // reads (sim.Kernel.WantsText) builds none of it, as one is written for
 // every command.
@@ -237,10 +229,8 @@ func (w *World) exec(n *Node, client string, id int, op Op, args []string) (any,
 	// anyone reads its text is asked here as well as in sayCmd: a run
 	// nobody reads then does not pass sayCmd its twelve words of
 	// arguments (on the stack, past the registers) on every command.
-	if w.K.WantsText("cmd") {
+	if !w.K.Unread(n.Name(), "cmd") {
 		w.sayCmd(n.Name(), client, args, reply, err)
-	} else {
-		w.K.EmitUnread(n.Name(), "cmd")
 	}
 	if track {
 		w.judgeCommand(n, client, op, p)
@@ -305,12 +295,19 @@ func (w *World) masterFor(c *Client, i int) *Node {
 	if i >= len(c.view) {
 		return sh.Master
 	}
-	cur := c.view[i]
-	if cur != sh.Master && w.Net.Connected(c.Name, sh.Master.Name()) {
-		c.view[i] = sh.Master
-		w.Tell(c.Name, "follows", "follows", sim.S("client", c.Name), sim.I("shard", int64(i+1)), sim.S("master", sh.Master.Name()), sim.S("old", cur.Name()))
+	if cur := c.view[i]; cur != sh.Master && w.Net.Connected(c.Name, sh.Master.Name()) {
+		w.follow(c, i, cur)
 	}
 	return c.view[i]
+}
+
+// follow makes client c send shard i's commands to its new master, which
+// replaced cur. It is a function of its own so that its trace line's
+// arguments are not in masterFor's frame, on the stack of every request.
+func (w *World) follow(c *Client, i int, cur *Node) {
+	m := w.Shards[i].Master
+	c.view[i] = m
+	w.Tell(c.Name, "follows", "follows", sim.S("client", c.Name), sim.I("shard", int64(i+1)), sim.S("master", m.Name()), sim.S("old", cur.Name()))
 }
 
 // MasterView is the node c currently believes is shard i's master.

@@ -11,6 +11,7 @@ package sim
 
 import (
 	"math"
+	"slices"
 	"time"
 )
 
@@ -34,6 +35,17 @@ type Kernel struct {
 // NewKernel returns a kernel at time zero whose random streams derive from seed.
 func NewKernel(seed uint64) *Kernel {
 	return &Kernel{seed: seed, trace: newTrace(), budget: math.MaxInt}
+}
+
+// QueueRoom makes room for n events in each heap of the queue, for a
+// caller that knows about how many will wait at once (model.NewWorld: a
+// few per client and node). A heap grows in a push, often on a simulated
+// thread's coroutine stack, where growslice's frames would outgrow the
+// 2 KB a coroutine starts with (its stack would be copied whole).
+func (k *Kernel) QueueRoom(n int) {
+	q := &k.queue
+	q.timers = slices.Grow(q.timers, n)
+	q.msgs = slices.Grow(q.msgs, n)
 }
 
 // SetBudget bounds the events the kernel will ever run: once Steps reaches

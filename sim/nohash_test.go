@@ -54,3 +54,30 @@ func TestStopHashingFormatsOnlyWantedLines(t *testing.T) {
 		t.Error("an unhashed trace's hash moved")
 	}
 }
+
+// Unread answers as WantsText does and records what it answers true for:
+// hashed, it records nothing (the caller writes the line); unhashed with
+// no sink, it only counts; a sink subscribed after StopHashing sees the
+// lines it records (the quiet flag must not outlive the sink's arrival),
+// and gets the text of those it wants.
+func TestUnreadIsWantsTextThenEmitUnread(t *testing.T) {
+	k := NewKernel(1)
+	if k.Unread("A", "cmd") || k.Trace().Len() != 0 {
+		t.Fatal("a hashed trace reads every line: Unread must be false and record nothing")
+	}
+	k.Trace().StopHashing()
+	for i := 1; i <= 2; i++ {
+		if !k.Unread("A", "cmd") || k.Trace().Len() != i {
+			t.Fatalf("a trace nobody reads: Unread must be true and count each line (Len %d after %d)", k.Trace().Len(), i)
+		}
+	}
+	var seen []string
+	k.Trace().SubscribeMsgIf(func(e Event) { seen = append(seen, fmt.Sprintf("%d:%s", e.Seq, e.Kind)) },
+		func(kind string) bool { return kind == "want" })
+	if !k.Unread("A", "cmd") || k.Unread("A", "want") {
+		t.Fatal("with a sink: Unread is true for a line it does not want, false for one it does")
+	}
+	if k.Trace().Len() != 3 || fmt.Sprint(seen) != "[3:cmd]" {
+		t.Errorf("Len %d, the sink saw %v; want 3 and [3:cmd]", k.Trace().Len(), seen)
+	}
+}

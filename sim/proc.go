@@ -63,31 +63,34 @@ func (g *Group) Spawn(name string, start time.Duration, fn func(p *Proc)) *Proc 
 	p := &Proc{k: k, name: name, group: g, alive: true, parked: true}
 	g.procs = append(g.procs, p)
 	k.procs = append(k.procs, p)
-	p.next, p.stop = iter.Pull(func(yield func(struct{}) bool) { p.main(yield, fn) })
+	p.next, p.stop = iter.Pull(func(yield func(struct{}) bool) {
+		// The coroutine's body is this closure, not a call from it: the
+		// frames at the coroutine's base sit under everything the thread
+		// runs, which should fit in the 2 KB a goroutine starts with (a
+		// stack that outgrows them is copied to one twice the size).
+		defer p.exit()
+		p.yield = yield
+		if !p.dying {
+			fn(p)
+		}
+	})
 	tk := Ticket{p: p, n: p.ticket}
 	k.At(start, func() { tk.Wake(nil) })
 	return p
 }
 
-// main is the coroutine's body. A kill unwinds it with a panic that is
+// exit ends the coroutine's body. A kill unwinds it with a panic that is
 // recovered here, so no deferred code of the simulated program observes it
 // as an error. Any other panic is panicked again with the process's name:
 // iter.Pull hands a panic in the coroutine to the caller of next, so it
 // surfaces on the kernel's goroutine, in whatever woke the process.
-func (p *Proc) main(yield func(struct{}) bool, fn func(p *Proc)) {
-	defer func() {
-		r := recover()
-		p.alive = false
-		p.parked = false
-		if _, kill := r.(killed); r != nil && !kill {
-			panic(fmt.Sprintf("sim: process %s panicked: %v", p.name, r))
-		}
-	}()
-	p.yield = yield
-	if p.dying {
-		return
+func (p *Proc) exit() {
+	r := recover()
+	p.alive = false
+	p.parked = false
+	if _, kill := r.(killed); r != nil && !kill {
+		panic(fmt.Sprintf("sim: process %s panicked: %v", p.name, r))
 	}
-	fn(p)
 }
 
 // Name is the thread's name, e.g. "A" or "A/watchdog".

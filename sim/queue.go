@@ -201,7 +201,7 @@ func (q *eventHeap) push(e entry) {
 		e.ev.idx = i
 		return
 	}
-	q.up(i)
+	q.up(i, e)
 }
 
 // pop removes and returns the first entry.
@@ -230,13 +230,15 @@ func (q *eventHeap) remove(i int) {
 	if i < n {
 		h[i] = last
 		q.down(i)
-		q.up(last.ev.idx)
+		q.up(last.ev.idx, last)
 	}
 	ev.idx = notQueued
 }
 
-func (q eventHeap) up(i int) {
-	e := q[i]
+// up lifts e, the entry at index i, to its place. Small enough to be
+// inlined into push: a frame fewer under every message and timer a client
+// queues, whose coroutine stack must fit in the 2 KB it starts with.
+func (q eventHeap) up(i int, e entry) {
 	for i > 0 {
 		p := (i - 1) / 4
 		if !e.before(&q[p]) {

@@ -65,6 +65,9 @@ type Trace struct {
 	// unhashed: StopHashing was called, so a line nobody reads is not
 	// even formatted (see Kernel.WantsText).
 	unhashed bool
+	// quiet: unhashed and no sinks, so no line is read at all (see
+	// Kernel.Unread); kept by StopHashing and the Subscribes.
+	quiet bool
 }
 
 type sink struct {
@@ -75,13 +78,15 @@ type sink struct {
 func newTrace() *Trace { return &Trace{h: xxhash.New(), line: make([]byte, 0, 256)} }
 
 // Subscribe adds a sink that sees every later event, its message included.
-func (t *Trace) Subscribe(fn func(Event)) { t.sinks = append(t.sinks, sink{fn: fn}) }
+func (t *Trace) Subscribe(fn func(Event)) {
+	t.sinks, t.quiet = append(t.sinks, sink{fn: fn}), false
+}
 
 // SubscribeMsgIf adds a sink that sees every later event but needs its
 // message only when wantMsg(kind) is true (asked at every event, so the
 // answer may change during the run). For other events its Msg may be empty.
 func (t *Trace) SubscribeMsgIf(fn func(Event), wantMsg func(kind string) bool) {
-	t.sinks = append(t.sinks, sink{fn, wantMsg})
+	t.sinks, t.quiet = append(t.sinks, sink{fn, wantMsg}), false
 }
 
 // Len is the number of events so far.
@@ -100,7 +105,7 @@ func (t *Trace) Hash() uint64 { return t.h.Sum64() }
 // formatted. A run that needs only its verdict (explore's searches and
 // shrinks) calls it before the run; its Hash is then meaningless, and
 // Hashing says so.
-func (t *Trace) StopHashing() { t.unhashed = true }
+func (t *Trace) StopHashing() { t.unhashed, t.quiet = true, len(t.sinks) == 0 }
 
 // Hashing reports whether lines are hashed (StopHashing was not called).
 func (t *Trace) Hashing() bool { return !t.unhashed }
@@ -118,6 +123,28 @@ func (k *Kernel) WantsText(kind string) bool {
 // a line of this kind (EmitID hands them over only then): a hashed run
 // with no such sink needs the text for the hash but not the arguments.
 func (k *Kernel) WantsArgs(kind string) bool { return k.trace.wantMsg(kind) }
+
+// Unread reports whether no one reads the text of a line of this kind
+// (WantsText is false), and then records the line without it (EmitUnread):
+// a hot line's caller asks it first and builds nothing. In a headless run
+// without the hash, where nothing at all is read, it is one test and a
+// count, inlined: such a run asks it for nearly every line.
+func (k *Kernel) Unread(proc, kind string) bool {
+	if t := k.trace; t.quiet {
+		t.n++
+		return true
+	}
+	return k.unread(proc, kind)
+}
+
+// unread is Unread for a run some line may be read in.
+func (k *Kernel) unread(proc, kind string) bool {
+	if k.WantsText(kind) {
+		return false
+	}
+	k.EmitUnread(proc, kind)
+	return true
+}
 
 // EmitUnread records an event whose text nobody reads, without its text:
 // for a caller that asked WantsText(kind) and was told false, and so built

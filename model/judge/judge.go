@@ -177,10 +177,19 @@ func (j *Judge) Record(fn func(Event)) { j.record = fn }
 func (j *Judge) ClientEvent(kind Kind, client string, at time.Duration) {
 	switch {
 	case j.record != nil, kind != LeaveCS && kind != Working && kind != Releasing:
-		j.Feed(&Event{At: at, Kind: kind, Client: client})
+		j.feedClient(kind, client, at)
 	default:
 		j.readClient(kind, client, at)
 	}
+}
+
+// feedClient is ClientEvent as an Event, built in a frame of its own: the
+// caller is on a client's coroutine stack at every hold (a coroutine
+// stack that outgrows its first 2 KB is copied); so it is never inlined.
+//
+//go:noinline
+func (j *Judge) feedClient(kind Kind, client string, at time.Duration) {
+	j.Feed(&Event{At: at, Kind: kind, Client: client})
 }
 
 // readClient reads a LeaveCS, Working or Releasing event.
@@ -276,17 +285,24 @@ func (j *Judge) enterCS(e *Event, c *client) {
 	c.granted, c.lastEnd = true, Phrase{}
 	j.m.Acquired++
 	if o := j.rival(e.Client); o != "" && !j.inEpisode(e.Client) {
-		j.setEpisode(e.Client, true)
-		j.m.Violations++
-		id, args, p := j.explain(e.At, e.Client, o)
-		msg, _ := tracemsg.Render(id, args)
-		j.emit(e.Client, "VIOLATION", id, args...)
-		if j.first == "" {
-			j.first, j.firstP = msg, p
-			j.firstAt = e.At
-		}
+		j.violation(e, o)
 	}
 	j.inCS = append(j.inCS, e.Client)
+}
+
+// violation is e's client entering while o is inside: a new episode. It
+// is apart from enterCS, whose frame is on a client's coroutine stack at
+// every grant (a coroutine stack that outgrows its first 2 KB is copied).
+func (j *Judge) violation(e *Event, o string) {
+	j.setEpisode(e.Client, true)
+	j.m.Violations++
+	id, args, p := j.explain(e.At, e.Client, o)
+	msg, _ := tracemsg.Render(id, args)
+	j.emit(e.Client, "VIOLATION", id, args...)
+	if j.first == "" {
+		j.first, j.firstP = msg, p
+		j.firstAt = e.At
+	}
 }
 
 func (j *Judge) leaveCS(name string, c *client) {

@@ -18,27 +18,36 @@ func (j *Judge) releasing(now time.Duration, c string) {
 	granted := cl.granted
 	cl.granted = false
 	live := 0
-	var why Phrase
 	for i := range j.cfg.Nodes { // their slots are the first, in order
+		if g := j.nodes.slots[i].grant; g != nil && g.owner == c && g.lostBy.ID == "" && (g.expires < 0 || g.expires > now) {
+			live++
+		}
+	}
+	if live < max(j.cfg.Quorum, 1) {
+		j.unheldRelease(now, c, cl, granted)
+	}
+}
+
+// unheldRelease is releasing's verdict on a release of a lock the client
+// does not hold, and why: the first of its grants (by node) that was lost
+// or expired, else what its client last heard. It is apart from releasing,
+// whose frame is on a client's coroutine stack at every release (a
+// coroutine stack that outgrows its first 2 KB is copied).
+func (j *Judge) unheldRelease(now time.Duration, c string, cl *client, granted bool) {
+	var why Phrase
+	for i := range j.cfg.Nodes {
 		n, g := j.cfg.Nodes[i], j.nodes.slots[i].grant
 		if g == nil || g.owner != c {
 			continue
 		}
-		switch {
-		case g.lostBy.ID != "":
-			if why.ID == "" {
-				why = Phrase{ID: "why-split-brain", Args: []sim.Arg{sim.S("node", n)}, Subs: []Sub{{"lost", g.lostBy}}}
-			}
-		case g.expires >= 0 && g.expires <= now:
-			if why.ID == "" {
-				why = j.expiredHow(n, g)
-			}
-		default:
-			live++
+		if g.lostBy.ID != "" {
+			why = Phrase{ID: "why-split-brain", Args: []sim.Arg{sim.S("node", n)}, Subs: []Sub{{"lost", g.lostBy}}}
+			break
 		}
-	}
-	if live >= max(j.cfg.Quorum, 1) {
-		return
+		if g.expires >= 0 && g.expires <= now {
+			why = j.expiredHow(n, g)
+			break
+		}
 	}
 	switch {
 	case why.ID != "":

@@ -14,7 +14,8 @@ type single struct {
 	ttl     string // cfg.TTL as a command argument, formatted once (see ttlArg)
 	acquire acquireStep
 	release releaseStep
-	renew   string // the check-and-PEXPIRE script the watchdog runs
+	renew   string    // the check-and-PEXPIRE script the watchdog runs
+	setArgs [6]string // the SET NX PX of an acquire, filled for each (setPXArgs)
 }
 
 type (

@@ -19,9 +19,8 @@ func (narrator) Begun(*model.Client, *Attempt) {}
 // Answered is one node's outcome: "redis-2: OK (counter 7)".
 func (narrator) Answered(c *model.Client, a *Attempt, i int) {
 	o := a.Nodes[i]
-	if k, kind := c.World().K, o.Outcome.traceKind(); !k.WantsText(kind) {
-		k.EmitUnread(c.Name, kind) // the outcome is text: not built for a run nobody reads
-		return
+	if c.World().K.Unread(c.Name, o.Outcome.traceKind()) {
+		return // the outcome is text: not built for a run nobody reads
 	}
 	var buf [3]sim.Arg
 	id, args := o.traceID(append(buf[:0], sim.S("node", o.Node)))
@@ -34,9 +33,8 @@ func (narrator) Counted(c *model.Client, a *Attempt) {
 	if a.OK {
 		kind = "quorum"
 	}
-	if k := c.World().K; !k.WantsText(kind) { // the tally is text: not built for a run nobody reads
-		k.EmitUnread(c.Name, kind)
-		return
+	if c.World().K.Unread(c.Name, kind) {
+		return // the tally is text: not built for a run nobody reads
 	}
 	var buf [12]sim.Arg
 	args := append(buf[:0], sim.I("granted", int64(a.Granted)), sim.I("nodes", int64(len(a.Nodes))), sim.I("quorum", int64(a.Quorum)),
