@@ -72,6 +72,15 @@ type Lease struct {
 	Nodes []*Node       // the nodes that granted it
 }
 
+// reset makes l what a new attempt's lease is, Lease{Token: token, Start:
+// start, Nodes: l.Nodes[:0]}, field by field: a Lease literal is built in a
+// temporary in the caller's frame first, and retry's frame is on the stack
+// of every request a hold sends. TestLeaseResetIsANewLease fails when a
+// field is added to Lease and not here.
+func (l *Lease) reset(token string, start time.Duration) {
+	l.Token, l.Fence, l.Start, l.Until, l.Nodes = token, 0, start, 0, l.Nodes[:0]
+}
+
 func newClient(w *World, cfg ClientConfig) *Client {
 	return &Client{Name: cfg.Name, Cfg: cfg, w: w, group: w.K.NewGroup(cfg.Name),
 		rng: w.K.Rand("retry/" + cfg.Name), state: StateIdle, timers: make([]*localTimer, 0, timerRoom)}
@@ -314,10 +323,8 @@ func (c *Client) retry(t *Thread, box *leaseBox, token string, what *acquireWhat
 	for i := 1; ; i++ {
 		// Nothing keeps a failed attempt's lease, so the next attempt
 		// reuses it (a contended lock fails most attempts), and the
-		// storage of its Nodes (see model/recipe single.Acquire). Every
-		// field is set as a new Lease has it, one by one: a Lease literal
-		// is built in a temporary in this frame first.
-		l.Token, l.Fence, l.Start, l.Until, l.Nodes = token, 0, t.Wall(), 0, l.Nodes[:0]
+		// storage of its Nodes (see model/recipe single.Acquire).
+		l.reset(token, t.Wall())
 		if c.w.strategy.Acquire(t, l) {
 			c.unsubscribe()
 			return l
