@@ -153,14 +153,12 @@ func (w *World) sayLine(proc, kind, id string, b []byte, args ...sim.Arg) {
 	w.K.EmitID(proc, kind, id, args, b)
 }
 
-// sayCmd is the "cmd" line of a command node ran for client; a run nobody
-// reads (sim.Kernel.WantsText) builds none of it, as one is written for
-// every command.
+// sayCmd is the "cmd" line of a command node ran for client, for a run
+// that reads it: its caller asks sim.Kernel.Unread(node, "cmd") first, so
+// that a run nobody reads builds none of it (one is written for every
+// command) and does not pass sayCmd its twelve words of arguments (on the
+// stack, past the registers).
 func (w *World) sayCmd(node, client string, args []string, reply any, err error) {
-	if !w.K.WantsText("cmd") {
-		w.K.EmitUnread(node, "cmd")
-		return
-	}
 	b := w.cmdLine(client, args, reply, err)
 	if !w.K.WantsArgs("cmd") { // hashed, but no sink reads the arguments
 		w.sayLine(node, "cmd", "cmd", b)
@@ -212,7 +210,9 @@ func (w *World) exec(n *Node, client string, id int, op Op, args []string) (any,
 	}
 	if w.Cfg.ClusterSlots && n.Up() && crossSlot(args) {
 		err := RedisError(slot.CrossSlot) // a cluster node refuses it before running anything
-		w.sayCmd(n.Name(), client, args, nil, err)
+		if !w.K.Unread(n.Name(), "cmd") {
+			w.sayCmd(n.Name(), client, args, nil, err)
+		}
 		return nil, err
 	}
 	reply, p, err := n.DoTrackedAs(now, id, client, key, args)
@@ -225,10 +225,7 @@ func (w *World) exec(n *Node, client string, id int, op Op, args []string) (any,
 		return reply, err
 	}
 	// The command's own line comes before what the checker concludes from
-	// it (a wrong release, a lost grant): cause before effect. Whether
-	// anyone reads its text is asked here as well as in sayCmd: a run
-	// nobody reads then does not pass sayCmd its twelve words of
-	// arguments (on the stack, past the registers) on every command.
+	// it (a wrong release, a lost grant): cause before effect.
 	if !w.K.Unread(n.Name(), "cmd") {
 		w.sayCmd(n.Name(), client, args, reply, err)
 	}

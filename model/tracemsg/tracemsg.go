@@ -85,8 +85,7 @@ func Lookup(id string) (Message, bool) {
 // Emit records a trace line of message id at the kernel's current time,
 // its text rendered from the catalogue (in the kernel's reused buffer).
 func Emit(k *sim.Kernel, proc, kind, id string, args ...sim.Arg) {
-	if !k.WantsText(kind) { // a run nobody reads (sim.Trace.StopHashing): render nothing
-		k.EmitUnread(proc, kind)
+	if k.Unread(proc, kind) { // a run nobody reads (sim.Trace.StopHashing): render nothing
 		return
 	}
 	k.EmitIDScratch(proc, kind, id, args, Append(k.Scratch(), id, args))
