@@ -10,8 +10,8 @@ import (
 
 // LoadSelected is Load for a run of a few scenarios of a large, known-good
 // file, such as the bundled one: only the lines of the scenarios named (and
-// the file's other top-level keys) are parsed, which spares parsing and
-// checking the rest. Parsing the bundled file is ~3 ms, a tenth of
+// the file's other top-level keys, up to the last of those scenarios) are
+// parsed, which spares parsing and checking the rest. Parsing the bundled file is ~3 ms, a tenth of
 // `lockstep run -s NAME` for a short scenario.
 //
 // It reads the layout Load's own output and the bundled file share: a
