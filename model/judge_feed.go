@@ -93,7 +93,8 @@ func (w *World) judgeCommand(n *Node, client string, id int, op Op, p store.Pres
 		e.Note = fmt.Sprintf("%s had replaced %s as master at %s; cut off, %s still granted it: split brain",
 			n.ReplacedBy().Name(), n.Name(), sim.FormatTime(n.ReplacedAt()), n.Name())
 	}
-	w.feed(&e)
+	e.At = w.K.Now()
+	w.Chk.Command(&e)
 }
 
 // nodeEvent is an event of node n whose lock key the judge may read, on

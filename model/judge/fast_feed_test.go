@@ -43,7 +43,8 @@ func fastFeedHistory(feed func(e Event)) {
 
 // The hot entry points judge a history exactly as Feed does by name: a
 // Command's NodeID finds the node's books without its name, a ClientID
-// the client's, and ClientLeft, ClientWorking and ClientReleasing read
+// the client's (and tells its grants by them), Command reads it without
+// Feed's switch, and ClientLeft, ClientWorking and ClientReleasing read
 // LeaveCS, Working and Releasing without an Event. The
 // metrics, the explanations, the trace lines and the recorded history
 // are the same either way, with and without a recorder.
@@ -70,14 +71,10 @@ func TestFastFeedJudgesAsFeed(t *testing.T) {
 				j.ClientWorking(e.ClientID, e.At)
 			case e.Kind == Releasing:
 				j.ClientReleasing(e.ClientID, e.At)
+			case e.Kind == Command:
+				e.NodeID = slices.Index(nodes, e.Node) + 1
+				j.Command(&e)
 			default:
-				if e.Kind == Command {
-					for i, n := range nodes {
-						if n == e.Node {
-							e.NodeID = i + 1
-						}
-					}
-				}
 				j.Feed(&e)
 			}
 		})

@@ -32,6 +32,9 @@ func (j *Judge) keyEvent(e *Event) {
 func (j *Judge) command(e *Event) {
 	now, name, client := e.At, e.Node, e.Client
 	s := j.nodes.slotOf(e) // all this command changes is here
+	if s == nil {
+		s = j.nodes.at(name) // a recorded history names its nodes
+	}
 	g := s.grant
 	if g != nil && !e.Before {
 		// The key vanished since we last looked: it expired.
@@ -53,16 +56,17 @@ func (j *Judge) command(e *Event) {
 		s.grant = g
 		g.books.token = g.value
 	case e.Before && !e.After && g != nil:
-		if g.owner != client && e.Op == OpRelease {
+		mine := j.owns(g, e)
+		if !mine && e.Op == OpRelease {
 			j.m.WrongReleases++
 			j.emit(client, "WRONG-RELEASE", "wrong-release", sim.S("client", client), sim.S("node", name), sim.S("owner", g.owner))
 		}
 		how := phrase("how-released")
-		if g.owner != client {
+		if !mine {
 			how = phrase("how-deleted", sim.S("node", name), sim.I("at_ns", int64(now)), sim.S("client", client))
 		}
 		j.endIn(s, g, now, how)
-	case e.Before && e.After && g != nil && g.owner == client && e.Op != OpOther:
+	case e.Before && e.After && g != nil && e.Op != OpOther && j.owns(g, e):
 		g.setExpiry(now, e.key())
 	}
 }

@@ -165,6 +165,15 @@ func (j *Judge) Feed(e *Event) {
 	}
 }
 
+// Command is Feed of a Command event, for the feeder that knows its kind
+// (a live run, on every lock command): read without Feed's switch.
+func (j *Judge) Command(e *Event) {
+	j.command(e)
+	if j.record != nil {
+		j.recordRead(e)
+	}
+}
+
 // recordRead hands the recorder (Record) a copy of e as read. The copy
 // is in a frame of its own: Feed's is on a client's coroutine stack at
 // every grant (EnterCS), and a coroutine stack that outgrows its first
@@ -278,6 +287,15 @@ func (j *Judge) clientOf(name string, id int) *client {
 		return &j.byPlace[i]
 	}
 	return j.client(name)
+}
+
+// owns reports whether grant g is e's client's: by its books when e
+// gives the ClientID (a pointer compare), else by name.
+func (j *Judge) owns(g *grant, e *Event) bool {
+	if i := e.ClientID - 1; i >= 0 && i < len(j.byPlace) {
+		return g.books == &j.byPlace[i]
+	}
+	return g.owner == e.Client
 }
 
 func (j *Judge) client(name string) *client {
