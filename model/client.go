@@ -153,13 +153,13 @@ func (c *Client) Pause() {
 	}
 	c.pausedSince = c.w.Now()
 	c.group.Pause()
-	c.w.clientEvent(judge.Paused, c.Name)
+	c.w.clientEvent(judge.Paused, c)
 }
 
 // Unpause ends a GC pause; what arrived meanwhile is read now.
 func (c *Client) Unpause() {
 	c.group.Resume()
-	c.w.clientEvent(judge.Resumed, c.Name)
+	c.w.clientEvent(judge.Resumed, c)
 }
 
 // Hang stalls the work thread only; the watchdog keeps renewing.
@@ -170,14 +170,14 @@ func (c *Client) Hang() {
 	c.hung = true
 	c.hungSince = c.w.Now()
 	c.main.Freeze()
-	c.w.clientEvent(judge.Hung, c.Name)
+	c.w.clientEvent(judge.Hung, c)
 }
 
 // Unhang lets the work thread continue.
 func (c *Client) Unhang() {
 	c.hung = false
 	c.main.Thaw()
-	c.w.clientEvent(judge.Unhung, c.Name)
+	c.w.clientEvent(judge.Unhung, c)
 }
 
 // Crash kills the client: no release, no renewal, nothing more.
@@ -187,7 +187,7 @@ func (c *Client) Crash() {
 	}
 	c.group.Kill()
 	c.finish(StateCrashed)
-	c.w.clientEvent(judge.Crashed, c.Name)
+	c.w.clientEvent(judge.Crashed, c)
 }
 
 // run is the client's workload, straight-line: for each hold, acquire,
@@ -232,7 +232,7 @@ func (c *Client) acquire(t *Thread, box *leaseBox, token string) *Lease {
 	l := c.retry(t, box, token, &firstAcquire)
 	wait := c.w.Now() - began
 	if l == nil {
-		c.w.clientWaited(judge.AcquireFailed, c.Name, wait)
+		c.w.clientWaited(judge.AcquireFailed, c, wait)
 		c.setState(StateIdle)
 		return nil
 	}
@@ -242,7 +242,7 @@ func (c *Client) acquire(t *Thread, box *leaseBox, token string) *Lease {
 	if !c.w.K.Unread(c.Name, "acquired") { // sim.Kernel.Unread: build nothing nobody reads
 		c.sayAcquired(token, l)
 	}
-	c.w.clientWaited(judge.EnterCS, c.Name, wait)
+	c.w.clientWaited(judge.EnterCS, c, wait)
 	return l
 }
 
@@ -425,15 +425,15 @@ func (c *Client) criticalSection(t *Thread, l *Lease) {
 	}
 	c.setState(StateReleasing)
 	if !ok {
-		c.w.clientEvent(judge.Working, c.Name) // releasing without having worked (work said so otherwise)
+		c.w.clientWorking(c) // releasing without having worked (work said so otherwise)
 	}
 	for ; depth > 0; depth-- {
 		st.Release(t, l)
 	}
 	wd.stop()
-	c.w.clientEvent(judge.LeaveCS, c.Name)
+	c.w.clientLeft(c)
 	if c.judgedKey() {
-		c.w.clientEvent(judge.Releasing, c.Name)
+		c.w.clientReleasing(c)
 	}
 	st.Release(t, l)
 	c.lease = nil
@@ -457,7 +457,7 @@ func (c *Client) reenter(t *Thread, l *Lease) (depth int, ok bool) {
 		c.setState(StateAcquiring)
 		nl := c.retry(t, newLeaseBox(), l.Token, &nestedAcquire) // the hold's own lease is in use
 		if nl == nil {
-			c.w.clientEvent(judge.NestedFailed, c.Name)
+			c.w.clientEvent(judge.NestedFailed, c)
 			return depth, false
 		}
 		if nl.Fence > l.Fence {
@@ -472,7 +472,7 @@ func (c *Client) reenter(t *Thread, l *Lease) (depth int, ok bool) {
 // write counter+1 (a read-modify-write that a second holder can clobber).
 func (c *Client) work(t *Thread, l *Lease) {
 	c.setState(StateWorking)
-	c.w.clientEvent(judge.Working, c.Name)
+	c.w.clientWorking(c)
 	v, ok := c.w.readResource(t, l)
 	if !ok {
 		return

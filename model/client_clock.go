@@ -61,20 +61,30 @@ func (c *Client) armLocal(lt *localTimer, d time.Duration) {
 	c.track(lt)
 }
 
-// armHeld is armLocal for a request's timeout, which its reply stops in
+// armHeld is armLocal for call's timeout, which its reply stops in
 // nearly every run: the timeout takes its place in the kernel's order now
 // (sim.Kernel.Reserve) but is queued only when queueHeld is called, which
-// its caller must do as soon as it is no longer sure that something of
-// its own (the request or the reply in flight) runs before the timeout is
-// due (see rpcCall.holdTimeout).
-func (c *Client) armHeld(lt *localTimer, d time.Duration) {
+// must happen as soon as it is no longer sure that something of the call
+// (the request or the reply in flight) runs before the timeout is due
+// (see rpcCall.holdTimeout). It decides so at once for the request just
+// sent (sent: the network took it), as holdTimeout would: one call on
+// every request's path instead of two.
+func (c *Client) armHeld(call *rpcCall, sent bool) {
+	lt := &call.timer
 	now := c.w.Now()
 	mono := c.clock.Mono(now)
-	d = min(d, sim.Never-mono) // a huge d must not wrap into the past
+	d := min(call.timeout, sim.Never-mono) // a huge timeout must not wrap into the past
 	lt.target = mono + d
 	lt.place = c.w.K.Reserve(c.clock.TrueAfter(now, d))
 	lt.held, lt.timer = true, sim.Timer{}
 	c.track(lt)
+	// holdTimeout's test, for the request just sent (its inline copy: a
+	// call of its own cost more than the test).
+	w := c.w
+	if sent && !w.queueTimeouts && lt.place.At()-now > w.Net.MaxDelay(c.Name, call.to) {
+		return
+	}
+	lt.queueHeld(w.K)
 }
 
 // queueHeld queues a held timer at its reserved place (nothing if it is
@@ -95,16 +105,25 @@ func (c *Client) setTarget(lt *localTimer, now, d time.Duration) {
 // track lists lt among the client's timers, for a drift to move.
 func (c *Client) track(lt *localTimer) {
 	if len(c.timers) >= timerRoom { // drop finished and forgotten timers now and then
-		live := c.timers[:0]
-		for _, x := range c.timers {
-			if x != nil && !x.done {
-				live = append(live, x)
-			}
-		}
-		clear(c.timers[len(live):])
-		c.timers = live
+		c.dropFinished()
 	}
 	c.timers = append(c.timers, lt)
+}
+
+// dropFinished takes the finished and forgotten timers off the list. It
+// is a call of its own so that its loop is not in the frame of armHeld,
+// on the stack of every request.
+//
+//go:noinline
+func (c *Client) dropFinished() {
+	live := c.timers[:0]
+	for _, x := range c.timers {
+		if x != nil && !x.done {
+			live = append(live, x)
+		}
+	}
+	clear(c.timers[len(live):])
+	c.timers = live
 }
 
 // timerRoom is how long a client's list of timers grows before armLocal
@@ -147,13 +166,20 @@ func (lt *localTimer) Fire() {
 
 // Stop cancels the wake-up. A held timer was never queued: there is
 // nothing to take off the kernel's queue (nearly every request's timeout).
+// Taking one off is a call of its own (unqueue), so that Stop is inlined
+// into every request's call.
 func (lt *localTimer) Stop() {
 	held := lt.held
 	lt.done, lt.held = true, false
 	if !held {
-		lt.timer.Stop()
+		lt.unqueue()
 	}
 }
+
+// unqueue is Stop of a queued timer.
+//
+//go:noinline
+func (lt *localTimer) unqueue() { lt.timer.Stop() }
 
 // JumpClock steps the client's wall clock by `by` now (fault clock_jump).
 // Timers do not move; the client's belief about its lease does.

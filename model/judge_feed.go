@@ -62,30 +62,39 @@ func (w *World) feed(e *judge.Event) {
 // coroutine stack past its first 2 KB (runtime.newstack copies it). The
 // judge keeps no event it is fed (a Tap gets a copy), and only these
 // fields (and At, feed's) are ever set on it.
-func (w *World) clientWaited(kind judge.Kind, c string, wait time.Duration) {
+func (w *World) clientWaited(kind judge.Kind, c *Client, wait time.Duration) {
 	e := &w.waited
-	e.Kind, e.Client, e.Wait = kind, c, wait
+	e.Kind, e.Client, e.ClientID, e.Wait = kind, c.Name, c.id+1, wait
 	w.feed(e)
 }
 
 // clientEvent is an event of client c, of a kind that carries nothing
-// else (judge.ClientEvent).
-func (w *World) clientEvent(kind judge.Kind, c string) {
-	w.Chk.ClientEvent(kind, c, w.K.Now())
+// else (judge.ClientEvent). The judge finds c's books by its place in
+// the world's list, which is the judge's Config.Clients (newChecker).
+func (w *World) clientEvent(kind judge.Kind, c *Client) {
+	w.Chk.ClientEvent(kind, c.id+1, w.K.Now())
 }
 
-// judgeCommand tells the judge what a lock command did to the lock key.
-func (w *World) judgeCommand(n *Node, client string, op Op, p store.Presence) {
+// clientWorking, clientLeft and clientReleasing are the client events of
+// every hold, each read by a method of its own (judge.Judge.ClientWorking).
+func (w *World) clientWorking(c *Client)   { w.Chk.ClientWorking(c.id+1, w.K.Now()) }
+func (w *World) clientLeft(c *Client)      { w.Chk.ClientLeft(c.id+1, w.K.Now()) }
+func (w *World) clientReleasing(c *Client) { w.Chk.ClientReleasing(c.id+1, w.K.Now()) }
+
+// judgeCommand tells the judge what a lock command of client (numbered
+// id, its Client.id; -1: not a built-in client) did to the lock key.
+func (w *World) judgeCommand(n *Node, client string, id int, op Op, p store.Presence) {
 	// Field by field: a literal is built from a template and then copied
 	// (144 bytes twice, on every lock command).
 	var e judge.Event
-	e.Kind, e.Client, e.Node, e.NodeID, e.Op = judge.Command, client, n.Name(), n.ID()+1, op
+	e.Kind, e.Client, e.ClientID, e.Node, e.NodeID, e.Op = judge.Command, client, id+1, n.Name(), n.ID()+1, op
 	e.Before, e.After, e.Probe = p.Before, p.After, &w.probes[n.ID()]
 	if !p.Before && p.After && n.Stale() {
 		e.Note = fmt.Sprintf("%s had replaced %s as master at %s; cut off, %s still granted it: split brain",
 			n.ReplacedBy().Name(), n.Name(), sim.FormatTime(n.ReplacedAt()), n.Name())
 	}
-	w.feed(&e)
+	e.At = w.K.Now()
+	w.Chk.Command(&e)
 }
 
 // nodeEvent is an event of node n whose lock key the judge may read, on

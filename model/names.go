@@ -43,22 +43,35 @@ func (ts *holdTokens) of(name string, h, holds int) string {
 	return tok
 }
 
-// make builds the tokens of holds h to h+n-1, in one allocation of their
-// exact size.
+// make builds the tokens of holds h to h+n-1 in one allocation (of the
+// size of n tokens as long as the last, so at most n bytes more than they
+// need). Each token is the one before it with its number counted up in
+// place (countUp): formatting every number and writing a token in three
+// calls cost ~200 instructions a hold.
 func (ts *holdTokens) make(name string, h, n int) {
-	size := 0
-	for k := h; k < h+n; k++ {
-		size += tokenLen(name, k)
-	}
 	var sb strings.Builder
-	sb.Grow(size)
-	var digits [20]byte
-	for k := h; k < h+n; k++ {
-		sb.WriteString(name)
-		sb.WriteByte('-')
-		sb.Write(strconv.AppendInt(digits[:0], int64(k), 10))
+	sb.Grow(n * tokenLen(name, h+n-1))
+	var buf [32]byte
+	tok := strconv.AppendInt(append(append(buf[:0], name...), '-'), int64(h), 10)
+	for range n {
+		sb.Write(tok)
+		tok = countUp(tok, len(name)+1)
 	}
 	ts.s, ts.next = sb.String(), h
+}
+
+// countUp counts up by one the decimal number that tok has after its first
+// at bytes, in place: a carry past its first digit makes it one longer.
+func countUp(tok []byte, at int) []byte {
+	for i := len(tok) - 1; i >= at; i-- {
+		if tok[i] != '9' {
+			tok[i]++
+			return tok
+		}
+		tok[i] = '0'
+	}
+	tok[at] = '1'
+	return append(tok, '0')
 }
 
 // tokenLen is the length of hold h's token: NAME, '-', h's digits.

@@ -2,7 +2,6 @@ package model
 
 import (
 	"strconv"
-	"time"
 
 	"github.com/lockstep-sim/lockstep/model/resource"
 	"github.com/lockstep-sim/lockstep/sim"
@@ -30,7 +29,6 @@ const IdempotencyJob = resource.IdempotencyJob
 // resHost is the world as the resource sees it.
 type resHost struct{ w *World }
 
-func (h resHost) Now() time.Duration                          { return h.w.Now() }
 func (h resHost) Tapped() bool                                { return h.w.tap != nil }
 func (h resHost) Emit(proc, kind, format string, args ...any) { h.w.Emit(proc, kind, format, args...) }
 func (h resHost) Tell(proc, kind, id string, args ...sim.Arg) { h.w.Tell(proc, kind, id, args...) }
@@ -39,14 +37,13 @@ func (h resHost) EmitLine(proc, kind string, b []byte)        { h.w.emitLine(pro
 func (h resHost) Say(proc, kind, id string, args []sim.Arg, format string, a ...any) {
 	h.w.Say(proc, kind, id, args, format, a...)
 }
-func (h resHost) Unread(proc, kind string) bool { return h.w.K.Unread(proc, kind) }
 func (h resHost) SayLine(proc, kind, id string, b []byte, args ...sim.Arg) {
 	h.w.sayLine(proc, kind, id, b, args...)
 }
 
 func newResource(w *World) *Resource {
 	rc := w.Cfg.Resource
-	return resource.New(resHost{w}, resource.Config{Fencing: w.Cfg.Lock.Fencing, WritesOnly: rc.WritesOnly,
+	return resource.New(resHost{w}, w.K, resource.Config{Fencing: w.Cfg.Lock.Fencing, WritesOnly: rc.WritesOnly,
 		Idempotency: rc.Idempotency})
 }
 

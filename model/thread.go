@@ -231,8 +231,7 @@ func (t *Thread) call(call *rpcCall) (any, error) {
 		call.timeout = DefaultTimeout
 	}
 	call.timer.h = (*rpcTimeout)(call)
-	c.armHeld(&call.timer, call.timeout)
-	call.holdTimeout(sent, c.Name, call.to)
+	c.armHeld(call, sent)
 	r := t.p.Park().(*rpcResult)
 	call.timer.Stop()
 	// Off the list now, while it is still the newest timer (a reuse must
@@ -255,7 +254,9 @@ func (t *Thread) call(call *rpcCall) (any, error) {
 // timeout is due: its arrival then comes first in the kernel's order, and
 // decides again. Otherwise, or when nothing is in flight any more, the
 // timeout is queued at its place now, as if it had been all along. So a
-// reply in time, the common case, costs the queue nothing.
+// reply in time, the common case, costs the queue nothing. It decides at
+// the request's arrival (the reply's send); armHeld decides the same way
+// for the request itself.
 func (call *rpcCall) holdTimeout(sent bool, from, to string) {
 	lt := &call.timer
 	if !lt.held {

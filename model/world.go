@@ -230,7 +230,7 @@ func (w *World) exec(n *Node, client string, id int, op Op, args []string) (any,
 		w.sayCmd(n.Name(), client, args, reply, err)
 	}
 	if track {
-		w.judgeCommand(n, client, op, p)
+		w.judgeCommand(n, client, id, op, p)
 		if redis.IsNoReplicas(err) {
 			w.feed(&judge.Event{Kind: judge.WriteRefused, Client: client, Node: n.Name()})
 		}

@@ -22,6 +22,11 @@ type Event struct {
 	// judge then finds the node's books by it instead of by name (a live
 	// run gives it with every lock command). A recorded history leaves it 0.
 	NodeID int
+	// ClientID, when not 0, is Client's place in Config.Clients, from 1:
+	// the judge then finds the client's books by it instead of by name (a
+	// live run gives it with every client event and lock command). A
+	// recorded history leaves it 0.
+	ClientID int
 
 	Wait  time.Duration // EnterCS, AcquireFailed: how long the acquire took
 	Value int64         // ResourceWrite: the value written

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -41,34 +42,39 @@ func fastFeedHistory(feed func(e Event)) {
 }
 
 // The hot entry points judge a history exactly as Feed does by name: a
-// Command's NodeID finds the node's books without its name, and
-// ClientEvent reads LeaveCS, Working and Releasing without an Event. The
+// Command's NodeID finds the node's books without its name, a ClientID
+// the client's (and tells its grants by them), Command reads it without
+// Feed's switch, and ClientLeft, ClientWorking and ClientReleasing read
+// LeaveCS, Working and Releasing without an Event. The
 // metrics, the explanations, the trace lines and the recorded history
 // are the same either way, with and without a recorder.
 func TestFastFeedJudgesAsFeed(t *testing.T) {
-	nodes := []string{"redis-1", "redis-2"}
+	nodes, clients := []string{"redis-1", "redis-2"}, []string{"A", "B"}
 	run := func(fast, record bool) (Metrics, string, []string, []Event) {
 		var lines []string
 		var rec []Event
-		j := New(Config{Nodes: nodes, Clients: []string{"A", "B"}, Quorum: 1,
+		j := New(Config{Nodes: nodes, Clients: clients, Quorum: 1,
 			Emit: func(proc, kind, msg string) { lines = append(lines, proc+" "+kind+" "+msg) }})
 		if record {
 			j.Record(func(e Event) { rec = append(rec, e) })
 		}
 		fastFeedHistory(func(e Event) {
+			if fast {
+				e.ClientID = slices.Index(clients, e.Client) + 1 // 0 for a client not in the config
+			}
 			switch {
 			case !fast:
 				j.Feed(&e)
-			case e.Kind == LeaveCS || e.Kind == Working || e.Kind == Releasing:
-				j.ClientEvent(e.Kind, e.Client, e.At)
+			case e.Kind == LeaveCS:
+				j.ClientLeft(e.ClientID, e.At)
+			case e.Kind == Working:
+				j.ClientWorking(e.ClientID, e.At)
+			case e.Kind == Releasing:
+				j.ClientReleasing(e.ClientID, e.At)
+			case e.Kind == Command:
+				e.NodeID = slices.Index(nodes, e.Node) + 1
+				j.Command(&e)
 			default:
-				if e.Kind == Command {
-					for i, n := range nodes {
-						if n == e.Node {
-							e.NodeID = i + 1
-						}
-					}
-				}
 				j.Feed(&e)
 			}
 		})

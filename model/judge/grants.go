@@ -32,6 +32,9 @@ func (j *Judge) keyEvent(e *Event) {
 func (j *Judge) command(e *Event) {
 	now, name, client := e.At, e.Node, e.Client
 	s := j.nodes.slotOf(e) // all this command changes is here
+	if s == nil {
+		s = j.nodes.at(name) // a recorded history names its nodes
+	}
 	g := s.grant
 	if g != nil && !e.Before {
 		// The key vanished since we last looked: it expired.
@@ -45,23 +48,25 @@ func (j *Judge) command(e *Event) {
 		// Field by field: a literal of the whole grant is built on the stack
 		// and copied (224 bytes twice, on every grant).
 		g.owner, g.at, g.value = client, now, k.Owner
+		g.books = j.clientOf(client, e.ClientID)
 		if e.Note != "" { // a stale master's grant, which does not count
 			g.lostBy = j.staleGrant(e)
 		}
 		g.setExpiry(now, k)
 		s.grant = g
-		j.client(client).token = g.value
+		g.books.token = g.value
 	case e.Before && !e.After && g != nil:
-		if g.owner != client && e.Op == OpRelease {
+		mine := j.owns(g, e)
+		if !mine && e.Op == OpRelease {
 			j.m.WrongReleases++
 			j.emit(client, "WRONG-RELEASE", "wrong-release", sim.S("client", client), sim.S("node", name), sim.S("owner", g.owner))
 		}
 		how := phrase("how-released")
-		if g.owner != client {
+		if !mine {
 			how = phrase("how-deleted", sim.S("node", name), sim.I("at_ns", int64(now)), sim.S("client", client))
 		}
 		j.endIn(s, g, now, how)
-	case e.Before && e.After && g != nil && g.owner == client && e.Op != OpOther:
+	case e.Before && e.After && g != nil && e.Op != OpOther && j.owns(g, e):
 		g.setExpiry(now, e.key())
 	}
 }
@@ -79,9 +84,7 @@ func (j *Judge) end(name string, g *grant, at time.Duration, how Phrase) {
 // endIn is end on the node's slot s.
 func (j *Judge) endIn(s *nodeSlot, g *grant, at time.Duration, how Phrase) {
 	g.ended, g.endedAt, g.how = true, at, how
-	// Every grant's owner is in the books (command and adopt saw to it),
-	// and most often the client the judge just read: j.client's cache.
-	j.client(g.owner).lastEnd = how
+	g.books.lastEnd = how
 	// The grant that ended here before is referenced nowhere else (a grant
 	// is in one place: in force or ended on one node): the next grant
 	// reuses it.
@@ -182,7 +185,7 @@ func (j *Judge) adopt(node string, e *Event) {
 	if !ok {
 		return
 	}
-	g := &grant{owner: owner, at: e.At, value: k.Owner}
+	g := &grant{owner: owner, books: j.client(owner), at: e.At, value: k.Owner}
 	g.setExpiry(e.At, k)
 	g.from = e.Node // its TTL was set on the old master
 	j.nodes.setGrant(node, g)

@@ -60,6 +60,7 @@ type Judge struct {
 	// replaced it, when (stale.go).
 	replaced map[string]replacement
 	clients  map[string]*client
+	byPlace  []client                 // Config.Clients' books, in order: by ClientID (clientOf)
 	last     *client                  // the client of the last client event, and its name:
 	lastName string                   // consecutive events are mostly one client's
 	cutSince map[string]time.Duration // client|node -> since when they are separated
@@ -93,7 +94,8 @@ type client struct {
 // grant is the ground truth about one lock key on one node.
 type grant struct {
 	owner   string
-	value   string // the lock key's value (the owner's token), to recognise it elsewhere
+	books   *client // the owner's books (command and adopt find them)
+	value   string  // the lock key's value (the owner's token), to recognise it elsewhere
 	at      time.Duration
 	set     time.Duration // when its TTL was last set (grant or renewal)
 	ttl     time.Duration // the TTL it was set with, by the node's clock
@@ -115,9 +117,9 @@ func New(cfg Config) *Judge {
 	// Faults and ended grants are rare in a short run (explore builds
 	// thousands): those maps are made on first use.
 	j := &Judge{cfg: cfg, clients: make(map[string]*client, len(cfg.Clients)), nodes: newByNode(cfg.Nodes)}
-	cs := make([]client, len(cfg.Clients))
+	j.byPlace = make([]client, len(cfg.Clients))
 	for i, c := range cfg.Clients {
-		j.clients[c] = &cs[i]
+		j.clients[c] = &j.byPlace[i]
 	}
 	return j
 }
@@ -129,9 +131,9 @@ func (j *Judge) Feed(e *Event) {
 		j.command(e)
 	case EnterCS:
 		j.m.MaxWait = max(j.m.MaxWait, e.Wait)
-		j.enterCS(e, j.client(e.Client))
+		j.enterCS(e, j.clientOf(e.Client, e.ClientID))
 	case LeaveCS, Working, Releasing:
-		j.readClient(e.Kind, e.Client, e.At)
+		j.readClient(e.Kind, e.Client, j.clientOf(e.Client, e.ClientID), e.At)
 	case ResourceRead, ResourceWrite:
 		j.resourceEvent(e)
 	case ResourceDuplicate:
@@ -159,10 +161,29 @@ func (j *Judge) Feed(e *Event) {
 		j.clientFault(e, j.client(e.Client))
 	}
 	if j.record != nil {
-		r := *e
-		r.Probe, r.NodeID = nil, 0 // what the judge read of the key is in r.Key; a history names its nodes
-		j.record(r)
+		j.recordRead(e)
 	}
+}
+
+// Command is Feed of a Command event, for the feeder that knows its kind
+// (a live run, on every lock command): read without Feed's switch.
+func (j *Judge) Command(e *Event) {
+	j.command(e)
+	if j.record != nil {
+		j.recordRead(e)
+	}
+}
+
+// recordRead hands the recorder (Record) a copy of e as read. The copy
+// is in a frame of its own: Feed's is on a client's coroutine stack at
+// every grant (EnterCS), and a coroutine stack that outgrows its first
+// 2 KB is copied.
+//
+//go:noinline
+func (j *Judge) recordRead(e *Event) {
+	r := *e
+	r.Probe, r.NodeID, r.ClientID = nil, 0, 0 // what the judge read of the key is in r.Key; a history names its nodes and clients
+	j.record(r)
 }
 
 // Record makes fn see every event Feed reads (nil: none), right after it
@@ -171,16 +192,42 @@ func (j *Judge) Feed(e *Event) {
 func (j *Judge) Record(fn func(Event)) { j.record = fn }
 
 // ClientEvent is Feed of an event that carries nothing but its kind, its
-// client and its time: LeaveCS, Working and Releasing, which a run
-// reports for every hold, are read without an Event built for them
-// unless the history is recorded; any other kind is fed as one.
-func (j *Judge) ClientEvent(kind Kind, client string, at time.Duration) {
-	switch {
-	case j.record != nil, kind != LeaveCS && kind != Working && kind != Releasing:
-		j.feedClient(kind, client, at)
-	default:
-		j.readClient(kind, client, at)
+// client and its time, the client given by its place in Config.Clients
+// (from 1, its ClientID).
+func (j *Judge) ClientEvent(kind Kind, id int, at time.Duration) {
+	j.feedClient(kind, id, at)
+}
+
+// ClientWorking, ClientLeft and ClientReleasing are ClientEvent of a
+// Working, LeaveCS and Releasing event, which a run reports for every
+// hold: read without an Event built for them (unless the history is
+// recorded) nor a switch on a kind the caller knew.
+func (j *Judge) ClientWorking(id int, at time.Duration) {
+	if j.record != nil {
+		j.feedClient(Working, id, at)
+		return
 	}
+	j.byPlace[id-1].working = true
+}
+
+// ClientLeft is ClientEvent of a LeaveCS event (see ClientWorking).
+func (j *Judge) ClientLeft(id int, at time.Duration) {
+	if j.record != nil {
+		j.feedClient(LeaveCS, id, at)
+		return
+	}
+	c := &j.byPlace[id-1]
+	j.holdDone(at, c)
+	j.leaveCS(j.cfg.Clients[id-1], c)
+}
+
+// ClientReleasing is ClientEvent of a Releasing event (see ClientWorking).
+func (j *Judge) ClientReleasing(id int, at time.Duration) {
+	if j.record != nil {
+		j.feedClient(Releasing, id, at)
+		return
+	}
+	j.releasing(at, j.cfg.Clients[id-1], &j.byPlace[id-1])
 }
 
 // feedClient is ClientEvent as an Event, built in a frame of its own: the
@@ -188,21 +235,21 @@ func (j *Judge) ClientEvent(kind Kind, client string, at time.Duration) {
 // stack that outgrows its first 2 KB is copied); so it is never inlined.
 //
 //go:noinline
-func (j *Judge) feedClient(kind Kind, client string, at time.Duration) {
-	j.Feed(&Event{At: at, Kind: kind, Client: client})
+func (j *Judge) feedClient(kind Kind, id int, at time.Duration) {
+	j.Feed(&Event{At: at, Kind: kind, Client: j.cfg.Clients[id-1], ClientID: id})
 }
 
-// readClient reads a LeaveCS, Working or Releasing event.
-func (j *Judge) readClient(kind Kind, client string, at time.Duration) {
+// readClient reads a LeaveCS, Working or Releasing event of client, whose
+// books are c.
+func (j *Judge) readClient(kind Kind, client string, c *client, at time.Duration) {
 	switch kind {
 	case LeaveCS:
-		c := j.client(client)
 		j.holdDone(at, c)
 		j.leaveCS(client, c)
 	case Working:
-		j.client(client).working = true
+		c.working = true
 	case Releasing:
-		j.releasing(at, client)
+		j.releasing(at, client, c)
 	}
 }
 
@@ -230,6 +277,25 @@ func (j *Judge) InCS() []string { return j.inCS }
 func (j *Judge) InCriticalSection(c string) bool {
 	cl := j.clients[c]
 	return cl != nil && cl.inCS
+}
+
+// clientOf is the books of the client named name whose ClientID is id:
+// by its place when the feeder gave it (the same books as by name), else
+// by name.
+func (j *Judge) clientOf(name string, id int) *client {
+	if i := id - 1; i >= 0 && i < len(j.byPlace) {
+		return &j.byPlace[i]
+	}
+	return j.client(name)
+}
+
+// owns reports whether grant g is e's client's: by its books when e
+// gives the ClientID (a pointer compare), else by name.
+func (j *Judge) owns(g *grant, e *Event) bool {
+	if i := e.ClientID - 1; i >= 0 && i < len(j.byPlace) {
+		return g.books == &j.byPlace[i]
+	}
+	return g.owner == e.Client
 }
 
 func (j *Judge) client(name string) *client {

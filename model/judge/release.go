@@ -6,15 +6,14 @@ import (
 	"github.com/lockstep-sim/lockstep/sim"
 )
 
-// releasing judges a release as it begins. A client whose grant is not in
-// force then on a quorum of the lock nodes (it expired, was lost or taken
-// over, or was never given) releases a lock it does not hold: the
-// tutorials' "check isHeldByCurrentThread before unlock". With a
-// check-and-delete release it deletes nothing; with a blind DEL it may
-// delete another client's key, which the command counts as a wrong release
-// as well.
-func (j *Judge) releasing(now time.Duration, c string) {
-	cl := j.client(c)
+// releasing judges a release of client c (its books cl) as it begins. A
+// client whose grant is not in force then on a quorum of the lock nodes
+// (it expired, was lost or taken over, or was never given) releases a
+// lock it does not hold: the tutorials' "check isHeldByCurrentThread
+// before unlock". With a check-and-delete release it deletes nothing;
+// with a blind DEL it may delete another client's key, which the command
+// counts as a wrong release as well.
+func (j *Judge) releasing(now time.Duration, c string, cl *client) {
 	granted := cl.granted
 	cl.granted = false
 	live := 0

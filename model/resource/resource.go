@@ -8,7 +8,6 @@ package resource
 
 import (
 	"strconv"
-	"time"
 
 	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/sim"
@@ -17,12 +16,12 @@ import (
 // Name is the resource's process name on the network.
 const Name = "resource"
 
-// Host is the world around the resource: its clock and the trace. The
-// judge's event of a request is not fed through it but kept (Event): a
-// pointer handed through an interface would cost an allocation per
-// request.
+// Host is the world around the resource: the trace. The judge's event of
+// a request is not fed through it but kept (Event): a pointer handed
+// through an interface would cost an allocation per request. The clock,
+// and whether anyone reads a line, are the kernel's (New), asked without
+// an interface call on every request.
 type Host interface {
-	Now() time.Duration
 	// Tapped: someone records the judge's history, so even the events the
 	// judge ignores are kept.
 	Tapped() bool
@@ -36,13 +35,12 @@ type Host interface {
 	// Line and EmitLine are the trace's reused buffer for the hottest lines;
 	// SayLine is EmitLine with a message id and its arguments (the hot
 	// lines pass Resource.args, reused: a fresh slice through an interface
-	// call would cost an allocation per request).
+	// call would cost an allocation per request). The hot lines ask the
+	// kernel first whether anyone reads them (sim.Kernel.Unread), and
+	// build nothing if not.
 	Line() []byte
 	EmitLine(proc, kind string, b []byte)
 	SayLine(proc, kind, id string, b []byte, args ...sim.Arg)
-	// Unread reports that no one reads the text of a line of kind and
-	// records that line without it; the hot lines ask before they build.
-	Unread(proc, kind string) bool
 }
 
 // Config is how the resource checks what reaches it. The zero value checks
@@ -78,6 +76,7 @@ type Request struct {
 // holder's late write is refused.
 type Resource struct {
 	h        Host
+	k        *sim.Kernel // the clock, and who reads the trace (Unread)
 	cfg      Config
 	Value    int64
 	MaxToken int64
@@ -127,8 +126,9 @@ type Write struct {
 	Accepted bool
 }
 
-// New is a resource with an empty counter.
-func New(h Host, cfg Config) *Resource { return &Resource{h: h, cfg: cfg} }
+// New is a resource with an empty counter, in the world around it (h) of
+// kernel k.
+func New(h Host, k *sim.Kernel, cfg Config) *Resource { return &Resource{h: h, k: k, cfg: cfg} }
 
 // Accepted is the number of writes the resource applied.
 func (r *Resource) Accepted() int64 { return r.accepted }
@@ -178,7 +178,7 @@ func (r *Resource) Read(req Request) (int64, bool) {
 		return r.Value, true
 	}
 	v := r.valueOf(q)
-	if r.h.Unread(Name, "read") {
+	if r.k.Unread(Name, "read") {
 		return v, true
 	}
 	b := append(r.h.Line(), q.Client...)
@@ -210,7 +210,7 @@ func (r *Resource) record(wr Write) {
 // protection.
 func (r *Resource) Write(req Request, v int64) {
 	q := &req
-	wr := Write{At: int64(r.h.Now()), Client: q.Client, Token: q.Fence, Value: v}
+	wr := Write{At: int64(r.k.Now()), Client: q.Client, Token: q.Fence, Value: v}
 	switch {
 	case !r.stampOK(q):
 		r.refuse(wr, q, "write-refused-stamp", sim.S("stamp", r.Stamp))
@@ -227,7 +227,7 @@ func (r *Resource) Write(req Request, v int64) {
 	old := r.setValue(q, v)
 	r.accepted++
 	r.feed(judge.ResourceWrite, q.Client, v, true)
-	if r.h.Unread(Name, "write") {
+	if r.k.Unread(Name, "write") {
 		return
 	}
 	r.h.SayLine(Name, "write", "write", r.appliedLine(q, v, old), r.appliedArgs(q, v, old)...)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/lockstep-sim/lockstep/model/judge"
 	"github.com/lockstep-sim/lockstep/model/tracemsg"
@@ -16,7 +15,6 @@ type host struct {
 	lines []string
 }
 
-func (h *host) Now() time.Duration             { return 0 }
 func (h *host) Tapped() bool                   { return false }
 func (h *host) Line() []byte                   { return nil }
 func (h *host) EmitLine(p, k string, b []byte) { h.lines = append(h.lines, k+": "+string(b)) }
@@ -29,14 +27,21 @@ func (h *host) Tell(p, k, id string, a ...sim.Arg) {
 }
 func (h *host) Say(p, k, _ string, _ []sim.Arg, f string, a ...any) { h.Emit(p, k, f, a...) }
 func (h *host) SayLine(p, k, _ string, b []byte, _ ...sim.Arg)      { h.EmitLine(p, k, b) }
-func (h *host) Unread(string, string) bool                          { return false }
+
+// kernel is a kernel whose trace is read (it has a sink), so the resource
+// builds every line for host to record.
+func kernel() *sim.Kernel {
+	k := sim.NewKernel(1)
+	k.Trace().Subscribe(func(sim.Event) {})
+	return k
+}
 
 // Kleppmann's window: with tokens checked on writes only, a stale write
 // between the newer holder's read and write is accepted; checked on reads
 // too, it is refused.
 func TestWritesOnly(t *testing.T) {
 	for _, writesOnly := range []bool{true, false} {
-		r := New(&host{}, Config{Fencing: "token", WritesOnly: writesOnly})
+		r := New(&host{}, kernel(), Config{Fencing: "token", WritesOnly: writesOnly})
 		old, fresh := Request{Client: "A", Hold: 1, Fence: 33}, Request{Client: "B", Hold: 1, Fence: 34}
 		r.Read(old)
 		r.Read(fresh)
@@ -51,7 +56,7 @@ func TestWritesOnly(t *testing.T) {
 // named resources keep counters of their own.
 func TestIdempotencyAndNamed(t *testing.T) {
 	h := &host{}
-	r := New(h, Config{Idempotency: IdempotencyJob})
+	r := New(h, kernel(), Config{Idempotency: IdempotencyJob})
 	r.Write(Request{Client: "A", Hold: 1}, 1)
 	r.Write(Request{Client: "B", Hold: 1}, 1)
 	r.Write(Request{Client: "B", Hold: 2}, 2)
@@ -61,7 +66,7 @@ func TestIdempotencyAndNamed(t *testing.T) {
 	if !strings.Contains(strings.Join(h.lines, "\n"), "write 1 by B for job-1 refused: A wrote job-1 already") {
 		t.Errorf("trace:\n%s", strings.Join(h.lines, "\n"))
 	}
-	n := New(&host{}, Config{})
+	n := New(&host{}, kernel(), Config{})
 	n.Write(Request{Client: "A", Resource: "s1"}, 5)
 	n.Write(Request{Client: "B", Resource: "s2"}, 7)
 	if v, _ := n.Read(Request{Client: "C", Resource: "s1"}); v != 5 || n.Value != 0 || n.Total() != 12 {
@@ -71,7 +76,7 @@ func TestIdempotencyAndNamed(t *testing.T) {
 
 // Each request leaves the judge one event at most, handed over once.
 func TestEventHandedOverOnce(t *testing.T) {
-	r := New(&host{}, Config{Fencing: "token"})
+	r := New(&host{}, kernel(), Config{Fencing: "token"})
 	r.Write(Request{Client: "A", Fence: 2}, 1)
 	if e, ok := r.Event(); !ok || e.Kind != judge.ResourceWrite || !e.OK || e.Value != 1 {
 		t.Fatalf("event %+v, %v", e, ok)
