@@ -299,8 +299,9 @@ func (r *rpcRequest) Drop() {
 func (r *rpcReply) Fire() {
 	call := (*rpcCall)(r)
 	call.replied = true
-	call.tk.Wake(&call.res) // the caller may run now, but partReply keeps the call
-	if call.live&partWait != 0 {
+	// The caller may run now, or once Fire returns (sim.Ticket.Deliver):
+	// partReply keeps the call.
+	if !call.tk.Deliver(&call.res) && call.live&partWait != 0 {
 		// The caller did not take the reply (paused, hung or dead): its
 		// timeout still fires when due, as a queued one always did.
 		call.timer.queueHeld(call.c.w.K)

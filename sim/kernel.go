@@ -30,11 +30,25 @@ type Kernel struct {
 	buf    []byte // reused by Emit to format a message
 	procs  []*Proc
 	closed bool
+
+	// The bounds of the run in progress (run), which every loop over the
+	// events obeys, the kernel's own and each driving Proc's (drive.go).
+	until time.Duration // events due by then may run
+	left  int           // how many more events may run
+	// The Procs that run the kernel's loop themselves while they wait
+	// (drive.go), in the order they began, each blocked in the wake of the
+	// next; cut is the lowest of them woken meanwhile (noCut: none), which
+	// those above it hand control back down to.
+	chain []*Proc
+	cut   int
+	// running is the Proc whose own code runs now; nil while the kernel's
+	// code does (an event's handler, in any loop).
+	running *Proc
 }
 
 // NewKernel returns a kernel at time zero whose random streams derive from seed.
 func NewKernel(seed uint64) *Kernel {
-	return &Kernel{seed: seed, trace: newTrace(), budget: math.MaxInt}
+	return &Kernel{seed: seed, trace: newTrace(), budget: math.MaxInt, cut: noCut}
 }
 
 // QueueRoom makes room for n events in each heap of the queue, for a
@@ -198,15 +212,28 @@ func (k *Kernel) RunUntil(t time.Duration) {
 }
 
 // run runs the events due by t, n at most, in order, and reports whether
-// it stopped because the budget refused one. Step and RunUntil are small
-// enough to be inlined around it, so an event's handler is called from the
-// loop of whoever drives the kernel without a frame between: every
-// coroutine switch leaves the processor's return predictions wrong, and
-// each frame on the way back from a wake is one more mispredicted return.
+// it stopped because the budget refused one. The bounds are the kernel's
+// (until, left), so that a Proc that runs the loop while it waits (drive)
+// obeys them too; a run inside an event's handler keeps the outer one's.
 func (k *Kernel) run(t time.Duration, n int) (refused bool) {
-	for ; n > 0; n-- {
+	until, left := k.until, k.left
+	k.until, k.left = t, n
+	refused = k.loop(-1)
+	k.until, k.left = until, left
+	return refused
+}
+
+// loop runs the events due within the run's bounds, in order, for the
+// kernel itself (i = -1) or for the Proc at place i in the chain, which
+// stops as soon as it or a Proc under it has been woken (cut <= i), and
+// reports whether the budget refused an event. Every handler is called
+// from here, without a frame between: every coroutine switch leaves the
+// processor's return predictions wrong, and each frame on the way back
+// from a wake is one more mispredicted return.
+func (k *Kernel) loop(i int) (refused bool) {
+	for k.left > 0 && k.cut > i {
 		f := k.queue.first()
-		if f == nil || f.at > t {
+		if f == nil || f.at > k.until {
 			return false
 		}
 		if k.steps >= k.budget {
@@ -218,6 +245,7 @@ func (k *Kernel) run(t time.Duration, n int) (refused bool) {
 		ev.idx = notQueued // a Stop from now on finds it gone
 		k.now = e.at
 		k.steps++
+		k.left--
 		if net := ev.net; net != nil && net.cut && net.cutInFlight(ev) {
 			continue
 		}
@@ -240,4 +268,5 @@ func (k *Kernel) Close() {
 	}
 	k.queue = eventQueue{}
 	k.free.Reset()
+	k.chain, k.cut, k.running = nil, noCut, nil
 }

@@ -29,6 +29,8 @@ type Proc struct {
 	ticket  uint64 // the park the proc is waiting in; wakes for older tickets are stale
 	sleepTk Ticket // the ticket Sleep's wake-up event wakes (see procSleep)
 	parked  bool   // in Park, waiting for a wake: so alive too (kill and main clear it)
+	drives  bool   // its next Park may run the kernel's loop (drive.go): resumed by an event, not ArmShared
+	link    int    // its place in the kernel's chain while it drives, else notDriving
 	alive   bool
 	frozen  bool
 	pending []wake // wakes that arrived while frozen, delivered in order on thaw
@@ -60,7 +62,7 @@ func (k *Kernel) NewGroup(name string) *Group { return &Group{Name: name, k: k} 
 // start. fn runs on its own goroutine but only while the kernel waits for it.
 func (g *Group) Spawn(name string, start time.Duration, fn func(p *Proc)) *Proc {
 	k := g.k
-	p := &Proc{k: k, name: name, group: g, alive: true, parked: true}
+	p := &Proc{k: k, name: name, group: g, alive: true, parked: true, link: notDriving}
 	g.procs = append(g.procs, p)
 	k.procs = append(k.procs, p)
 	p.next, p.stop = iter.Pull(func(yield func(struct{}) bool) {
@@ -89,6 +91,9 @@ func (p *Proc) exit() {
 	p.alive = false
 	p.parked = false
 	if _, kill := r.(killed); r != nil && !kill {
+		if p.link != notDriving {
+			panic(r) // an event's, in the loop p ran (drive.go): not p's own
+		}
 		panic(fmt.Sprintf("sim: process %s panicked: %v", p.name, r))
 	}
 }
@@ -124,13 +129,28 @@ func (p *Proc) Arm() Ticket {
 	return Ticket{p: p, n: p.ticket}
 }
 
-// Park gives control back to the kernel until the armed ticket is woken, and
-// returns the value it was woken with. A kill resumes it through the
-// coroutine's stop (kill), where yield reports false: that is the one test
-// it needs, which keeps Park small enough to be inlined into its callers
-// (one frame fewer to return through after every switch, see Kernel.run).
+// ArmShared is Arm for a park that another Proc's code may end (a
+// waker, a watchdog's stop), not only an event: such a park gives control
+// back at once and never runs the kernel's loop (drive.go), because the
+// Proc that ends it would run above it.
+func (p *Proc) ArmShared() Ticket {
+	p.drives = false
+	return p.Arm()
+}
+
+// Park waits until the armed ticket is woken, and returns the value it was
+// woken with. A Proc an event resumed runs the kernel's loop meanwhile
+// (drive.go), and its own wake then returns at once; otherwise, or once the
+// run's bounds are reached, it gives control back to whoever resumed it.
+// A kill resumes it through the coroutine's stop (kill), where yield
+// reports false: that is the one test it needs, which keeps Park small
+// enough to be inlined into its callers (one frame fewer to return through
+// after every switch, see Kernel.loop).
 func (p *Proc) Park() any {
 	p.parked = true
+	if p.drives && p.k.drive(p) {
+		return p.wakeV
+	}
 	if !p.yield(struct{}{}) {
 		panic(killed{})
 	}
@@ -154,17 +174,30 @@ func (s *procSleep) Fire() { s.sleepTk.Wake(nil) }
 
 // Wake resumes the ticket's Proc with v, now, from kernel context (an event
 // callback). A stale ticket, a dead Proc or a second wake is ignored; a wake
-// for a frozen Proc waits until it thaws.
-func (t Ticket) Wake(v any) {
+// for a frozen Proc waits until it thaws. A Proc that runs the kernel's
+// loop while it waits runs once the handler returns (drive.go).
+func (t Ticket) Wake(v any) { t.Deliver(v) }
+
+// Deliver is Wake, reporting whether the Proc took v: it ran, or runs as
+// soon as the handler returns; false when the wake was ignored or is held
+// for a frozen Proc.
+func (t Ticket) Deliver(v any) (taken bool) {
 	p := t.p
 	if !p.wakeable(t.n) {
-		return
+		return false
 	}
 	if p.frozen || p.group.frozen {
 		p.hold(t.n, v)
-		return
+		return false
 	}
-	p.run(v)
+	p.parked = false
+	p.wakeV = v
+	if p.link != notDriving {
+		p.k.wakeDriving(p)
+		return true
+	}
+	p.run()
+	return true
 }
 
 // hold keeps a wake of a frozen Proc (or of one in a paused group) until
@@ -185,15 +218,22 @@ func (p *Proc) wakeable(n uint64) bool {
 	return p.parked && p.ticket == n && !p.group.dead // parked: alive too
 }
 
-// run hands control to the Proc, which Wake found wakeable, and waits
-// until it parks or ends. It is inlined into Wake: each frame between a
-// handler and the coroutine switch is a mispredicted return on the way
-// back (see Kernel.run), and a panic of the Proc needs no check here
-// (main).
-func (p *Proc) run(v any) {
-	p.parked = false
-	p.wakeV = v
+// run hands control to the Proc, which Deliver found wakeable and not
+// driving, and waits until it parks or ends. It is inlined into Deliver:
+// each frame between a handler and the coroutine switch is a mispredicted
+// return on the way back (see Kernel.loop), and a panic of the Proc needs
+// no check here (main). Resumed by an event (no Proc's code runs), the
+// Proc may drive at its next Park.
+func (p *Proc) run() {
+	k := p.k
+	prev := k.running
+	if prev == nil && k.cut != noCut {
+		k.misordered(p)
+	}
+	p.drives = prev == nil
+	k.running = p
 	p.next()
+	k.running = prev
 }
 
 func (p *Proc) kill() {
@@ -204,6 +244,13 @@ func (p *Proc) kill() {
 		// Only possible if kill is called from inside the proc itself;
 		// the simulator never does that.
 		panic("sim: kill of a running process " + p.name)
+	}
+	if p.link != notDriving {
+		// It runs the kernel's loop, under the code calling kill: it
+		// unwinds once the chain hands control back to it (drive).
+		p.dying, p.parked, p.alive = true, false, false
+		p.k.cut = min(p.k.cut, p.link)
+		return
 	}
 	p.dying = true
 	p.parked = false
