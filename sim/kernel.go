@@ -53,9 +53,9 @@ func NewKernel(seed uint64) *Kernel {
 
 // QueueRoom makes room for n events in each heap of the queue, for a
 // caller that knows about how many will wait at once (model.NewWorld: a
-// few per client and node). A heap grows in a push, often on a simulated
-// thread's coroutine stack, where growslice's frames would outgrow the
-// 2 KB a coroutine starts with (its stack would be copied whole).
+// few per client and node). A heap grows in a push, often deep in a
+// handler a simulated thread's loop runs (drive.go), where growslice's
+// frames could outgrow the stack the thread has (it would be copied whole).
 func (k *Kernel) QueueRoom(n int) {
 	q := &k.queue
 	q.timers = slices.Grow(q.timers, n)

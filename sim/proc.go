@@ -68,11 +68,12 @@ func (g *Group) Spawn(name string, start time.Duration, fn func(p *Proc)) *Proc 
 	p.next, p.stop = iter.Pull(func(yield func(struct{}) bool) {
 		// The coroutine's body is this closure, not a call from it: the
 		// frames at the coroutine's base sit under everything the thread
-		// runs, which should fit in the 2 KB a goroutine starts with (a
-		// stack that outgrows them is copied to one twice the size).
+		// runs, and under the kernel's handlers while it drives, for
+		// which growStack makes room at once.
 		defer p.exit()
 		p.yield = yield
 		if !p.dying {
+			growStack()
 			fn(p)
 		}
 	})
