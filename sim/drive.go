@@ -2,7 +2,7 @@ package sim
 
 import "math"
 
-// A Proc that waits runs the kernel's loop itself (drive), instead of
+// A Proc that waits runs the kernel's loop itself (Kernel.park), instead of
 // handing control back to the kernel at every Park. Most wakes in a run
 // are of the Proc that ran last: a client sends a request and parks, the
 // request lands, the node's reply lands, and it wakes that client. Handed
@@ -15,14 +15,14 @@ import "math"
 // the budget). What differs is only when the woken Proc's code runs. A
 // wake of a Proc that is not driving runs it at once, as it always did
 // (Proc.run); it may then drive in turn, above the one whose loop woke it:
-// the Kernel's chain. A wake of a Proc in the chain runs it once the
-// handler returns, and every Proc above it in the chain hands control back
-// down to it first (Kernel.cut). So a handler must do nothing after its
-// Wake that the woken code would have seen or changed (model's rpcReply
-// asks Deliver whether the caller took its reply instead of reading what
-// the caller did with it), and a Proc's code must never wake a Proc that
-// drives: a park that another Proc's code may end is armed with ArmShared,
-// and never drives.
+// the kernel's chain (Kernel.depth). A wake of a Proc in the chain runs it
+// once the handler returns, and every Proc above it in the chain hands
+// control back down to it first (Kernel.cut). So a handler must do nothing
+// after its Wake that the woken code would have seen or changed (model's
+// rpcReply asks Deliver whether the caller took its reply instead of
+// reading what the caller did with it), and a Proc's code must never wake a
+// Proc that drives: a park that another Proc's code may end is armed with
+// ArmShared, and never drives (wrongWake panics for either mistake).
 
 // noCut is Kernel.cut when no Proc in the chain has been woken.
 const noCut = math.MaxInt
@@ -30,55 +30,48 @@ const noCut = math.MaxInt
 // notDriving is Proc.link when the Proc is not in the kernel's chain.
 const notDriving = -1
 
-// drive is Park for a Proc that may run the kernel's loop (Proc.drives):
-// it runs the events due while the Proc waits, and reports whether it was
-// woken meanwhile (then Park returns its value); false means the run's
-// bounds were reached or a Proc under it in the chain was woken, and the
-// Proc hands control back to whoever resumed it, as any Park does.
-//
-//go:noinline
-func (k *Kernel) drive(p *Proc) (woken bool) {
-	i := len(k.chain)
-	k.chain = append(k.chain, p)
-	p.link = i
-	k.running = nil
-	k.loop(i)
-	k.chain = k.chain[:i] // those above it handed back already
-	p.link = notDriving
-	if k.cut == i {
-		k.cut = noCut
+// park is Park's wait. A Proc an event resumed (drives) runs the events
+// due while it waits, and returns the value it was woken with as soon as
+// the event that woke it returns; otherwise, or once the run's bounds are
+// reached or a Proc under it in the chain has been woken, it hands control
+// back to whoever resumed it, as every Park once did, and returns the value
+// of the wake that resumes it. A kill resumes it through the coroutine's
+// stop (Proc.kill), where yield reports false.
+func (k *Kernel) park(p *Proc) any {
+	if p.drives {
+		i := k.depth
+		k.depth, p.link, k.running = i+1, i, nil
+		k.loop(i)
+		k.depth, p.link = i, notDriving // those above it handed back already
+		if k.cut == i {
+			k.cut = noCut
+		}
+		if !p.parked {
+			if p.dying {
+				panic(killed{}) // a kill while it drove (Proc.kill)
+			}
+			k.running = p
+			return p.wakeV
+		}
 	}
-	if p.parked {
-		return false
+	if !p.yield(struct{}{}) {
+		panic(killed{})
 	}
-	if p.dying {
-		panic(killed{}) // a kill while it drove (Proc.kill)
-	}
-	k.running = p
-	return true
+	return p.wakeV // kept until the next wake replaces it: one value a Proc
 }
 
-// wakeDriving is Wake for a Proc in the chain: it runs as soon as the
-// handler returns and the Procs above it have handed back. Only an event's
-// handler may wake it: a Proc's code runs above it in the chain, and the
-// Proc it wakes would have to run before that code goes on.
-func (k *Kernel) wakeDriving(p *Proc) {
+// wrongWake panics for a wake that would run p, or the Proc in the chain
+// woken before it, out of order (see the top of this file): a wake of a
+// Proc in the chain by a Proc's code, which runs above it; a second wake by
+// an event after one of a Proc in the chain, which would run only once the
+// event returns, of a Proc that would run before it.
+//
+//go:noinline
+func (k *Kernel) wrongWake(p *Proc) {
 	if k.running != nil {
 		panic("sim: process " + k.running.name + " woke " + p.name + ", which runs the kernel's loop (a park another process may end is armed with ArmShared)")
 	}
-	if p.link > k.cut {
-		k.misordered(p)
-	}
-	k.cut = p.link
-}
-
-// misordered panics for a wake of p, which does not drive, by a handler
-// that already woke a Proc in the chain: p would run first, the other
-// only once the handler returns.
-//
-//go:noinline
-func (k *Kernel) misordered(p *Proc) {
-	panic("sim: an event woke " + p.name + " after waking " + k.chain[k.cut].name + ", which runs the kernel's loop: it would run second")
+	panic("sim: an event woke " + p.name + " after waking a process that runs the kernel's loop, which would run second")
 }
 
 // stackRoom is about how deep the kernel's handlers run below a Proc's

@@ -35,11 +35,11 @@ type Kernel struct {
 	// events obeys, the kernel's own and each driving Proc's (drive.go).
 	until time.Duration // events due by then may run
 	left  int           // how many more events may run
-	// The Procs that run the kernel's loop themselves while they wait
-	// (drive.go), in the order they began, each blocked in the wake of the
-	// next; cut is the lowest of them woken meanwhile (noCut: none), which
+	// How many Procs run the kernel's loop themselves while they wait
+	// (drive.go): the chain, each blocked in the wake of the next, and the
+	// lowest place in it of a Proc woken meanwhile (noCut: none), which
 	// those above it hand control back down to.
-	chain []*Proc
+	depth int
 	cut   int
 	// running is the Proc whose own code runs now; nil while the kernel's
 	// code does (an event's handler, in any loop).
@@ -213,7 +213,7 @@ func (k *Kernel) RunUntil(t time.Duration) {
 
 // run runs the events due by t, n at most, in order, and reports whether
 // it stopped because the budget refused one. The bounds are the kernel's
-// (until, left), so that a Proc that runs the loop while it waits (drive)
+// (until, left), so that a Proc that runs the loop while it waits (park)
 // obeys them too; a run inside an event's handler keeps the outer one's.
 func (k *Kernel) run(t time.Duration, n int) (refused bool) {
 	until, left := k.until, k.left
@@ -268,5 +268,5 @@ func (k *Kernel) Close() {
 	}
 	k.queue = eventQueue{}
 	k.free.Reset()
-	k.chain, k.cut, k.running = nil, noCut, nil
+	k.depth, k.cut, k.running = 0, noCut, nil
 }

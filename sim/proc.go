@@ -143,19 +143,11 @@ func (p *Proc) ArmShared() Ticket {
 // woken with. A Proc an event resumed runs the kernel's loop meanwhile
 // (drive.go), and its own wake then returns at once; otherwise, or once the
 // run's bounds are reached, it gives control back to whoever resumed it.
-// A kill resumes it through the coroutine's stop (kill), where yield
-// reports false: that is the one test it needs, which keeps Park small
-// enough to be inlined into its callers (one frame fewer to return through
-// after every switch, see Kernel.loop).
+// Park is inlined into its callers, and Kernel.park is the one frame
+// between them and the loop.
 func (p *Proc) Park() any {
 	p.parked = true
-	if p.drives && p.k.drive(p) {
-		return p.wakeV
-	}
-	if !p.yield(struct{}{}) {
-		panic(killed{})
-	}
-	return p.wakeV // kept until the next wake replaces it: one value a Proc
+	return p.k.park(p)
 }
 
 // Sleep parks the thread for a true duration d.
@@ -193,8 +185,12 @@ func (t Ticket) Deliver(v any) (taken bool) {
 	}
 	p.parked = false
 	p.wakeV = v
-	if p.link != notDriving {
-		p.k.wakeDriving(p)
+	if p.link != notDriving { // it drives: it runs once the handler returns (drive.go)
+		k := p.k
+		if k.running != nil || p.link > k.cut {
+			k.wrongWake(p)
+		}
+		k.cut = p.link
 		return true
 	}
 	p.run()
@@ -229,7 +225,7 @@ func (p *Proc) run() {
 	k := p.k
 	prev := k.running
 	if prev == nil && k.cut != noCut {
-		k.misordered(p)
+		k.wrongWake(p)
 	}
 	p.drives = prev == nil
 	k.running = p
@@ -248,7 +244,7 @@ func (p *Proc) kill() {
 	}
 	if p.link != notDriving {
 		// It runs the kernel's loop, under the code calling kill: it
-		// unwinds once the chain hands control back to it (drive).
+		// unwinds once the chain hands control back to it (Kernel.park).
 		p.dying, p.parked, p.alive = true, false, false
 		p.k.cut = min(p.k.cut, p.link)
 		return
