@@ -181,7 +181,11 @@ func (k *Kernel) schedule(t time.Duration) *event {
 // Get sets them again, and clearing them would be stores an event for
 // nothing (what they reference stays reachable only until that Get, and
 // a kernel keeps few free events).
-func (k *Kernel) release(ev *event) { k.free.Put(ev) }
+func (k *Kernel) release(ev *event) {
+	if !ev.kept { // an Envelope's is its sender's (SendIn)
+		k.free.Put(ev)
+	}
+}
 
 // Pending is how many events are queued.
 func (k *Kernel) Pending() int { return k.queue.Len() }
