@@ -38,7 +38,7 @@ const notDriving = -1
 // of the wake that resumes it. A kill resumes it through the coroutine's
 // stop (Proc.kill), where yield reports false.
 func (k *Kernel) park(p *Proc) any {
-	if p.drives {
+	if p.drives && k.left > 0 { // a Step's one event is over: nothing to drive
 		i := k.depth
 		k.depth, p.link, k.running = i+1, i, nil
 		k.loop(i)
