@@ -14,15 +14,16 @@ import "math"
 // a time, on the same queue, within the same bounds (Kernel.until, left,
 // the budget). What differs is only when the woken Proc's code runs. A
 // wake of a Proc that is not driving runs it at once, as it always did
-// (Proc.run); it may then drive in turn, above the one whose loop woke it:
-// the kernel's chain (Kernel.depth). A wake of a Proc in the chain runs it
-// once the handler returns, and every Proc above it in the chain hands
-// control back down to it first (Kernel.cut). So a handler must do nothing
-// after its Wake that the woken code would have seen or changed (model's
-// rpcReply asks Deliver whether the caller took its reply instead of
-// reading what the caller did with it), and a Proc's code must never wake a
-// Proc that drives: a park that another Proc's code may end is armed with
-// ArmShared, and never drives (wrongWake panics for either mistake).
+// (Ticket.Deliver); it may then drive in turn, above the one whose loop
+// woke it: the kernel's chain (Kernel.depth). A wake of a Proc in the
+// chain runs it once the handler returns, and every Proc above it in the
+// chain hands control back down to it first (Kernel.cut). So a handler
+// must do nothing after its Wake that the woken code would have seen or
+// changed (model's rpcReply asks Deliver whether the caller took its reply
+// instead of reading what the caller did with it), and a Proc's code must
+// never wake a Proc that drives: a park that another Proc's code may end
+// is armed with ArmShared, and never drives (wrongWake panics for either
+// mistake).
 
 // noCut is Kernel.cut when no Proc in the chain has been woken.
 const noCut = math.MaxInt
@@ -40,7 +41,7 @@ const notDriving = -1
 func (k *Kernel) park(p *Proc) any {
 	if p.drives && k.left > 0 { // a Step's one event is over: nothing to drive
 		i := k.depth
-		k.depth, p.link, k.running = i+1, i, nil
+		k.depth, p.link, k.inProc = i+1, i, false
 		k.loop(i)
 		k.depth, p.link = i, notDriving // those above it handed back already
 		if k.cut == i {
@@ -50,7 +51,7 @@ func (k *Kernel) park(p *Proc) any {
 			if p.dying {
 				panic(killed{}) // a kill while it drove (Proc.kill)
 			}
-			k.running = p
+			k.inProc = true
 			return p.wakeV
 		}
 	}
@@ -68,8 +69,8 @@ func (k *Kernel) park(p *Proc) any {
 //
 //go:noinline
 func (k *Kernel) wrongWake(p *Proc) {
-	if k.running != nil {
-		panic("sim: process " + k.running.name + " woke " + p.name + ", which runs the kernel's loop (a park another process may end is armed with ArmShared)")
+	if k.inProc {
+		panic("sim: a process's code woke " + p.name + ", which runs the kernel's loop (a park another process may end is armed with ArmShared)")
 	}
 	panic("sim: an event woke " + p.name + " after waking a process that runs the kernel's loop, which would run second")
 }

@@ -41,9 +41,10 @@ type Kernel struct {
 	// those above it hand control back down to.
 	depth int
 	cut   int
-	// running is the Proc whose own code runs now; nil while the kernel's
-	// code does (an event's handler, in any loop).
-	running *Proc
+	// inProc is whether a Proc's own code runs now; false while the
+	// kernel's code does (an event's handler, in any loop). A bool, not
+	// the Proc: a pointer's every store pays the write barrier's test.
+	inProc bool
 }
 
 // NewKernel returns a kernel at time zero whose random streams derive from seed.
@@ -218,12 +219,13 @@ func (k *Kernel) RunUntil(t time.Duration) {
 // run runs the events due by t, n at most, in order, and reports whether
 // it stopped because the budget refused one. The bounds are the kernel's
 // (until, left), so that a Proc that runs the loop while it waits (park)
-// obeys them too; a run inside an event's handler keeps the outer one's.
+// obeys them too; left is 0 again once the run is over, so that no Proc
+// drives outside a run (a harness's resume between two Steps). A run is
+// not to be started from an event's handler: it would end the outer one.
 func (k *Kernel) run(t time.Duration, n int) (refused bool) {
-	until, left := k.until, k.left
 	k.until, k.left = t, n
 	refused = k.loop(-1)
-	k.until, k.left = until, left
+	k.left = 0
 	return refused
 }
 
@@ -272,5 +274,5 @@ func (k *Kernel) Close() {
 	}
 	k.queue = eventQueue{}
 	k.free.Reset()
-	k.depth, k.cut, k.running = 0, noCut, nil
+	k.depth, k.cut, k.inProc = 0, noCut, false
 }

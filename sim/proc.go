@@ -185,15 +185,28 @@ func (t Ticket) Deliver(v any) (taken bool) {
 	}
 	p.parked = false
 	p.wakeV = v
+	k := p.k
 	if p.link != notDriving { // it drives: it runs once the handler returns (drive.go)
-		k := p.k
-		if k.running != nil || p.link > k.cut {
+		if k.inProc || p.link > k.cut {
 			k.wrongWake(p)
 		}
 		k.cut = p.link
 		return true
 	}
-	p.run()
+	// Hand control to the Proc now, and wait until it parks or ends. This is
+	// written out here, not called: each frame between a handler and the
+	// coroutine switch is a mispredicted return on the way back (see
+	// Kernel.loop), and a panic of the Proc needs no check here (main).
+	// Resumed by an event (no Proc's code runs), it may drive at its next
+	// Park.
+	inProc := k.inProc
+	if !inProc && k.cut != noCut {
+		k.wrongWake(p)
+	}
+	p.drives = !inProc
+	k.inProc = true
+	p.next()
+	k.inProc = inProc
 	return true
 }
 
@@ -213,24 +226,6 @@ func (p *Proc) hold(ticket uint64, v any) {
 
 func (p *Proc) wakeable(n uint64) bool {
 	return p.parked && p.ticket == n && !p.group.dead // parked: alive too
-}
-
-// run hands control to the Proc, which Deliver found wakeable and not
-// driving, and waits until it parks or ends. It is inlined into Deliver:
-// each frame between a handler and the coroutine switch is a mispredicted
-// return on the way back (see Kernel.loop), and a panic of the Proc needs
-// no check here (main). Resumed by an event (no Proc's code runs), the
-// Proc may drive at its next Park.
-func (p *Proc) run() {
-	k := p.k
-	prev := k.running
-	if prev == nil && k.cut != noCut {
-		k.wrongWake(p)
-	}
-	p.drives = prev == nil
-	k.running = p
-	p.next()
-	k.running = prev
 }
 
 func (p *Proc) kill() {
