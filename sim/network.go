@@ -302,7 +302,7 @@ func (n *Network) sendEvent(ev *event, from, to string, h Handler) bool {
 	ev.h, ev.net, ev.from, ev.to = h, n, from, to
 	d := n.latency
 	if n.jitter > 0 {
-		d += time.Duration(n.draw.draw()) // rng.Int64N(jitter)
+		d += time.Duration(n.draw.fit(n.draw.src.Uint64())) // rng.Int64N(jitter), inlined (uniform.fit)
 	}
 	if n.slowed || n.cut {
 		var ok bool
