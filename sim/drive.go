@@ -25,7 +25,7 @@ import "math"
 // is armed with ArmShared, and never drives (wrongWake panics for either
 // mistake).
 
-// noCut is Kernel.cut when no Proc in the chain has been woken.
+// noCut is Kernel.cut and woke when no Proc in the chain has been woken.
 const noCut = math.MaxInt
 
 // notDriving is Proc.link when the Proc is not in the kernel's chain.
@@ -46,6 +46,9 @@ func (k *Kernel) park(p *Proc) any {
 		k.depth, p.link = i, notDriving // those above it handed back already
 		if k.cut == i {
 			k.cut = noCut
+		}
+		if k.woke == i {
+			k.woke = noCut
 		}
 		if !p.parked {
 			if p.dying {

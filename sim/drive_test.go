@@ -172,3 +172,29 @@ func TestEventPanicInADrivenLoop(t *testing.T) {
 	}
 	k.Close()
 }
+
+// An event that kills a driving Proc and then wakes another runs both:
+// a killed Proc's code never runs again, so a wake after its kill is in
+// order (only a wake after a wake of a driving Proc is not).
+func TestWakeAfterAKillOfADrivingProc(t *testing.T) {
+	k := NewKernel(1)
+	ga := k.NewGroup("A")
+	a := ga.Spawn("A", 0, func(p *Proc) { p.Sleep(time.Hour) })
+	var tkB Ticket
+	var woke any
+	var at time.Duration
+	k.NewGroup("B").Spawn("B", time.Millisecond, func(p *Proc) {
+		tkB = p.Arm()
+		woke = p.Park()
+		at = p.Now()
+	})
+	k.At(time.Second, func() {
+		ga.Kill()
+		tkB.Wake("go")
+	})
+	k.RunUntil(Never)
+	if a.Alive() || woke != "go" || at != time.Second {
+		t.Fatalf("A alive %v; B woke with %v at %v; want false, go, 1s", a.Alive(), woke, at)
+	}
+	k.Close()
+}

@@ -36,11 +36,13 @@ type Kernel struct {
 	until time.Duration // events due by then may run
 	left  int           // how many more events may run
 	// How many Procs run the kernel's loop themselves while they wait
-	// (drive.go): the chain, each blocked in the wake of the next, and the
-	// lowest place in it of a Proc woken meanwhile (noCut: none), which
-	// those above it hand control back down to.
+	// (drive.go): the chain, each blocked in the wake of the next; cut is
+	// the lowest place in it of a Proc woken or killed meanwhile (noCut:
+	// none), which those above it hand control back down to, and woke the
+	// lowest of a Proc woken, which a wake after it may not run before it.
 	depth int
 	cut   int
+	woke  int
 	// inProc is whether a Proc's own code runs now; false while the
 	// kernel's code does (an event's handler, in any loop). A bool, not
 	// the Proc: a pointer's every store pays the write barrier's test.
@@ -49,7 +51,7 @@ type Kernel struct {
 
 // NewKernel returns a kernel at time zero whose random streams derive from seed.
 func NewKernel(seed uint64) *Kernel {
-	return &Kernel{seed: seed, trace: newTrace(), budget: math.MaxInt, cut: noCut}
+	return &Kernel{seed: seed, trace: newTrace(), budget: math.MaxInt, cut: noCut, woke: noCut}
 }
 
 // QueueRoom makes room for n events in each heap of the queue, for a
@@ -231,7 +233,7 @@ func (k *Kernel) run(t time.Duration, n int) (refused bool) {
 
 // loop runs the events due within the run's bounds, in order, for the
 // kernel itself (i = -1) or for the Proc at place i in the chain, which
-// stops as soon as it or a Proc under it has been woken (cut <= i), and
+// stops as soon as it or a Proc under it has been woken or killed (cut <= i), and
 // reports whether the budget refused an event. Every handler is called
 // from here, without a frame between: every coroutine switch leaves the
 // processor's return predictions wrong, and each frame on the way back
@@ -274,5 +276,5 @@ func (k *Kernel) Close() {
 	}
 	k.queue = eventQueue{}
 	k.free.Reset()
-	k.depth, k.cut, k.inProc = 0, noCut, false
+	k.depth, k.cut, k.woke, k.inProc = 0, noCut, noCut, false
 }

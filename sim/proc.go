@@ -187,10 +187,10 @@ func (t Ticket) Deliver(v any) (taken bool) {
 	p.wakeV = v
 	k := p.k
 	if p.link != notDriving { // it drives: it runs once the handler returns (drive.go)
-		if k.inProc || p.link > k.cut {
+		if k.inProc || p.link > k.woke {
 			k.wrongWake(p)
 		}
-		k.cut = p.link
+		k.woke, k.cut = p.link, min(k.cut, p.link)
 		return true
 	}
 	// Hand control to the Proc now, and wait until it parks or ends. This is
@@ -200,7 +200,7 @@ func (t Ticket) Deliver(v any) (taken bool) {
 	// Resumed by an event (no Proc's code runs), it may drive at its next
 	// Park.
 	inProc := k.inProc
-	if !inProc && k.cut != noCut {
+	if !inProc && k.woke != noCut {
 		k.wrongWake(p)
 	}
 	p.drives = !inProc
