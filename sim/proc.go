@@ -69,11 +69,14 @@ func (g *Group) Spawn(name string, start time.Duration, fn func(p *Proc)) *Proc 
 		// The coroutine's body is this closure, not a call from it: the
 		// frames at the coroutine's base sit under everything the thread
 		// runs, and under the kernel's handlers while it drives, for
-		// which growStack makes room at once.
+		// which growStack makes room at once (a run stepped one event at
+		// a time never drives: its Procs keep the stack they need).
 		defer p.exit()
 		p.yield = yield
 		if !p.dying {
-			growStack()
+			if k.left > 0 { // a run of many events: it will drive (drive.go)
+				growStack()
+			}
 			fn(p)
 		}
 	})
