@@ -235,9 +235,41 @@ func (r *Runner) Run() *Report {
 	if r.Opts.Context == nil && !r.over {
 		r.runFree()
 	}
-	for r.stepKernel() {
+	for r.runChecked() {
 	}
 	return r.Report()
+}
+
+// runChecked is stepKernel for the events up to the next check of the
+// context (every scenario.CancelCheckEvery events, at the very counts
+// stepKernel checks at), run in one kernel run: the simulated threads
+// drive the kernel meanwhile (sim.Kernel.RunFor), where a Step each
+// costs every wake two coroutine switches.
+func (r *Runner) runChecked() bool {
+	if r.over {
+		return false
+	}
+	k := r.w.K
+	at, ok := k.Next()
+	if !ok || at > r.S.Duration {
+		r.end()
+		return false
+	}
+	every := int64(scenario.CancelCheckEvery)
+	if ctx := r.Opts.Context; ctx != nil && r.steps%every == 0 && ctx.Err() != nil {
+		r.cancelled = true
+		r.end()
+		return false
+	}
+	before := k.Steps()
+	refused := k.RunFor(r.S.Duration, int(every-r.steps%every))
+	r.steps += int64(k.Steps() - before)
+	if refused {
+		r.exhausted = true
+		r.end()
+		return false
+	}
+	return true
 }
 
 // runFree is stepKernel's loop for a run with nothing to check between two
