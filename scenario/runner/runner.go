@@ -32,6 +32,11 @@ type Runner struct {
 	exhausted     bool     // the run ended because it spent its event budget
 	cancelled     bool     // the run ended because Opts.Context was cancelled
 
+	// inRun: a kernel run of runChecked is under way, since the kernel's
+	// step runFrom (KernelSteps counts its events as they run).
+	inRun   bool
+	runFrom int
+
 	// The lines the text report says in its language (id and args):
 	skippedLines []traceLine // skippedFaults' lines
 	deadlock     traceLine   // the first deadlock's line (the report's FirstDeadlock)
@@ -208,8 +213,15 @@ func (r *Runner) end() {
 }
 
 // KernelSteps is the number of kernel events the run has taken (what the
-// event budget counts).
-func (r *Runner) KernelSteps() int64 { return r.steps }
+// event budget counts). During runChecked's kernel run it is called from
+// an event's handler (a sink), and counts that event once it is over, as
+// stepKernel does.
+func (r *Runner) KernelSteps() int64 {
+	if r.inRun {
+		return r.steps + int64(r.w.K.Steps()-r.runFrom) - 1
+	}
+	return r.steps
+}
 
 // BudgetExhausted reports whether the run ended by spending its event budget.
 func (r *Runner) BudgetExhausted() bool { return r.exhausted }
@@ -261,9 +273,10 @@ func (r *Runner) runChecked() bool {
 		r.end()
 		return false
 	}
-	before := k.Steps()
+	r.inRun, r.runFrom = true, k.Steps()
 	refused := k.RunFor(r.S.Duration, int(every-r.steps%every))
-	r.steps += int64(k.Steps() - before)
+	r.inRun = false
+	r.steps += int64(k.Steps() - r.runFrom)
 	if refused {
 		r.exhausted = true
 		r.end()
