@@ -77,7 +77,7 @@ func (k *Waker) Wake() { k.wake() }
 // SleepWakeable is Sleep for d by the client's clock that another thread
 // may end early through k.
 func (t *Thread) SleepWakeable(d time.Duration, k *Waker) {
-	tk := t.p.Arm()
+	tk := t.p.ArmShared() // another thread may end it
 	timer := t.c.afterLocal(d, func() { tk.Wake(nil) })
 	k.wake = func() { timer.Stop(); tk.Wake(nil) }
 	t.p.Park()

@@ -155,9 +155,10 @@ func (t *Thread) rpc(to string, timeout time.Duration, handle func() (any, error
 type rpcCall struct {
 	live callParts // parts not over yet; free when none is left
 
-	c  *Client // the caller
-	to string  // the server's process name
-	tk sim.Ticket
+	c   *Client // the caller
+	to  string  // the server's process name
+	tk  sim.Ticket
+	msg sim.Envelope // the request's kernel event, then the reply's
 
 	// What runs at the other end: a command on node, or handle.
 	node   *Node
@@ -226,7 +227,7 @@ func (t *Thread) call(call *rpcCall) (any, error) {
 	call.c = c
 	call.tk = t.p.Arm()
 	call.live = partWait | partRequest
-	sent := c.w.Net.SendHandler(c.Name, call.to, (*rpcRequest)(call))
+	sent := c.w.Net.SendIn(&call.msg, c.Name, call.to, (*rpcRequest)(call))
 	if call.timeout <= 0 {
 		call.timeout = DefaultTimeout
 	}
@@ -284,7 +285,7 @@ func (r *rpcRequest) Fire() {
 	sent := false
 	if ok {
 		call.live |= partReply
-		sent = w.Net.SendHandler(call.to, call.c.Name, (*rpcReply)(call))
+		sent = w.Net.SendIn(&call.msg, call.to, call.c.Name, (*rpcReply)(call))
 	}
 	call.holdTimeout(sent, call.to, call.c.Name)
 	call.over(partRequest)
@@ -300,8 +301,9 @@ func (r *rpcRequest) Drop() {
 func (r *rpcReply) Fire() {
 	call := (*rpcCall)(r)
 	call.replied = true
-	call.tk.Wake(&call.res) // the caller may run now, but partReply keeps the call
-	if call.live&partWait != 0 {
+	// The caller may run now, or once Fire returns (sim.Ticket.Deliver):
+	// partReply keeps the call.
+	if !call.tk.Deliver(&call.res) && call.live&partWait != 0 {
 		// The caller did not take the reply (paused, hung or dead): its
 		// timeout still fires when due, as a queued one always did.
 		call.timer.queueHeld(call.c.w.K)

@@ -44,7 +44,7 @@ func (wd *watchdog) sleep(t *Thread, every time.Duration) bool {
 	if wd.stopped {
 		return false
 	}
-	tk := t.p.Arm()
+	tk := t.p.ArmShared() // another thread may end it
 	timer := t.c.afterLocal(every, func() { tk.Wake(nil) })
 	wd.wake = func() { timer.Stop(); tk.Wake(nil) }
 	t.p.Park()

@@ -30,18 +30,35 @@ type Kernel struct {
 	buf    []byte // reused by Emit to format a message
 	procs  []*Proc
 	closed bool
+
+	// The bounds of the run in progress (run), which every loop over the
+	// events obeys, the kernel's own and each driving Proc's (drive.go).
+	until time.Duration // events due by then may run
+	left  int           // how many more events may run
+	// How many Procs run the kernel's loop themselves while they wait
+	// (drive.go): the chain, each blocked in the wake of the next; cut is
+	// the lowest place in it of a Proc woken or killed meanwhile (noCut:
+	// none), which those above it hand control back down to, and woke the
+	// lowest of a Proc woken, which a wake after it may not run before it.
+	depth int
+	cut   int
+	woke  int
+	// inProc is whether a Proc's own code runs now; false while the
+	// kernel's code does (an event's handler, in any loop). A bool, not
+	// the Proc: a pointer's every store pays the write barrier's test.
+	inProc bool
 }
 
 // NewKernel returns a kernel at time zero whose random streams derive from seed.
 func NewKernel(seed uint64) *Kernel {
-	return &Kernel{seed: seed, trace: newTrace(), budget: math.MaxInt}
+	return &Kernel{seed: seed, trace: newTrace(), budget: math.MaxInt, cut: noCut, woke: noCut}
 }
 
 // QueueRoom makes room for n events in each heap of the queue, for a
 // caller that knows about how many will wait at once (model.NewWorld: a
-// few per client and node). A heap grows in a push, often on a simulated
-// thread's coroutine stack, where growslice's frames would outgrow the
-// 2 KB a coroutine starts with (its stack would be copied whole).
+// few per client and node). A heap grows in a push, often deep in a
+// handler a simulated thread's loop runs (drive.go), where growslice's
+// frames could outgrow the stack the thread has (it would be copied whole).
 func (k *Kernel) QueueRoom(n int) {
 	q := &k.queue
 	q.timers = slices.Grow(q.timers, n)
@@ -167,7 +184,11 @@ func (k *Kernel) schedule(t time.Duration) *event {
 // Get sets them again, and clearing them would be stores an event for
 // nothing (what they reference stays reachable only until that Get, and
 // a kernel keeps few free events).
-func (k *Kernel) release(ev *event) { k.free.Put(ev) }
+func (k *Kernel) release(ev *event) {
+	if !ev.kept { // an Envelope's is its sender's (SendIn)
+		k.free.Put(ev)
+	}
+}
 
 // Pending is how many events are queued.
 func (k *Kernel) Pending() int { return k.queue.Len() }
@@ -197,16 +218,38 @@ func (k *Kernel) RunUntil(t time.Duration) {
 	}
 }
 
+// RunFor runs the events due by t, n at most, in order, and reports whether
+// the budget refused one (Exhausted is then true). A caller that checks
+// something every n events (the runner's cancellation) runs them so
+// rather than by Step, one at a time: within a run the simulated threads
+// drive the kernel while they wait (drive.go), which saves two coroutine
+// switches a wake.
+func (k *Kernel) RunFor(t time.Duration, n int) (refused bool) { return k.run(t, n) }
+
 // run runs the events due by t, n at most, in order, and reports whether
-// it stopped because the budget refused one. Step and RunUntil are small
-// enough to be inlined around it, so an event's handler is called from the
-// loop of whoever drives the kernel without a frame between: every
-// coroutine switch leaves the processor's return predictions wrong, and
-// each frame on the way back from a wake is one more mispredicted return.
+// it stopped because the budget refused one. The bounds are the kernel's
+// (until, left), so that a Proc that runs the loop while it waits (park)
+// obeys them too; left is 0 again once the run is over, so that no Proc
+// drives outside a run (a harness's resume between two Steps). A run is
+// not to be started from an event's handler: it would end the outer one.
 func (k *Kernel) run(t time.Duration, n int) (refused bool) {
-	for ; n > 0; n-- {
+	k.until, k.left = t, n
+	refused = k.loop(-1)
+	k.left = 0
+	return refused
+}
+
+// loop runs the events due within the run's bounds, in order, for the
+// kernel itself (i = -1) or for the Proc at place i in the chain, which
+// stops as soon as it or a Proc under it has been woken or killed (cut <= i), and
+// reports whether the budget refused an event. Every handler is called
+// from here, without a frame between: every coroutine switch leaves the
+// processor's return predictions wrong, and each frame on the way back
+// from a wake is one more mispredicted return.
+func (k *Kernel) loop(i int) (refused bool) {
+	for k.left > 0 && k.cut > i {
 		f := k.queue.first()
-		if f == nil || f.at > t {
+		if f == nil || f.at > k.until {
 			return false
 		}
 		if k.steps >= k.budget {
@@ -218,6 +261,7 @@ func (k *Kernel) run(t time.Duration, n int) (refused bool) {
 		ev.idx = notQueued // a Stop from now on finds it gone
 		k.now = e.at
 		k.steps++
+		k.left--
 		if net := ev.net; net != nil && net.cut && net.cutInFlight(ev) {
 			continue
 		}
@@ -240,4 +284,5 @@ func (k *Kernel) Close() {
 	}
 	k.queue = eventQueue{}
 	k.free.Reset()
+	k.depth, k.cut, k.woke, k.inProc = 0, noCut, noCut, false
 }

@@ -273,17 +273,36 @@ func (n *Network) SendHandler(from, to string, h Handler) bool {
 	return n.send(from, to, h)
 }
 
-// send makes the message a kernel event of its own (event.net) and fills
-// it before anything else: then only n and ev are live across the jitter
-// draw's call, where from, to and h were spilled and reloaded around it
-// on every message. A message dropped at once gives its event back.
+// Envelope holds a message's kernel event for a sender that keeps it
+// (SendIn), so that sending and delivering it take nothing from the
+// kernel's free list and give nothing back: model's rpc calls, whose
+// request and reply are each one message, never both in flight.
+type Envelope struct{ ev event }
+
+// SendIn is SendHandler with the message's event in e. The caller must not
+// send e again until this message has been delivered or dropped (h's Fire
+// or Drop has been called): a handler may send it again from there.
+func (n *Network) SendIn(e *Envelope, from, to string, h Handler) bool {
+	e.ev.kept = true
+	return n.sendEvent(&e.ev, from, to, h)
+}
+
+// send makes the message a kernel event of its own (event.net) from the
+// kernel's free list.
 func (n *Network) send(from, to string, h Handler) bool {
+	return n.sendEvent(n.k.free.Get(), from, to, h)
+}
+
+// sendEvent fills ev, the message's kernel event, before anything else:
+// then only n and ev are live across the jitter draw's call, where from,
+// to and h were spilled and reloaded around it on every message. A
+// message dropped at once gives its event back.
+func (n *Network) sendEvent(ev *event, from, to string, h Handler) bool {
 	k := n.k
-	ev := k.free.Get()
 	ev.h, ev.net, ev.from, ev.to = h, n, from, to
 	d := n.latency
 	if n.jitter > 0 {
-		d += time.Duration(n.draw.draw()) // rng.Int64N(jitter)
+		d += time.Duration(n.draw.fit(n.draw.src.Uint64())) // rng.Int64N(jitter), inlined (uniform.fit)
 	}
 	if n.slowed || n.cut {
 		var ok bool

@@ -29,6 +29,8 @@ type Proc struct {
 	ticket  uint64 // the park the proc is waiting in; wakes for older tickets are stale
 	sleepTk Ticket // the ticket Sleep's wake-up event wakes (see procSleep)
 	parked  bool   // in Park, waiting for a wake: so alive too (kill and main clear it)
+	drives  bool   // its next Park may run the kernel's loop (drive.go): resumed by an event, not ArmShared
+	link    int    // its place in the kernel's chain while it drives, else notDriving
 	alive   bool
 	frozen  bool
 	pending []wake // wakes that arrived while frozen, delivered in order on thaw
@@ -60,17 +62,21 @@ func (k *Kernel) NewGroup(name string) *Group { return &Group{Name: name, k: k} 
 // start. fn runs on its own goroutine but only while the kernel waits for it.
 func (g *Group) Spawn(name string, start time.Duration, fn func(p *Proc)) *Proc {
 	k := g.k
-	p := &Proc{k: k, name: name, group: g, alive: true, parked: true}
+	p := &Proc{k: k, name: name, group: g, alive: true, parked: true, link: notDriving}
 	g.procs = append(g.procs, p)
 	k.procs = append(k.procs, p)
 	p.next, p.stop = iter.Pull(func(yield func(struct{}) bool) {
 		// The coroutine's body is this closure, not a call from it: the
 		// frames at the coroutine's base sit under everything the thread
-		// runs, which should fit in the 2 KB a goroutine starts with (a
-		// stack that outgrows them is copied to one twice the size).
+		// runs, and under the kernel's handlers while it drives, for
+		// which growStack makes room at once (a run stepped one event at
+		// a time never drives: its Procs keep the stack they need).
 		defer p.exit()
 		p.yield = yield
 		if !p.dying {
+			if k.left > 0 { // a run of many events: it will drive (drive.go)
+				growStack()
+			}
 			fn(p)
 		}
 	})
@@ -89,6 +95,9 @@ func (p *Proc) exit() {
 	p.alive = false
 	p.parked = false
 	if _, kill := r.(killed); r != nil && !kill {
+		if p.link != notDriving {
+			panic(r) // an event's, in the loop p ran (drive.go): not p's own
+		}
 		panic(fmt.Sprintf("sim: process %s panicked: %v", p.name, r))
 	}
 }
@@ -124,17 +133,24 @@ func (p *Proc) Arm() Ticket {
 	return Ticket{p: p, n: p.ticket}
 }
 
-// Park gives control back to the kernel until the armed ticket is woken, and
-// returns the value it was woken with. A kill resumes it through the
-// coroutine's stop (kill), where yield reports false: that is the one test
-// it needs, which keeps Park small enough to be inlined into its callers
-// (one frame fewer to return through after every switch, see Kernel.run).
+// ArmShared is Arm for a park that another Proc's code may end (a
+// waker, a watchdog's stop), not only an event: such a park gives control
+// back at once and never runs the kernel's loop (drive.go), because the
+// Proc that ends it would run above it.
+func (p *Proc) ArmShared() Ticket {
+	p.drives = false
+	return p.Arm()
+}
+
+// Park waits until the armed ticket is woken, and returns the value it was
+// woken with. A Proc an event resumed runs the kernel's loop meanwhile
+// (drive.go), and its own wake then returns at once; otherwise, or once the
+// run's bounds are reached, it gives control back to whoever resumed it.
+// Park is inlined into its callers, and Kernel.park is the one frame
+// between them and the loop.
 func (p *Proc) Park() any {
 	p.parked = true
-	if !p.yield(struct{}{}) {
-		panic(killed{})
-	}
-	return p.wakeV // kept until the next wake replaces it: one value a Proc
+	return p.k.park(p)
 }
 
 // Sleep parks the thread for a true duration d.
@@ -154,17 +170,47 @@ func (s *procSleep) Fire() { s.sleepTk.Wake(nil) }
 
 // Wake resumes the ticket's Proc with v, now, from kernel context (an event
 // callback). A stale ticket, a dead Proc or a second wake is ignored; a wake
-// for a frozen Proc waits until it thaws.
-func (t Ticket) Wake(v any) {
+// for a frozen Proc waits until it thaws. A Proc that runs the kernel's
+// loop while it waits runs once the handler returns (drive.go).
+func (t Ticket) Wake(v any) { t.Deliver(v) }
+
+// Deliver is Wake, reporting whether the Proc took v: it ran, or runs as
+// soon as the handler returns; false when the wake was ignored or is held
+// for a frozen Proc.
+func (t Ticket) Deliver(v any) (taken bool) {
 	p := t.p
 	if !p.wakeable(t.n) {
-		return
+		return false
 	}
 	if p.frozen || p.group.frozen {
 		p.hold(t.n, v)
-		return
+		return false
 	}
-	p.run(v)
+	p.parked = false
+	p.wakeV = v
+	k := p.k
+	if p.link != notDriving { // it drives: it runs once the handler returns (drive.go)
+		if k.inProc || p.link > k.woke {
+			k.wrongWake(p)
+		}
+		k.woke, k.cut = p.link, min(k.cut, p.link)
+		return true
+	}
+	// Hand control to the Proc now, and wait until it parks or ends. This is
+	// written out here, not called: each frame between a handler and the
+	// coroutine switch is a mispredicted return on the way back (see
+	// Kernel.loop), and a panic of the Proc needs no check here (main).
+	// Resumed by an event (no Proc's code runs), it may drive at its next
+	// Park.
+	inProc := k.inProc
+	if !inProc && k.woke != noCut {
+		k.wrongWake(p)
+	}
+	p.drives = !inProc
+	k.inProc = true
+	p.next()
+	k.inProc = inProc
+	return true
 }
 
 // hold keeps a wake of a frozen Proc (or of one in a paused group) until
@@ -185,17 +231,6 @@ func (p *Proc) wakeable(n uint64) bool {
 	return p.parked && p.ticket == n && !p.group.dead // parked: alive too
 }
 
-// run hands control to the Proc, which Wake found wakeable, and waits
-// until it parks or ends. It is inlined into Wake: each frame between a
-// handler and the coroutine switch is a mispredicted return on the way
-// back (see Kernel.run), and a panic of the Proc needs no check here
-// (main).
-func (p *Proc) run(v any) {
-	p.parked = false
-	p.wakeV = v
-	p.next()
-}
-
 func (p *Proc) kill() {
 	if !p.alive {
 		return
@@ -204,6 +239,13 @@ func (p *Proc) kill() {
 		// Only possible if kill is called from inside the proc itself;
 		// the simulator never does that.
 		panic("sim: kill of a running process " + p.name)
+	}
+	if p.link != notDriving {
+		// It runs the kernel's loop, under the code calling kill: it
+		// unwinds once the chain hands control back to it (Kernel.park).
+		p.dying, p.parked, p.alive = true, false, false
+		p.k.cut = min(p.k.cut, p.link)
+		return
 	}
 	p.dying = true
 	p.parked = false

@@ -15,6 +15,9 @@ type event struct {
 	// nil for every other event.
 	net      *Network
 	from, to string
+	// kept: the event is an Envelope's, which its sender keeps (SendIn),
+	// not the kernel's free list's.
+	kept bool
 }
 
 // funcHandler is a func as a Handler: At and Send keep one kind of action,

@@ -32,6 +32,11 @@ type Runner struct {
 	exhausted     bool     // the run ended because it spent its event budget
 	cancelled     bool     // the run ended because Opts.Context was cancelled
 
+	// inRun: a kernel run of runChecked is under way, since the kernel's
+	// step runFrom (KernelSteps counts its events as they run).
+	inRun   bool
+	runFrom int
+
 	// The lines the text report says in its language (id and args):
 	skippedLines []traceLine // skippedFaults' lines
 	deadlock     traceLine   // the first deadlock's line (the report's FirstDeadlock)
@@ -208,8 +213,15 @@ func (r *Runner) end() {
 }
 
 // KernelSteps is the number of kernel events the run has taken (what the
-// event budget counts).
-func (r *Runner) KernelSteps() int64 { return r.steps }
+// event budget counts). During runChecked's kernel run it is called from
+// an event's handler (a sink), and counts that event once it is over, as
+// stepKernel does.
+func (r *Runner) KernelSteps() int64 {
+	if r.inRun {
+		return r.steps + int64(r.w.K.Steps()-r.runFrom) - 1
+	}
+	return r.steps
+}
 
 // BudgetExhausted reports whether the run ended by spending its event budget.
 func (r *Runner) BudgetExhausted() bool { return r.exhausted }
@@ -235,9 +247,42 @@ func (r *Runner) Run() *Report {
 	if r.Opts.Context == nil && !r.over {
 		r.runFree()
 	}
-	for r.stepKernel() {
+	for r.runChecked() {
 	}
 	return r.Report()
+}
+
+// runChecked is stepKernel for the events up to the next check of the
+// context (every scenario.CancelCheckEvery events, at the very counts
+// stepKernel checks at), run in one kernel run: the simulated threads
+// drive the kernel meanwhile (sim.Kernel.RunFor), where a Step each
+// costs every wake two coroutine switches.
+func (r *Runner) runChecked() bool {
+	if r.over {
+		return false
+	}
+	k := r.w.K
+	at, ok := k.Next()
+	if !ok || at > r.S.Duration {
+		r.end()
+		return false
+	}
+	every := int64(scenario.CancelCheckEvery)
+	if ctx := r.Opts.Context; ctx != nil && r.steps%every == 0 && ctx.Err() != nil {
+		r.cancelled = true
+		r.end()
+		return false
+	}
+	r.inRun, r.runFrom = true, k.Steps()
+	refused := k.RunFor(r.S.Duration, int(every-r.steps%every))
+	r.inRun = false
+	r.steps += int64(k.Steps() - r.runFrom)
+	if refused {
+		r.exhausted = true
+		r.end()
+		return false
+	}
+	return true
 }
 
 // runFree is stepKernel's loop for a run with nothing to check between two
