@@ -451,12 +451,16 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 
 // diffOne is diff for the usual fast write (running.one), of the tracked
 // key alone: no loop, and the key's state after it is kept where it was
-// read, since no other key's read follows.
+// read, since no other key's read follows. A known state is that key's
+// without comparing names: it is only ever known of a key the command
+// wrote, and the command may write no key but its one touched key (a
+// write outside the touched keys would escape every diff; the store's
+// tests check both in verifyKnownPost).
 func (s *Store) diffOne(now time.Duration) Presence {
 	r := &s.cmd
 	post := &r.known // postState's usual answer, without the call
-	if k := r.touched[0]; !r.knownOK || post.Key != k || verifyKnownPost {
-		post = s.postState(k)
+	if !r.knownOK || verifyKnownPost {
+		post = s.postState(r.touched[0])
 	}
 	r.touched, r.keyAfter = nil, post
 	if kind := oneChange(r.oneExisted, post.Deleted); kind != KeyRead {
