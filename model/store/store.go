@@ -324,6 +324,12 @@ func (s *Store) ExecAs(now time.Duration, id int, conn, key string, args []strin
 		touched, c.queued, c.multi = c.queued, nil, false
 	case cmd == "DISCARD":
 		c.queued, c.multi = nil, false
+	// touchedKeys's answers for the lock's own forms (SET's key, a
+	// one-key script's KEYS[1]) without its call and scriptKeys's.
+	case isWrite && spec == keysFirst && len(args) > 1:
+		touched = args[1:2]
+	case isWrite && spec == keysScript && len(args) > 3 && args[2] == "1":
+		touched = args[3:4]
 	case isWrite:
 		touched = s.touchedKeys(spec, args)
 	}
