@@ -324,8 +324,7 @@ func (s *Store) ExecAs(now time.Duration, id int, conn, key string, args []strin
 		touched, c.queued, c.multi = c.queued, nil, false
 	case cmd == "DISCARD":
 		c.queued, c.multi = nil, false
-	// touchedKeys's answers for the lock's own forms (SET's key, a
-	// one-key script's KEYS[1]) without its call and scriptKeys's.
+	// Inline, touchedKeys's answers for SET's key and a one-key script's:
 	case isWrite && spec == keysFirst && len(args) > 1:
 		touched = args[1:2]
 	case isWrite && spec == keysScript && len(args) > 3 && args[2] == "1":
@@ -334,8 +333,10 @@ func (s *Store) ExecAs(now time.Duration, id int, conn, key string, args []strin
 		touched = s.touchedKeys(spec, args)
 	}
 	tracked := s.begin(dedupe(touched), key)
-	if s.answerFast(c, code, args) {
-		// Never an error, never MULTI or EVAL's failure.
+	if s.answerFast(c, code, args) { // never an error, never MULTI or EVAL's failure
+		if r := &s.cmd; r.preRead && r.one && tracked == 0 {
+			return c.fast.Value(), s.diffOne(now), nil // the usual fast write, without diff's call
+		}
 		return c.fast.Value(), s.diff(now, key, tracked), nil
 	}
 	s.dispatch(c, cmd, spec, isWrite, args)
