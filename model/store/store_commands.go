@@ -268,6 +268,19 @@ func noFieldTTLs(cmd string, isWrite bool, spec keySpec) bool {
 	return (isWrite && spec != keysScript) || isRead(cmd)
 }
 
+// classifyOn is ExecAs's classification of a command hotClass does not
+// know: its name in upper case and number, where its keys are and whether
+// it writes; a command that changes connection state the fast path cannot
+// see taints c (keepsRESP2 aside).
+func classifyOn(c *nodeConn, args []string) (cmd string, code fastpath.Cmd, spec keySpec, isWrite bool) {
+	cmd = strings.ToUpper(args[0])
+	spec, isWrite, connState := classify(cmd)
+	if connState && !keepsRESP2(cmd, args) {
+		c.tainted = true
+	}
+	return cmd, fastpath.CmdOf(cmd), spec, isWrite
+}
+
 // classify is writeCommands[cmd] and connStateCommands[cmd] at once, with
 // the lock recipes' commands answered by a switch (hotClass): two map
 // lookups of the command name were a tenth of Exec's time.
