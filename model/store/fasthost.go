@@ -17,7 +17,7 @@ func (h *fastHost) DB() *miniredis.RedisDB { return (*Store)(h).db() }
 
 func (h *fastHost) Writing() { (*Store)(h).capturePreKnowing(nil) }
 
-func (h *fastHost) WritingAbsent(key string) { (*Store)(h).capturePreKnowing([]string{key}) }
+func (h *fastHost) WritingAbsent(key string) { (*Store)(h).capturePreOne(key) }
 
 func (h *fastHost) Dispatching() {
 	s := (*Store)(h)
@@ -44,7 +44,4 @@ func (h *fastHost) WroteString(key, value string, ttl time.Duration) {
 
 func (h *fastHost) Del(keys []string) int { return (*Store)(h).delKeys(keys) }
 
-func (h *fastHost) DelKey(key string) bool {
-	keys := [1]string{key} // on the stack: delKeys keeps no reference
-	return (*Store)(h).delKeys(keys[:]) == 1
-}
+func (h *fastHost) DelKey(key string) bool { return (*Store)(h).delKey(key) }

@@ -58,6 +58,9 @@ func (s *Store) verifyKnownString() {
 // s.cmd.read). By pointer, valid until the next postState: an Effect is
 // ~120 bytes, and diff only reads it.
 func (s *Store) postState(k string) *Effect {
+	if verifyKnownPost && s.cmd.knownOK && s.cmd.one && s.cmd.known.Key != k {
+		panic(fmt.Sprintf("store: known state of %q, but the one touched key is %q", s.cmd.known.Key, k))
+	}
 	if !s.cmd.knownOK || s.cmd.known.Key != k {
 		s.cmd.read = s.KeyState(k)
 		return &s.cmd.read

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
@@ -294,18 +293,11 @@ func (s *Store) ExecAs(now time.Duration, id int, conn, key string, args []strin
 	}
 	c := s.connAs(id, conn)
 	// classify, with its switch inlined here (it also names the command
-	// for the fast path, and finds it in upper case) and the tables asked
-	// only for the other commands.
+	// for the fast path), the rest by name in upper case (classifyOn).
 	cmd := args[0]
 	code, spec, isWrite, hot := hotClass(cmd)
-	connState := false
 	if !hot {
-		cmd = strings.ToUpper(cmd)
-		code = fastpath.CmdOf(cmd)
-		spec, isWrite, connState = classify(cmd)
-	}
-	if connState && !keepsRESP2(cmd, args) {
-		c.tainted = true
+		cmd, code, spec, isWrite = classifyOn(c, args)
 	}
 	if isWrite && (s.readOnly || s.noReplicas) && spec != keysScript {
 		// Scripts may run on a replica and only fail if they call a write
@@ -324,13 +316,26 @@ func (s *Store) ExecAs(now time.Duration, id int, conn, key string, args []strin
 		touched, c.queued, c.multi = c.queued, nil, false
 	case cmd == "DISCARD":
 		c.queued, c.multi = nil, false
+	// Inline, touchedKeys's answers for SET's key and a one-key script's:
+	case isWrite && spec == keysFirst && len(args) > 1:
+		touched = args[1:2]
+	case isWrite && spec == keysScript && len(args) > 3 && args[2] == "1":
+		touched = args[3:4]
 	case isWrite:
 		touched = s.touchedKeys(spec, args)
 	}
 	tracked := s.begin(dedupe(touched), key)
-	if s.answerFast(c, code, args) {
-		// Never an error, never MULTI or EVAL's failure.
-		return c.fast.Value(), s.diff(now, key, tracked), nil
+	// The fast path's reply is the one miniredis would send, kept on c:
+	// never an error, never MULTI or EVAL's failure.
+	s.fastDone, c.fastOK, c.raw = false, false, nil
+	if s.fastMay(c) {
+		if c.fast, s.fastDone = s.fast.Answer(code, args[1:]); s.fastDone {
+			c.fastOK = true
+			if r := &s.cmd; r.preRead && r.one && tracked == 0 {
+				return c.fast.Value(), s.diffOne(now), nil // the usual fast write, without diff's call
+			}
+			return c.fast.Value(), s.diff(now, key, tracked), nil
+		}
 	}
 	s.dispatch(c, cmd, spec, isWrite, args)
 	p := s.diff(now, key, tracked)
@@ -359,18 +364,14 @@ func (s *Store) begin(touched []string, key string) int {
 	return tracked
 }
 
-// answerFast asks the fast path to answer the command (on a master),
-// whose reply is then the one miniredis would send, kept on c (fastOK).
-// In MULTI the command must be queued; a tainted connection has state
-// the fast path cannot see.
-func (s *Store) answerFast(c *nodeConn, cmd fastpath.Cmd, args []string) bool {
-	s.fastDone, c.fastOK, c.raw = false, false, nil
-	if s.readOnly || s.noReplicas || c.multi || c.tainted {
-		return false
-	}
-	c.fast, s.fastDone = s.fast.Answer(cmd, args[1:])
-	c.fastOK = s.fastDone
-	return s.fastDone
+// fastMay reports whether ExecAs may ask the fast path to answer on c:
+// on a master (a replica's or a refusing master's writes fail, also in
+// scripts), on a connection not in MULTI (the command must be queued)
+// and not tainted (it has state the fast path cannot see). ExecAs asks
+// Path.Answer itself: a call of its own around it cost ~30 instructions
+// a command.
+func (s *Store) fastMay(c *nodeConn) bool {
+	return !s.readOnly && !s.noReplicas && !c.multi && !c.tainted
 }
 
 // dispatch has miniredis's dispatcher answer the command, when the fast
@@ -451,12 +452,16 @@ func (s *Store) diff(now time.Duration, key string, tracked int) Presence {
 
 // diffOne is diff for the usual fast write (running.one), of the tracked
 // key alone: no loop, and the key's state after it is kept where it was
-// read, since no other key's read follows.
+// read, since no other key's read follows. A known state is that key's
+// without comparing names: it is only ever known of a key the command
+// wrote, and the command may write no key but its one touched key (a
+// write outside the touched keys would escape every diff; the store's
+// tests check both in verifyKnownPost).
 func (s *Store) diffOne(now time.Duration) Presence {
 	r := &s.cmd
 	post := &r.known // postState's usual answer, without the call
-	if k := r.touched[0]; !r.knownOK || post.Key != k || verifyKnownPost {
-		post = s.postState(k)
+	if !r.knownOK || verifyKnownPost {
+		post = s.postState(r.touched[0])
 	}
 	r.touched, r.keyAfter = nil, post
 	if kind := oneChange(r.oneExisted, post.Deleted); kind != KeyRead {

@@ -46,6 +46,40 @@ func (s *Store) capturePreKnowing(gone []string) {
 	}
 }
 
+// capturePreOne is capturePreKnowing of the one key gone, with the usual
+// fast write (gone is the command's only touched key, the tracked one)
+// settled by one comparison instead of a slice built and searched.
+func (s *Store) capturePreOne(gone string) {
+	r := &s.cmd
+	if r.preRead || len(r.touched) != 1 || r.preKey != "" || r.touched[0] != gone {
+		s.capturePreKnowing([]string{gone})
+		return
+	}
+	s.fast.ForgetString() // a write is about to begin
+	r.preRead, r.one, r.oneExisted = true, true, false
+}
+
+// delKey is delKeys of one key, the owner's release: whether it existed.
+func (s *Store) delKey(key string) bool {
+	first := !s.cmd.preRead
+	s.capturePreOne(key)
+	*s.knowPost() = Effect{Key: key, Deleted: true} // what KeyState reads for a missing key
+	if !s.db0.Del(key) {
+		return false
+	}
+	switch {
+	case !first:
+	case s.cmd.one:
+		// Set by this call's capturePreOne: key is the touched one.
+		s.cmd.oneExisted = true
+	default:
+		if i := slices.Index(s.cmd.touched, key); i >= 0 {
+			s.cmd.pre[i].Deleted = false // it existed (see delKeys)
+		}
+	}
+	return true
+}
+
 // delKeys deletes keys from DB 0, the running command's first change or not,
 // and returns how many existed. When it is the first, the states before of
 // the keys it deletes are not read in full: a deleted key's state after is
@@ -232,6 +266,19 @@ func isRead(cmd string) bool { return readCommands()[cmd] }
 // might).
 func noFieldTTLs(cmd string, isWrite bool, spec keySpec) bool {
 	return (isWrite && spec != keysScript) || isRead(cmd)
+}
+
+// classifyOn is ExecAs's classification of a command hotClass does not
+// know: its name in upper case and number, where its keys are and whether
+// it writes; a command that changes connection state the fast path cannot
+// see taints c (keepsRESP2 aside).
+func classifyOn(c *nodeConn, args []string) (cmd string, code fastpath.Cmd, spec keySpec, isWrite bool) {
+	cmd = strings.ToUpper(args[0])
+	spec, isWrite, connState := classify(cmd)
+	if connState && !keepsRESP2(cmd, args) {
+		c.tainted = true
+	}
+	return cmd, fastpath.CmdOf(cmd), spec, isWrite
 }
 
 // classify is writeCommands[cmd] and connStateCommands[cmd] at once, with

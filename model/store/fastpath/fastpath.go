@@ -318,6 +318,9 @@ func (f *Path) Answer(cmd Cmd, args []string) (Reply, bool) {
 		}
 		return Reply{kind: plainInt, n: r.n}, true
 	}
+	if cmd == CmdSet { // the lock's SET, without plain's switch
+		return f.plainSet(f.st.DB(), args)
+	}
 	return f.plain(cmd, args)
 }
 
