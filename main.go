@@ -164,10 +164,10 @@ func loadFile(path string) (*scenario.File, error) { return loadFileFor(path, ni
 
 // loadFileFor is loadFile for a command that needs only the scenarios
 // named (all when none is): of the bundled file, whose tests prove it
-// loads, only those are parsed.
+// loads, those are built from the table made from it (loadBundled).
 func loadFileFor(path string, names []string) (*scenario.File, error) {
 	if path == "" {
-		return scenario.LoadSelected(bundledName, bundled, names)
+		return loadBundled(names)
 	}
 	return scenario.LoadFile(path)
 }
