@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lockstep-sim/lockstep/scenario"
 )
@@ -113,8 +114,15 @@ func bundledTableSource(f *scenario.File, data []byte) ([]byte, error) {
 		}
 	}
 	slices.Sort(paths)
-	for _, p := range paths {
-		b.WriteString("\t" + strconv.Quote(p) + "\n")
+	for _, std := range []bool{true, false} { // the standard library's first, as goimports has them
+		for _, p := range paths {
+			if !strings.Contains(p, ".") == std {
+				b.WriteString("\t" + strconv.Quote(p) + "\n")
+			}
+		}
+		if std {
+			b.WriteString("\n")
+		}
 	}
 	fmt.Fprintf(&b, ")\n\n// bundledSize and bundledCRC identify the scenarios.yaml the table was made from.\nconst (\n\tbundledSize = %d\n\tbundledCRC  = %#08x\n)\n\n", len(data), crc32.ChecksumIEEE(data))
 	b.WriteString("// bundledTable is every scenario of scenarios.yaml, in file order, as Load makes it.\nvar bundledTable = []bundledEntry{\n")
@@ -158,33 +166,7 @@ func (g *goWriter) value(b *strings.Builder, v reflect.Value, typed bool) {
 		if typed {
 			b.WriteString(g.typeName(v.Type()))
 		}
-		// A struct of plain values (a position) stays on one line.
-		sep, end := "\n", ",\n}"
-		if flat(v.Type()) {
-			sep, end = "", "}"
-		}
-		b.WriteString("{")
-		first := true
-		for i := range v.NumField() {
-			if f := v.Field(i); !f.IsZero() {
-				if !v.Type().Field(i).IsExported() {
-					g.err = fmt.Errorf("%s.%s is unexported", v.Type(), v.Type().Field(i).Name)
-				}
-				if !first && sep == "" {
-					b.WriteString(", ")
-				}
-				first = false
-				b.WriteString(sep + v.Type().Field(i).Name + ": ")
-				g.value(b, f, true)
-				if sep != "" {
-					b.WriteString(",")
-				}
-			}
-		}
-		if first || sep == "" {
-			end = "}"
-		}
-		b.WriteString(strings.TrimPrefix(end, ","))
+		g.fields(b, v)
 	case reflect.Slice:
 		b.WriteString(g.typeName(v.Type()) + "{")
 		for i := range v.Len() {
@@ -210,8 +192,35 @@ func (g *goWriter) value(b *strings.Builder, v reflect.Value, typed bool) {
 	}
 }
 
-// flat reports whether every field of the struct type t is a number, a
-// bool or a short string: such a struct is written on one line.
+// fields writes the braces and the fields of the struct v that are not
+// zero (Load's zero values are Go's), a field a line, or all on one line
+// when every field is a number or a bool (a position).
+func (g *goWriter) fields(b *strings.Builder, v reflect.Value) {
+	var parts []string
+	for i := range v.NumField() {
+		f, sf := v.Field(i), v.Type().Field(i)
+		if f.IsZero() {
+			continue
+		}
+		if !sf.IsExported() {
+			g.err = fmt.Errorf("%s.%s is unexported: the table cannot set it", v.Type(), sf.Name)
+		}
+		var fb strings.Builder
+		g.value(&fb, f, true)
+		parts = append(parts, sf.Name+": "+fb.String())
+	}
+	switch {
+	case len(parts) == 0:
+		b.WriteString("{}")
+	case flat(v.Type()):
+		b.WriteString("{" + strings.Join(parts, ", ") + "}")
+	default:
+		b.WriteString("{\n" + strings.Join(parts, ",\n") + ",\n}")
+	}
+}
+
+// flat reports whether every field of the struct type t is a number or a
+// bool: such a struct is written on one line.
 func flat(t reflect.Type) bool {
 	for i := range t.NumField() {
 		switch t.Field(i).Type.Kind() {
@@ -222,9 +231,26 @@ func flat(t reflect.Type) bool {
 	return true
 }
 
+// durationUnits are the units a time.Duration is written in, largest first.
+var durationUnits = []struct {
+	name string
+	d    time.Duration
+}{{"time.Hour", time.Hour}, {"time.Minute", time.Minute}, {"time.Second", time.Second},
+	{"time.Millisecond", time.Millisecond}, {"time.Microsecond", time.Microsecond}}
+
 // scalar writes a string, number or bool as an untyped constant, which any
-// named type of its kind accepts.
+// named type of its kind accepts; a time.Duration in the largest unit it
+// is a whole number of.
 func (g *goWriter) scalar(b *strings.Builder, v reflect.Value) {
+	if d, ok := v.Interface().(time.Duration); ok && d != 0 {
+		for _, u := range durationUnits {
+			if d%u.d == 0 {
+				g.imports["time"] = true
+				b.WriteString(strconv.FormatInt(int64(d/u.d), 10) + " * " + u.name)
+				return
+			}
+		}
+	}
 	switch v.Kind() {
 	case reflect.String:
 		b.WriteString(strconv.Quote(v.String()))
