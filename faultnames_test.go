@@ -41,7 +41,7 @@ func TestFaultKindsSpelledOnce(t *testing.T) {
 			return nil
 		}
 		f, err := parser.ParseFile(fset, p, nil, parser.ParseComments)
-		if err != nil || ast.IsGenerated(f) { // bundled_table.go: scenarios.yaml's data, as Go
+		if err != nil || ast.IsGenerated(f) { // scenario/prebuilt/table.go: scenarios.yaml's data, as Go
 			return err
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
