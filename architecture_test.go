@@ -15,9 +15,9 @@ const module = "github.com/lockstep-sim/lockstep"
 
 // scenarioFloors are the scenario layer's packages, bottom up: each one
 // imports only those before it (the positioned YAML reader, the format,
-// the bundled file for tests, running it, playing a run back, playing a
-// recorded trace back).
-var scenarioFloors = []string{"scenario/yamlfile", "scenario", "scenario/build", "scenario/scenariotest", "scenario/runner", "scenario/player", "scenario/tracefile"}
+// the bundled file prebuilt as Go, the bundled file for tests, running it,
+// playing a run back, playing a recorded trace back).
+var scenarioFloors = []string{"scenario/yamlfile", "scenario", "scenario/prebuilt", "scenario/build", "scenario/scenariotest", "scenario/runner", "scenario/player", "scenario/tracefile"}
 
 // layer is a package's floor in the house (docs/architecture.md): a
 // package imports only packages on lower floors. internal/ packages are

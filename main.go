@@ -19,6 +19,7 @@ import (
 	"github.com/lockstep-sim/lockstep/internal/i18n"
 	"github.com/lockstep-sim/lockstep/internal/termtext"
 	"github.com/lockstep-sim/lockstep/scenario"
+	"github.com/lockstep-sim/lockstep/scenario/prebuilt"
 )
 
 //go:embed scenarios.yaml
@@ -164,10 +165,10 @@ func loadFile(path string) (*scenario.File, error) { return loadFileFor(path, ni
 
 // loadFileFor is loadFile for a command that needs only the scenarios
 // named (all when none is): of the bundled file, whose tests prove it
-// loads, only those are parsed.
+// loads, those are built from the table made from it (scenario/prebuilt).
 func loadFileFor(path string, names []string) (*scenario.File, error) {
 	if path == "" {
-		return scenario.LoadSelected(bundledName, bundled, names)
+		return prebuilt.Load(bundledName, bundled, names)
 	}
 	return scenario.LoadFile(path)
 }
