@@ -168,11 +168,28 @@ func (r *Runner) StepKernel() bool { return r.stepKernel() }
 // every client is done: what is still pending (a write in flight, a
 // scheduled restart) lands, and the kernel jumps over idle time.
 func (r *Runner) stepKernel() bool {
+	if !r.goesOn() {
+		return false
+	}
+	// An event is due (goesOn said so): only the kernel's budget refuses it.
+	if !r.w.K.Step() {
+		r.exhausted = true
+		r.end()
+		return false
+	}
+	r.steps++
+	return true
+}
+
+// goesOn reports whether the run goes on to its next event: one is due
+// within the duration, and the context, asked every
+// scenario.CancelCheckEvery events, is not cancelled. Otherwise it ends
+// the run.
+func (r *Runner) goesOn() bool {
 	if r.over {
 		return false
 	}
-	k := r.w.K
-	at, ok := k.Next()
+	at, ok := r.w.K.Next()
 	if !ok || at > r.S.Duration {
 		r.end()
 		return false
@@ -182,13 +199,6 @@ func (r *Runner) stepKernel() bool {
 		r.end()
 		return false
 	}
-	// An event is due (Next said so): only the kernel's budget refuses it.
-	if !k.Step() {
-		r.exhausted = true
-		r.end()
-		return false
-	}
-	r.steps++
 	return true
 }
 
@@ -258,21 +268,10 @@ func (r *Runner) Run() *Report {
 // drive the kernel meanwhile (sim.Kernel.RunFor), where a Step each
 // costs every wake two coroutine switches.
 func (r *Runner) runChecked() bool {
-	if r.over {
+	if !r.goesOn() {
 		return false
 	}
-	k := r.w.K
-	at, ok := k.Next()
-	if !ok || at > r.S.Duration {
-		r.end()
-		return false
-	}
-	every := int64(scenario.CancelCheckEvery)
-	if ctx := r.Opts.Context; ctx != nil && r.steps%every == 0 && ctx.Err() != nil {
-		r.cancelled = true
-		r.end()
-		return false
-	}
+	k, every := r.w.K, int64(scenario.CancelCheckEvery)
 	r.inRun, r.runFrom = true, k.Steps()
 	refused := k.RunFor(r.S.Duration, int(every-r.steps%every))
 	r.inRun = false
